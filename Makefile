@@ -1,0 +1,121 @@
+# gauntlet — conformance suite for structured-output pipelines.
+# `make help` lists the targets.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+PKGS    := libcjson libcurl libmicrohttpd libpcre2-8
+OPT     ?= -O2
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+CFLAGS  ?= $(OPT) -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -I$(BUILD)/gen $(shell pkg-config --cflags $(PKGS)) -pthread
+LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lm -pthread
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+ifeq ($(COV),1)
+CFLAGS  += --coverage -O0
+LDFLAGS += --coverage
+endif
+ifeq ($(WERROR),1)
+CFLAGS  += -Werror
+endif
+
+# libgauntlet: the reference pipeline (one file per gate or layer).
+LIB_SRC  := $(sort $(wildcard reference/*.c))
+# Generated sources (embedded metaschemas, ...) are compiled into libgauntlet.
+GEN_SRC  :=
+# Everything the CLI needs besides libgauntlet: runner, reports, mock server.
+APP_SRC  := $(sort $(filter-out runner/main.c,$(wildcard runner/*.c)) $(wildcard reports/*.c) $(wildcard mocks/*.c))
+TEST_SRC := $(sort $(wildcard suite/test_*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+
+-include mk/*.mk
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
+APP_OBJ  := $(APP_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN := $(TEST_SRC:suite/%.c=$(BUILD)/suite/%)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+LIBGT    := $(BUILD)/libgauntlet.a
+LIBAPP   := $(BUILD)/libgtapp.a
+GAUNTLET := $(BUILD)/gauntlet
+
+.PHONY: all test check-suite sanitize coverage bench format install clean help deps interop
+
+all: $(GAUNTLET) $(LIBGT)
+ifeq ($(BUILD),build)
+	@ln -sf $(GAUNTLET) gauntlet
+	@ln -sf $(LIBGT) libgauntlet.a
+endif
+
+$(BUILD)/%.o: %.c $(wildcard include/gauntlet/*.h) $(wildcard runner/*.h reports/*.h mocks/*.h reference/*.h) | $(GEN_SRC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Irunner -Ireports -Imocks -Ireference -c $< -o $@
+
+$(LIBGT): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBAPP): $(APP_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(GAUNTLET): $(BUILD)/runner/main.o $(LIBAPP) $(LIBGT)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/suite/%: suite/%.c suite/gt_test.h $(LIBAPP) $(LIBGT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Irunner -Ireports -Imocks -Ireference $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(CHECK_LIBS) $(LDLIBS)
+
+$(BUILD)/bench/%: bench/%.c $(LIBAPP) $(LIBGT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Irunner -Ireports -Ireference $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(LDLIBS)
+
+## test: build and run every Check suite, the bundled corpus and the JSON-Schema-Test-Suite floor
+test: $(GAUNTLET) $(TEST_BIN)
+	@BUILD=$(BUILD) GAUNTLET=$(GAUNTLET) sh scripts/run-tests.sh $(TEST_BIN)
+
+## sanitize: ASan + UBSan build running the whole test suite
+sanitize:
+	$(MAKE) BUILD=build/sanitize SAN=1 OPT=-O1 test
+
+## coverage: instrumented test run, gcovr HTML (build/coverage/html/index.html) and summary
+coverage:
+	$(MAKE) BUILD=build/coverage COV=1 test
+	@mkdir -p build/coverage/html
+	gcovr --root . --object-directory build/coverage --filter reference/ --filter runner/ --filter reports/ --filter mocks/ \
+	    --html-details build/coverage/html/index.html --print-summary
+
+## bench: throughput ratios against named peers, in one run (see bench/README.md)
+bench: $(GAUNTLET) $(BENCH_BIN)
+	@BUILD=$(BUILD) GAUNTLET=$(GAUNTLET) sh scripts/bench.sh
+
+## format: clang-format every C source and header
+format:
+	clang-format -i $(wildcard include/gauntlet/*.h reference/*.[ch] runner/*.[ch] reports/*.[ch] mocks/*.[ch] suite/*.[ch] bench/*.[ch])
+
+## install: gauntlet, libgauntlet.a, headers and gauntlet.pc under PREFIX
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/gauntlet
+	install -m 755 $(GAUNTLET) $(DESTDIR)$(PREFIX)/bin/gauntlet
+	install -m 644 $(LIBGT) $(DESTDIR)$(PREFIX)/lib/libgauntlet.a
+	install -m 644 include/gauntlet/*.h $(DESTDIR)$(PREFIX)/include/gauntlet/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' gauntlet.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gauntlet.pc
+
+## deps: install the Debian packages gauntlet needs (only the missing ones)
+deps:
+	sh scripts/deps
+
+## clean: remove build products
+clean:
+	rm -rf build gauntlet libgauntlet.a
+
+## help: this list
+help:
+	@grep -E '^## ' Makefile | sed -e 's/^## /  make /'
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(CFLAGS) -c $< -o $@

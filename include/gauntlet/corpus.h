@@ -1,0 +1,88 @@
+/* corpus.h — adversarial cases: the in-memory model and the case-file loader.
+ *
+ * A case file is plain JSON (docs/corpus-format.md, format "gauntlet-corpus/1")
+ * holding one or more cases. Loading never stops at a broken file: each
+ * problem becomes a gt_load_problem naming the file, line and field, and the
+ * other files still load. A case is split in two on purpose: `input` is all a
+ * target may see, `expect` is only for the comparison (a target never reads
+ * the expectation). Not for: running cases (run.h). */
+#ifndef GAUNTLET_CORPUS_H
+#define GAUNTLET_CORPUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define GT_CORPUS_FORMAT "gauntlet-corpus/1"
+
+typedef enum gt_verdict { GT_VERDICT_NONE = 0, GT_VERDICT_ACCEPT, GT_VERDICT_REJECT } gt_verdict;
+
+/* What a target is given. Strings are NUL-terminated and owned by the corpus. */
+typedef struct gt_case_input {
+    const char *id;
+    const char *gate;         /* "syntax", "structure", "semantic", "policy", "stream", "loop", "wire" */
+    const unsigned char *raw; /* exact raw model output bytes (may hold NUL and invalid UTF-8); NULL if none */
+    size_t raw_len;
+    const char *schema_json;  /* the case's JSON Schema as JSON text, or NULL */
+    const char *schema_origin; /* where the schema came from, for messages: "corpus/x/schemas/t.json" or "corpus/x/a.cases.json:12" */
+    const char *case_json;    /* the whole case object minus "expect", compact JSON: later layers read their fields here */
+    bool assert_formats;      /* case option "formats": true asserts `format` */
+} gt_case_input;
+
+typedef struct gt_expected_error {
+    const char *path;    /* instance location, JSON Pointer ("" = root) */
+    const char *keyword; /* failing keyword ("type", "required", ...) */
+} gt_expected_error;
+
+typedef struct gt_expect {
+    gt_verdict verdict;
+    const char *gate;   /* gate that rejects; NULL for accept */
+    const char *reason; /* reason code; NULL when not asserted */
+    const gt_expected_error *errors; /* when non-NULL: the exact set of errors expected (order-free) */
+    size_t error_count;
+    bool errors_given;  /* "errors" present (an empty list is meaningful for accepts) */
+    const char *expect_json; /* the whole expectation as compact JSON, for fields later layers add */
+} gt_expect;
+
+typedef struct gt_case {
+    gt_case_input input;
+    gt_expect expect;
+    const char *category;
+    const char *description;
+    const char *const *tags;
+    size_t tag_count;
+    const char *file; /* case file path as given to the loader */
+    unsigned line;    /* line of the case object's opening brace */
+} gt_case;
+
+typedef struct gt_load_problem {
+    const char *file;
+    unsigned line;     /* 0 when the problem concerns the whole file */
+    const char *field; /* JSON Pointer inside the file ("/cases/3/expect/reason"), "" for the file */
+    const char *message;
+} gt_load_problem;
+
+typedef struct gt_corpus gt_corpus;
+
+/* Create an empty corpus. Free with gt_corpus_free (frees every case). */
+gt_corpus *gt_corpus_new(void);
+void gt_corpus_free(gt_corpus *corpus);
+
+/* Load a file, or every "*.cases.json" below a directory (sorted, recursive).
+ * Returns the number of cases added; problems are appended to the corpus's
+ * problem list (never printed). Returns -1 only when out of memory. */
+int gt_corpus_load(gt_corpus *corpus, const char *path);
+
+/* Load case text already in memory (tests); `name` is used in problems. */
+int gt_corpus_load_text(gt_corpus *corpus, const char *name, const char *text, size_t len);
+
+size_t gt_corpus_count(const gt_corpus *corpus);
+const gt_case *gt_corpus_case(const gt_corpus *corpus, size_t index);
+size_t gt_corpus_problem_count(const gt_corpus *corpus);
+const gt_load_problem *gt_corpus_problem(const gt_corpus *corpus, size_t index);
+
+/* Keep only the cases that match every given filter (NULL = no filter):
+ * gate equal, tag contained, id matching a shell glob (fnmatch). Returns the
+ * number kept. Duplicate ids across the corpus are load problems. */
+size_t gt_corpus_filter(gt_corpus *corpus, const char *gate, const char *tag, const char *id_glob);
+
+#endif

@@ -1,0 +1,40 @@
+/* limits.h — every number gauntlet enforces, named once, with its source.
+ *
+ * Seed numbers (../shared/seeds/000) are followed exactly; the others are
+ * gauntlet's own defaults and can be changed per call through options structs
+ * or CLI flags. */
+#ifndef GAUNTLET_LIMITS_H
+#define GAUNTLET_LIMITS_H
+
+/* Syntax gate: default nesting limit for one model output. Model answers are
+ * shallow; 256 levels leave room for any real contract while stopping
+ * "[[[[..." bombs long before memory matters. The parser is iterative, so the
+ * limit is a policy, not a stack-safety measure. CLI: --max-depth. */
+#define GT_PARSE_DEFAULT_MAX_DEPTH 256u
+
+/* Syntax gate: default maximum size of one raw output in bytes (16 MiB).
+ * CLI: --max-bytes. */
+#define GT_PARSE_DEFAULT_MAX_BYTES (16u * 1024u * 1024u)
+
+/* Largest integer magnitude a double holds exactly (2^53). An integer literal
+ * beyond it is rejected as number_precision unless the caller asks to keep it
+ * exact (gt_parse_options.allow_big_integers). I-JSON, RFC 7493 §2.2. */
+#define GT_PARSE_MAX_SAFE_INTEGER 9007199254740992.0
+
+/* Schema size guards before compiling (seed 000: Xzb pre-check). */
+#define GT_SCHEMA_MAX_NODES 100000u
+#define GT_SCHEMA_MAX_DEPTH 10000u
+
+/* Strict-subset wire conversion (seed 000: jZo). */
+#define GT_STRICT_MAX_DEPTH 32u
+#define GT_STRICT_MAX_NODES 100000u
+
+/* Agent loop (seed 000): default StructuredOutput attempts per query, and the
+ * environment variable that overrides it. */
+#define GT_LOOP_DEFAULT_MAX_ATTEMPTS 5
+#define GT_LOOP_ATTEMPTS_ENV "MAX_STRUCTURED_OUTPUT_RETRIES"
+
+/* Tool result display cap (seed 000): 100,000 characters. */
+#define GT_LOOP_TOOL_RESULT_CAP 100000u
+
+#endif

@@ -1,0 +1,15 @@
+/* commands.h — the gauntlet CLI's subcommands, one file each (runner/cmd_*.c).
+ *
+ * Every command gets argv starting at its own name (argv[0] = "parse") and
+ * returns the process exit code. Exit codes follow one convention across
+ * commands: 0 success / accepted / all passed, 1 rejected / invalid / a
+ * failure, 2 usage, I/O or input-file error. Only runner/ prints. */
+#ifndef GT_COMMANDS_H
+#define GT_COMMANDS_H
+
+int gt_cmd_parse(int argc, char **argv);
+int gt_cmd_run(int argc, char **argv);
+int gt_cmd_validate(int argc, char **argv);
+int gt_cmd_jsts(int argc, char **argv);
+
+#endif

@@ -1,0 +1,48 @@
+/* main.c — the gauntlet command-line entry point: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"parse", gt_cmd_parse, "syntax gate on one raw output: exit 0 accepted, 1 rejected"},
+    {"validate", gt_cmd_validate, "syntax + structure gate against a JSON Schema"},
+    {"run", gt_cmd_run, "replay the corpus against a target and report per gate"},
+    {"jsts", gt_cmd_jsts, "run JSON-Schema-Test-Suite files against the structure gate"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: gauntlet <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'gauntlet <command> --help' describes one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("gauntlet 0.1.0\n");
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "gauntlet: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
