@@ -1,0 +1,385 @@
+/* test_parse.c — the syntax gate: every reason code, every limit, exactness. */
+#include <math.h>
+#include <string.h>
+
+#include "gauntlet/parse.h"
+#include "gt_test.h"
+
+static gt_arena *arena;
+
+static void setup(void)
+{
+    arena = gt_arena_new();
+}
+
+static void teardown(void)
+{
+    gt_arena_free(arena);
+}
+
+/* Parse with default options; return the reason code ("ok" on success). */
+static const char *reason_of_len(const char *text, size_t len, gt_parse_error *error)
+{
+    gt_value *value = gt_parse(arena, text, len, NULL, error);
+    if (value != NULL) {
+        ck_assert_int_eq(error->reason, GT_SYNTAX_OK);
+        return "ok";
+    }
+    return gt_syntax_reason_code(error->reason);
+}
+
+static const char *reason_of(const char *text)
+{
+    gt_parse_error error;
+    return reason_of_len(text, strlen(text), &error);
+}
+
+#define REJECTS(text, code) ck_assert_str_eq(reason_of(text), code)
+#define ACCEPTS(text) ck_assert_str_eq(reason_of(text), "ok")
+
+START_TEST(test_accepts_rfc8259_values)
+{
+    ACCEPTS("{}");
+    ACCEPTS("[]");
+    ACCEPTS("\"ok\"");
+    ACCEPTS("0");
+    ACCEPTS("-0");
+    ACCEPTS("1E+2");
+    ACCEPTS("-1.5e-3");
+    ACCEPTS("true");
+    ACCEPTS("false");
+    ACCEPTS("null");
+    ACCEPTS(" \n\t{\"a\" : [ 1 , 2 ] }\r\n ");
+    ACCEPTS("{\"s\":\"```json\\n{}\\n```\"}");
+    ACCEPTS("{\"html\":\"<script>alert(1)</script>\"}");
+    ACCEPTS("[\"\\u00e9\\ud83d\\ude00\\/\\b\\f\\n\\r\\t\\\"\\\\\"]");
+    ACCEPTS("{\"a\":1,\"A\":2}");
+    ACCEPTS("[\"\xe2\x80\xa8\"]"); /* raw U+2028 is legal JSON */
+    ACCEPTS("9007199254740992");
+    ACCEPTS("-9007199254740992");
+}
+END_TEST
+
+START_TEST(test_fences_and_prose)
+{
+    REJECTS("```json\n{\"a\":1}\n```", "markdown_fence");
+    REJECTS("```\n{}\n```", "markdown_fence");
+    REJECTS("Sure! Here it is:\n```json\n{\"a\":1}\n```", "markdown_fence");
+    REJECTS("{\"a\":1}\n```", "markdown_fence");
+    REJECTS("Here is the JSON: {\"a\":1}", "leading_text");
+    REJECTS("json\n{\"a\":1}", "leading_text");
+    REJECTS("{\"a\":1}\nLet me know if you need anything else!", "trailing_text");
+    REJECTS("{\"a\":1}.", "trailing_text");
+    REJECTS("{\"a\":1}\n{\"a\":2}", "multiple_values");
+    REJECTS("{\"a\":1},{\"a\":2}", "multiple_values");
+    REJECTS("[1] [2]", "multiple_values");
+    REJECTS("\"a\" \"b\"", "multiple_values");
+    REJECTS("{\"a\":1} // done", "comment");
+}
+END_TEST
+
+START_TEST(test_empty_and_bom)
+{
+    REJECTS("", "empty_input");
+    REJECTS(" \n\t\r ", "empty_input");
+    REJECTS("\xef\xbb\xbf{}", "bom");
+    gt_parse_error error;
+    ck_assert_ptr_null(gt_parse(arena, NULL, 0, NULL, &error));
+    ck_assert_int_eq(error.reason, GT_SYNTAX_EMPTY_INPUT);
+}
+END_TEST
+
+START_TEST(test_duplicate_keys)
+{
+    REJECTS("{\"a\":1,\"a\":2}", "duplicate_key");
+    REJECTS("{\"a\":1,\"\\u0061\":2}", "duplicate_key");
+    REJECTS("{\"x\":{\"b\":1,\"b\":1}}", "duplicate_key");
+    /* a large object takes the hashed path */
+    char text[4096];
+    size_t o = 0;
+    o += (size_t)snprintf(text + o, sizeof text - o, "{");
+    for (int i = 0; i < 100; i++)
+        o += (size_t)snprintf(text + o, sizeof text - o, "\"k%d\":%d,", i, i);
+    o += (size_t)snprintf(text + o, sizeof text - o, "\"k42\":0}");
+    gt_parse_error error;
+    ck_assert_str_eq(reason_of_len(text, o, &error), "duplicate_key");
+    ck_assert_ptr_nonnull(strstr(error.message, "\"k42\""));
+    text[o - 6] = 'x'; /* "k42" -> "kx2": now unique */
+    ck_assert_str_eq(reason_of_len(text, o, &error), "ok");
+}
+END_TEST
+
+START_TEST(test_encoding)
+{
+    REJECTS("[\"\x80\"]", "invalid_utf8");
+    REJECTS("[\"\xc0\xaf\"]", "invalid_utf8");         /* overlong '/' */
+    REJECTS("[\"\xe0\x80\xaf\"]", "invalid_utf8");     /* overlong 3-byte */
+    REJECTS("[\"\xed\xa0\x80\"]", "invalid_utf8");     /* encoded surrogate (CESU-8) */
+    REJECTS("[\"\xf5\x80\x80\x80\"]", "invalid_utf8"); /* beyond U+10FFFF */
+    REJECTS("[\"\xf4\x90\x80\x80\"]", "invalid_utf8");
+    REJECTS("[\"\xc3(\"]", "invalid_utf8");
+    REJECTS("{\"a\":1}\xff", "invalid_utf8");
+    REJECTS("[\"\\ud800\"]", "lone_surrogate");
+    REJECTS("[\"\\udc00\"]", "lone_surrogate");
+    REJECTS("[\"\\ud800\\u0041\"]", "lone_surrogate");
+    REJECTS("[\"\\u0000\"]", "nul_character");
+    REJECTS("[\"a\x01\"]", "control_character");
+    REJECTS("[\"a\nb\"]", "control_character");
+    REJECTS("[\"a\tb\"]", "control_character");
+    ACCEPTS("[\"a\x7f\"]");
+}
+END_TEST
+
+START_TEST(test_escapes)
+{
+    REJECTS("[\"\\x41\"]", "bad_escape");
+    REJECTS("[\"\\'\"]", "bad_escape");
+    REJECTS("[\"\\a\"]", "bad_escape");
+    REJECTS("[\"\\u12G4\"]", "bad_escape");
+    REJECTS("[\"\\u12\"]", "bad_escape");
+}
+END_TEST
+
+START_TEST(test_lenient_syntax)
+{
+    REJECTS("// comment\n{}", "comment");
+    REJECTS("{\"a\":1 /* why */}", "comment");
+    REJECTS("[1, /* x */ 2]", "comment");
+    REJECTS("{\"a\":1,}", "trailing_comma");
+    REJECTS("[1,2,]", "trailing_comma");
+    REJECTS("[1,2,\n]", "trailing_comma");
+    REJECTS("{'a': 1}", "single_quotes");
+    REJECTS("{\"a\": 'b'}", "single_quotes");
+    REJECTS("['x']", "single_quotes");
+    REJECTS("{a: 1}", "unquoted_key");
+    REJECTS("{\"a\":1, b: 2}", "unquoted_key");
+    REJECTS("{\"a\": True}", "bad_literal");
+    REJECTS("{\"a\": None}", "bad_literal");
+    REJECTS("[undefined]", "bad_literal");
+    REJECTS("[nul]", "bad_literal");
+    REJECTS("True", "bad_literal");
+    REJECTS("[1 2]", "unexpected_character");
+    REJECTS("{\"a\" 1}", "unexpected_character");
+    REJECTS("{\"a\":1;}", "unexpected_character");
+    REJECTS("[,1]", "unexpected_character");
+    REJECTS("{\"a\":\xe2\x80\x9c" "b\xe2\x80\x9d}", "unexpected_character");
+}
+END_TEST
+
+START_TEST(test_numbers)
+{
+    REJECTS("[NaN]", "non_finite_number");
+    REJECTS("[Infinity]", "non_finite_number");
+    REJECTS("[-Infinity]", "non_finite_number");
+    REJECTS("NaN", "non_finite_number");
+    REJECTS("[01]", "leading_zero");
+    REJECTS("[-01]", "leading_zero");
+    REJECTS("[00]", "leading_zero");
+    REJECTS("[1.]", "bad_number");
+    REJECTS("[.5]", "bad_number");
+    REJECTS("[+1]", "bad_number");
+    REJECTS("[1e]", "bad_number");
+    REJECTS("[1e+]", "bad_number");
+    REJECTS("[-]", "bad_number");
+    REJECTS("[0x1F]", "bad_number");
+    REJECTS("[1.5.2]", "bad_number");
+    REJECTS("[1e999]", "number_overflow");
+    REJECTS("[-1e400]", "number_overflow");
+    REJECTS("[9007199254740993]", "number_precision");
+    REJECTS("[-9007199254740993]", "number_precision");
+    REJECTS("[12345678901234567890]", "number_precision");
+    REJECTS("[1e-400]", "number_precision");
+    ACCEPTS("[0e-400]");
+    ACCEPTS("[1e300]");
+}
+END_TEST
+
+START_TEST(test_truncation)
+{
+    REJECTS("{\"category\": \"bil", "unexpected_end");
+    REJECTS("[1, 2", "unexpected_end");
+    REJECTS("{\"a\":", "unexpected_end");
+    REJECTS("{\"a\"", "unexpected_end");
+    REJECTS("{", "unexpected_end");
+    REJECTS("[1, 2,", "unexpected_end");
+    REJECTS("tru", "unexpected_end");
+    REJECTS("[-", "unexpected_end");
+    REJECTS("[1.", "unexpected_end");
+    REJECTS("[\"\\u00", "unexpected_end");
+    REJECTS("[\"\\", "unexpected_end");
+    REJECTS("[\"\xe2\x80", "unexpected_end");
+    REJECTS("[\"\\ud83d", "unexpected_end");
+}
+END_TEST
+
+START_TEST(test_limits)
+{
+    char deep[1200];
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    ck_assert_uint_eq(options.max_depth, GT_PARSE_DEFAULT_MAX_DEPTH);
+    ck_assert_uint_eq(options.max_bytes, GT_PARSE_DEFAULT_MAX_BYTES);
+    size_t depth = GT_PARSE_DEFAULT_MAX_DEPTH;
+    memset(deep, '[', depth);
+    memset(deep + depth, ']', depth);
+    gt_parse_error error;
+    ck_assert_ptr_nonnull(gt_parse(arena, deep, depth * 2, NULL, &error));
+    deep[depth] = '[';
+    memset(deep + depth + 1, ']', depth + 1);
+    ck_assert_ptr_null(gt_parse(arena, deep, depth * 2 + 2, NULL, &error));
+    ck_assert_int_eq(error.reason, GT_SYNTAX_TOO_DEEP);
+    ck_assert_uint_eq(error.column, depth + 1);
+
+    options.max_depth = 2;
+    ck_assert_ptr_nonnull(gt_parse(arena, "[[1]]", 5, &options, &error));
+    ck_assert_ptr_null(gt_parse(arena, "[[[1]]]", 7, &options, &error));
+    ck_assert_int_eq(error.reason, GT_SYNTAX_TOO_DEEP);
+    /* the parser is iterative: a large limit with deep input does not crash */
+    options.max_depth = 100000;
+    size_t huge = 200000;
+    char *bombs = malloc(huge);
+    memset(bombs, '[', huge / 2);
+    memset(bombs + huge / 2, ']', huge / 2);
+    ck_assert_ptr_nonnull(gt_parse(arena, bombs, huge, &options, &error));
+    free(bombs);
+
+    gt_parse_options_init(&options);
+    options.max_bytes = 8;
+    ck_assert_ptr_nonnull(gt_parse(arena, "[1,2,3]", 7, &options, &error));
+    ck_assert_ptr_null(gt_parse(arena, "[1,2,3,4]", 9, &options, &error));
+    ck_assert_int_eq(error.reason, GT_SYNTAX_TOO_LARGE);
+    ck_assert_ptr_nonnull(strstr(error.message, "9 bytes"));
+}
+END_TEST
+
+START_TEST(test_positions_and_excerpt)
+{
+    gt_parse_error error;
+    const char *text = "{\n  \"a\": 1,\n  \"b\": [1, 2,]\n}";
+    ck_assert_ptr_null(gt_parse(arena, text, strlen(text), NULL, &error));
+    ck_assert_int_eq(error.reason, GT_SYNTAX_TRAILING_COMMA);
+    ck_assert_uint_eq(error.line, 3);
+    ck_assert_uint_eq(error.column, 13);
+    ck_assert_uint_eq(error.offset, 24);
+    ck_assert_ptr_nonnull(strstr(error.excerpt, "\\n"));
+    /* columns count code points, not bytes */
+    text = "[\"\xc3\xa9\xc3\xa9\", 01]";
+    ck_assert_ptr_null(gt_parse(arena, text, strlen(text), NULL, &error));
+    ck_assert_uint_eq(error.column, 8);
+    /* invisible bytes are shown escaped */
+    text = "{\"a\":1}\xc2\xa0x";
+    ck_assert_ptr_null(gt_parse(arena, text, strlen(text), NULL, &error));
+    ck_assert_ptr_nonnull(strstr(error.excerpt, "\\u00a0"));
+}
+END_TEST
+
+START_TEST(test_exact_values)
+{
+    gt_parse_error error;
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.allow_nul = true;
+    options.allow_big_integers = true;
+    const char *text = "{\"s\":\"a\\u0000b\",\"n\":123456789012345678901234567890,\"d\":0.1,\"i\":4.0}";
+    gt_value *root = gt_parse(arena, text, strlen(text), &options, &error);
+    ck_assert_ptr_nonnull(root);
+    const gt_value *s = gt_value_get(root, "s", 1);
+    ck_assert_uint_eq(s->u.str.len, 3);
+    ck_assert_int_eq(s->u.str.chars[1], '\0');
+    const gt_value *n = gt_value_get(root, "n", 1);
+    ck_assert(n->flags & GT_NUM_BIG);
+    ck_assert_str_eq(n->u.num.text, "123456789012345678901234567890");
+    ck_assert(gt_value_is_integer(n));
+    ck_assert(gt_value_is_integer(gt_value_get(root, "i", 1)));
+    ck_assert(!gt_value_is_integer(gt_value_get(root, "d", 1)));
+    char *json = gt_value_to_json(root, NULL);
+    ck_assert_str_eq(json, "{\"s\":\"a\\u0000b\",\"n\":123456789012345678901234567890,\"d\":0.1,\"i\":4.0}");
+    free(json);
+    /* escapes decode and re-encode minimally */
+    text = "[\"\\u00e9\\ud83d\\ude00\\/\\u2028<\"]";
+    root = gt_parse(arena, text, strlen(text), NULL, &error);
+    ck_assert_ptr_nonnull(root);
+    ck_assert_str_eq(root->u.arr.items[0]->u.str.chars, "\xc3\xa9\xf0\x9f\x98\x80/\xe2\x80\xa8<");
+    json = gt_value_to_json(root, NULL);
+    ck_assert_str_eq(json, "[\"\xc3\xa9\xf0\x9f\x98\x80/\\u2028<\"]");
+    free(json);
+}
+END_TEST
+
+START_TEST(test_equality)
+{
+    gt_parse_error error;
+    const char *a_text = "{\"x\":[1,{\"y\":null}],\"z\":1.0}";
+    const char *b_text = "{\"z\":1,\"x\":[1.0,{\"y\":null}]}";
+    gt_value *a = gt_parse(arena, a_text, strlen(a_text), NULL, &error);
+    gt_value *b = gt_parse(arena, b_text, strlen(b_text), NULL, &error);
+    ck_assert(gt_value_equal(a, b));
+    gt_value *c = gt_parse(arena, "{\"z\":1,\"x\":[1,{\"y\":false}]}", 27, NULL, &error);
+    ck_assert_ptr_nonnull(c);
+    ck_assert(!gt_value_equal(a, c));
+    ck_assert(!gt_value_equal(gt_parse(arena, "1", 1, NULL, &error), gt_parse(arena, "true", 4, NULL, &error)));
+    ck_assert(!gt_value_equal(gt_parse(arena, "[1]", 3, NULL, &error), gt_parse(arena, "[1,1]", 5, NULL, &error)));
+}
+END_TEST
+
+START_TEST(test_reason_codes_round_trip)
+{
+    for (int i = 1; i < GT_SYNTAX_REASON_COUNT; i++) {
+        const char *code = gt_syntax_reason_code((gt_syntax_reason)i);
+        ck_assert_int_eq(gt_syntax_reason_from_code(code), i);
+    }
+    ck_assert_int_eq(gt_syntax_reason_from_code("no_such_reason"), -1);
+    ck_assert_str_eq(gt_syntax_reason_code((gt_syntax_reason)999), "unknown");
+}
+END_TEST
+
+START_TEST(test_builders_and_arena)
+{
+    gt_value *object = gt_value_new_object(arena);
+    gt_value *array = gt_value_new_array(arena);
+    for (int i = 0; i < 40; i++)
+        ck_assert_int_eq(gt_value_array_append(arena, array, gt_value_new_number(arena, i * 0.5)), 0);
+    ck_assert_int_eq(gt_value_object_append(arena, object, "list", 4, array), 0);
+    ck_assert_int_eq(gt_value_object_append(arena, object, "ok", 2, gt_value_new_bool(arena, true)), 0);
+    ck_assert_int_eq(gt_value_object_append(arena, object, "none", 4, gt_value_new_null(arena)), 0);
+    ck_assert_int_eq(gt_value_object_append(arena, object, "s", 1, gt_value_new_string(arena, "q\"", 2)), 0);
+    char *json = gt_value_to_json(object, NULL);
+    ck_assert_ptr_nonnull(strstr(json, "[0,0.5,1,1.5,"));
+    ck_assert_ptr_nonnull(strstr(json, "\"ok\":true,\"none\":null,\"s\":\"q\\\"\""));
+    free(json);
+    ck_assert(gt_value_is_integer(array->u.arr.items[2]));
+    ck_assert_str_eq(gt_type_name(GT_TRUE), "boolean");
+    ck_assert(gt_arena_used(arena) > 0);
+    gt_arena_reset(arena);
+    ck_assert_uint_eq(gt_arena_used(arena), 0);
+    void *big = gt_arena_alloc(arena, 10u * 1024u * 1024u);
+    ck_assert_ptr_nonnull(big);
+    memset(big, 1, 10u * 1024u * 1024u);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("syntax gate");
+    TCase *tc = tcase_create("parse");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_accepts_rfc8259_values);
+    tcase_add_test(tc, test_fences_and_prose);
+    tcase_add_test(tc, test_empty_and_bom);
+    tcase_add_test(tc, test_duplicate_keys);
+    tcase_add_test(tc, test_encoding);
+    tcase_add_test(tc, test_escapes);
+    tcase_add_test(tc, test_lenient_syntax);
+    tcase_add_test(tc, test_numbers);
+    tcase_add_test(tc, test_truncation);
+    tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, test_positions_and_excerpt);
+    tcase_add_test(tc, test_exact_values);
+    tcase_add_test(tc, test_equality);
+    tcase_add_test(tc, test_reason_codes_round_trip);
+    tcase_add_test(tc, test_builders_and_arena);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+GT_TEST_MAIN()
