@@ -5,6 +5,16 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   ?= build
 PKGS    := libcjson libcurl libmicrohttpd libpcre2-8
+
+# A fresh Debian machine: install the missing packages before anything asks
+# pkg-config for flags (scripts/deps installs only what is missing).
+ifeq ($(shell pkg-config --exists $(PKGS) check 2>/dev/null && test -f /usr/lib/python3/dist-packages/jsonschema/schemas/draft2020-12.json && echo yes),)
+$(info gauntlet: some Debian packages are missing; running scripts/deps)
+DEPS_STATUS := $(shell sh scripts/deps >&2 && echo ok)
+ifneq ($(DEPS_STATUS),ok)
+$(error scripts/deps failed: install the packages it names, then run make again)
+endif
+endif
 OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS  ?= $(OPT) -g
