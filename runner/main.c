@@ -15,6 +15,11 @@ static const command commands[] = {
     {"validate", gt_cmd_validate, "syntax + structure gate against a JSON Schema"},
     {"run", gt_cmd_run, "replay the corpus against a target and report per gate"},
     {"jsts", gt_cmd_jsts, "run JSON-Schema-Test-Suite files against the structure gate"},
+    {"loop", gt_cmd_loop, "play a scripted agent loop through the reference StructuredOutput state machine"},
+    {"strict", gt_cmd_strict, "strict-subset wire conversion of a schema (seed 000)"},
+    {"transform", gt_cmd_transform, "SDK-style wire transform of a schema (seed 004)"},
+    {"lint", gt_cmd_lint, "predict provider rejections of a schema"},
+    {"repair", gt_cmd_repair, "print the bounded repair request for a failed output"},
 };
 
 static void usage(FILE *out)

@@ -33,6 +33,23 @@ typedef struct gt_expected_error {
     const char *keyword; /* failing keyword ("type", "required", ...) */
 } gt_expected_error;
 
+/* Attempt accounting of a loop or stream case (seed 000). -1 = not given. */
+typedef struct gt_accounting {
+    int attempts_used;    /* StructuredOutput attempts this query (retracted ones count) */
+    int attempts_limit;   /* the limit in force (5, or MAX_STRUCTURED_OUTPUT_RETRIES) */
+    int retracted;        /* calls tombstoned by a fallback */
+    int enforce_messages; /* [structured-output-enforce] messages injected */
+    int api_attempts;     /* HTTP requests to the provider, including capability retries */
+    int model_calls;      /* model turns that produced a response */
+} gt_accounting;
+
+/* Set every figure to -1 (unknown). */
+static inline void gt_accounting_init(gt_accounting *accounting)
+{
+    accounting->attempts_used = accounting->attempts_limit = accounting->retracted = -1;
+    accounting->enforce_messages = accounting->api_attempts = accounting->model_calls = -1;
+}
+
 typedef struct gt_expect {
     gt_verdict verdict;
     const char *gate;   /* gate that rejects; NULL for accept */
@@ -41,6 +58,8 @@ typedef struct gt_expect {
     size_t error_count;
     bool errors_given;  /* "errors" present (an empty list is meaningful for accepts) */
     const char *expect_json; /* the whole expectation as compact JSON, for fields later layers add */
+    const char *subtype;     /* loop cases: terminal subtype ("success", "error_max_structured_output_retries") */
+    gt_accounting accounting; /* loop/stream cases: figures from expect.accounting; -1 where not given */
 } gt_expect;
 
 typedef struct gt_case {

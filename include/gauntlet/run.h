@@ -47,6 +47,10 @@ typedef struct gt_observed {
     size_t error_count;
     gt_gate_status gates[GT_GATE_COUNT]; /* per-gate verdicts, so "passed structure, failed semantic" shows */
     char *output_json; /* accepted value as compact JSON, or a terminal envelope for loop cases; may be NULL */
+    char *subtype;     /* loop cases: the terminal envelope's subtype */
+    gt_accounting accounting; /* loop/stream cases; all -1 when the target reports none */
+    bool has_accounting;
+    char *transcript;  /* loop cases: a human turn-by-turn transcript, or NULL */
 } gt_observed;
 
 void gt_observed_clear(gt_observed *observed);

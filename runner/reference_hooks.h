@@ -1,0 +1,21 @@
+/* reference_hooks.h — how the `reference` target hands a case to the layer
+ * that owns its gate. runner/target_reference.c runs syntax and structure
+ * itself (through reference/pipeline.c) and calls these for the rest. Each
+ * returns GT_CHECK_DONE, GT_CHECK_SKIPPED or GT_CHECK_ERROR like a target's
+ * check and fills `observed` (verdict, gate, reason, per-gate status, and for
+ * loop/stream cases subtype, accounting, output_json = terminal envelope). */
+#ifndef GT_REFERENCE_HOOKS_H
+#define GT_REFERENCE_HOOKS_H
+
+#include <stddef.h>
+
+#include "gauntlet/run.h"
+
+/* gate "loop" and "stream": runner/target_loop.c */
+int gt_reference_check_loop(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
+/* gate "wire": runner/target_wire.c */
+int gt_reference_check_wire(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
+/* gates "semantic" and "policy" (and repair cases): runner/target_gates.c */
+int gt_reference_check_gates(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
+
+#endif
