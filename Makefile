@@ -42,6 +42,7 @@ GEN_SRC  :=
 APP_SRC  := $(sort $(filter-out runner/main.c,$(wildcard runner/*.c)) $(wildcard reports/*.c) $(wildcard mocks/*.c))
 TEST_SRC := $(sort $(wildcard suite/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
+ADAPTER_SRC := $(sort $(wildcard adapters/*/main.c))
 
 -include mk/*.mk
 
@@ -52,10 +53,11 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 LIBGT    := $(BUILD)/libgauntlet.a
 LIBAPP   := $(BUILD)/libgtapp.a
 GAUNTLET := $(BUILD)/gauntlet
+ADAPTER_BIN := $(ADAPTER_SRC:adapters/%/main.c=$(BUILD)/adapters/gauntlet-adapter-%)
 
 .PHONY: all test check-suite sanitize coverage bench format install clean help deps interop
 
-all: $(GAUNTLET) $(LIBGT)
+all: $(GAUNTLET) $(LIBGT) $(ADAPTER_BIN)
 ifeq ($(BUILD),build)
 	@ln -sf $(GAUNTLET) gauntlet
 	@ln -sf $(LIBGT) libgauntlet.a
@@ -76,6 +78,10 @@ $(LIBAPP): $(APP_OBJ)
 $(GAUNTLET): $(BUILD)/runner/main.o $(LIBAPP) $(LIBGT)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BUILD)/adapters/gauntlet-adapter-%: adapters/%/main.c $(LIBAPP) $(LIBGT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Irunner $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(LDLIBS)
+
 $(BUILD)/suite/%: suite/%.c suite/gt_test.h $(LIBAPP) $(LIBGT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Irunner -Ireports -Imocks -Ireference $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(CHECK_LIBS) $(LDLIBS)
@@ -85,7 +91,7 @@ $(BUILD)/bench/%: bench/%.c $(LIBAPP) $(LIBGT)
 	$(CC) $(CFLAGS) -Irunner -Ireports -Ireference $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(LDLIBS)
 
 ## test: build and run every Check suite, the bundled corpus and the JSON-Schema-Test-Suite floor
-test: $(GAUNTLET) $(TEST_BIN)
+test: $(GAUNTLET) $(ADAPTER_BIN) $(TEST_BIN)
 	@BUILD=$(BUILD) GAUNTLET=$(GAUNTLET) sh scripts/run-tests.sh $(TEST_BIN)
 
 ## sanitize: ASan + UBSan build running the whole test suite
@@ -100,7 +106,7 @@ coverage:
 	    --html-details build/coverage/html/index.html --print-summary
 
 ## bench: throughput ratios against named peers, in one run (see bench/README.md)
-bench: $(GAUNTLET) $(BENCH_BIN)
+bench: $(GAUNTLET) $(ADAPTER_BIN) $(BENCH_BIN)
 	@BUILD=$(BUILD) GAUNTLET=$(GAUNTLET) sh scripts/bench.sh
 
 ## format: clang-format every C source and header

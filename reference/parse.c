@@ -136,6 +136,22 @@ static size_t utf8_sequence(const unsigned char *p, const unsigned char *end)
     return 0;
 }
 
+bool gt_utf8_valid(const char *text, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)text, *end = p + len;
+    while (p < end) {
+        if (*p < 0x80) {
+            p++;
+            continue;
+        }
+        size_t n = utf8_sequence(p, end);
+        if (n == 0)
+            return false;
+        p += n;
+    }
+    return true;
+}
+
 /* Printable excerpt of the bytes around `offset`, invisible bytes escaped. */
 static void make_excerpt(const unsigned char *text, size_t len, size_t offset, char *out, size_t out_size)
 {

@@ -1,6 +1,9 @@
 /* cli_io.c — whole-file reads and argument parsing for the CLI. */
 #include "cli_io.h"
 
+#include "gauntlet/parse.h"
+#include "gauntlet/value.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,4 +67,117 @@ int gt_parse_size(const char *text, size_t *out)
         return -1;
     *out = (size_t)(number * scale);
     return 0;
+}
+
+char *gt_base64_encode(const unsigned char *data, size_t len)
+{
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *out = malloc((len + 2) / 3 * 4 + 1);
+    if (out == NULL)
+        return NULL;
+    size_t o = 0, i = 0;
+    for (; i + 2 < len; i += 3) {
+        unsigned v = (unsigned)data[i] << 16 | (unsigned)data[i + 1] << 8 | data[i + 2];
+        out[o++] = alphabet[v >> 18];
+        out[o++] = alphabet[(v >> 12) & 63];
+        out[o++] = alphabet[(v >> 6) & 63];
+        out[o++] = alphabet[v & 63];
+    }
+    if (i < len) {
+        unsigned v = (unsigned)data[i] << 16 | (i + 1 < len ? (unsigned)data[i + 1] << 8 : 0u);
+        out[o++] = alphabet[v >> 18];
+        out[o++] = alphabet[(v >> 12) & 63];
+        out[o++] = i + 1 < len ? alphabet[(v >> 6) & 63] : '=';
+        out[o++] = '=';
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static int base64_digit(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+')
+        return 62;
+    if (c == '/')
+        return 63;
+    return -1;
+}
+
+unsigned char *gt_base64_decode(const char *text, size_t len, size_t *out_len)
+{
+    if (len % 4 != 0)
+        return NULL;
+    unsigned char *out = malloc(len / 4 * 3 + 1);
+    if (out == NULL)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < len; i += 4) {
+        int d[4];
+        int pad = 0;
+        for (int j = 0; j < 4; j++) {
+            unsigned char c = (unsigned char)text[i + j];
+            if (c == '=' && i + 4 == len && j >= 2) {
+                d[j] = 0;
+                pad++;
+            } else if (pad > 0 || (d[j] = base64_digit(c)) < 0) {
+                free(out);
+                return NULL;
+            }
+        }
+        unsigned v = (unsigned)d[0] << 18 | (unsigned)d[1] << 12 | (unsigned)d[2] << 6 | (unsigned)d[3];
+        out[o++] = (unsigned char)(v >> 16);
+        if (pad < 2)
+            out[o++] = (unsigned char)(v >> 8);
+        if (pad < 1)
+            out[o++] = (unsigned char)v;
+    }
+    *out_len = o;
+    return out;
+}
+
+void gt_json_write_string(FILE *out, const char *text, size_t len)
+{
+    gt_value value = {.type = GT_STRING};
+    char *clean = NULL;
+    if (!gt_utf8_valid(text, len)) {
+        /* Replace each ill-formed byte with U+FFFD so the output stays JSON. */
+        clean = malloc(len * 3 + 1);
+        if (clean == NULL) {
+            fputs("\"\"", out);
+            return;
+        }
+        size_t o = 0;
+        for (size_t i = 0; i < len;) {
+            size_t n = 1;
+            while (n <= 4 && i + n <= len && !gt_utf8_valid(text + i, n))
+                n++;
+            if (n <= 4 && i + n <= len) {
+                memcpy(clean + o, text + i, n);
+                o += n;
+                i += n;
+            } else {
+                memcpy(clean + o, "\xef\xbf\xbd", 3);
+                o += 3;
+                i++;
+            }
+        }
+        text = clean;
+        len = o;
+    }
+    value.u.str.chars = text;
+    value.u.str.len = len;
+    size_t json_len;
+    char *json = gt_value_to_json(&value, &json_len);
+    if (json != NULL)
+        fwrite(json, 1, json_len, out);
+    else
+        fputs("\"\"", out);
+    free(json);
+    free(clean);
 }

@@ -78,6 +78,10 @@ void gt_parse_options_init(gt_parse_options *options);
 gt_value *gt_parse(gt_arena *arena, const char *text, size_t len, const gt_parse_options *options,
                    gt_parse_error *error);
 
+/* True when `len` bytes are well-formed UTF-8 (no overlong forms, no encoded
+ * surrogates, nothing beyond U+10FFFF). */
+bool gt_utf8_valid(const char *text, size_t len);
+
 /* Stable snake_case code of a reason ("markdown_fence"). */
 const char *gt_syntax_reason_code(gt_syntax_reason reason);
 

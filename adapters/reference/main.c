@@ -1,0 +1,175 @@
+/* gauntlet-adapter-reference — libgauntlet behind the adapter protocol.
+ *
+ * Reads one JSON request per line on stdin, answers one JSON line on stdout
+ * (docs/adapter-protocol.md). It runs every case through the same in-process
+ * reference target as `gauntlet run --target reference`, so it must score
+ * 100%; it doubles as the protocol's worked example for vendors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_io.h"
+#include "gauntlet/arena.h"
+#include "gauntlet/parse.h"
+#include "gauntlet/run.h"
+
+#ifndef GAUNTLET_VERSION
+#define GAUNTLET_VERSION "0.1.0"
+#endif
+
+static const char *string_member(const gt_value *object, const char *key)
+{
+    const gt_value *value = gt_value_get(object, key, strlen(key));
+    return value != NULL && value->type == GT_STRING ? value->u.str.chars : NULL;
+}
+
+static void write_key_string(const char *key, const char *text, int *first)
+{
+    if (text == NULL)
+        return;
+    printf("%s\"%s\":", *first ? "" : ",", key);
+    gt_json_write_string(stdout, text, strlen(text));
+    *first = 0;
+}
+
+static void answer_error(const gt_value *seq, const char *kind, const char *message)
+{
+    char *seq_json = seq ? gt_value_to_json(seq, NULL) : NULL;
+    printf("{\"seq\":%s,\"%s\":true,\"message\":", seq_json ? seq_json : "null", kind);
+    gt_json_write_string(stdout, message, strlen(message));
+    printf("}\n");
+    free(seq_json);
+}
+
+static void answer_observed(const gt_value *seq, const gt_observed *observed)
+{
+    char *seq_json = gt_value_to_json(seq, NULL);
+    printf("{\"seq\":%s", seq_json ? seq_json : "null");
+    free(seq_json);
+    int first = 0;
+    write_key_string("verdict", observed->verdict == GT_VERDICT_ACCEPT ? "accept" : "reject", &first);
+    write_key_string("gate", observed->gate, &first);
+    write_key_string("reason", observed->reason, &first);
+    write_key_string("message", observed->message, &first);
+    write_key_string("subtype", observed->subtype, &first);
+    printf(",\"errors\":[");
+    for (size_t i = 0; i < observed->error_count; i++) {
+        int inner = 1;
+        printf("%s{", i ? "," : "");
+        write_key_string("path", observed->errors[i].path, &inner);
+        write_key_string("keyword", observed->errors[i].keyword, &inner);
+        write_key_string("message", observed->errors[i].message, &inner);
+        printf("}");
+    }
+    printf("],\"gates\":{");
+    for (int gate = 0, n = 0; gate < GT_GATE_COUNT; gate++) {
+        if (observed->gates[gate] == GT_GATE_NOT_RUN)
+            continue;
+        printf("%s\"%s\":\"%s\"", n++ ? "," : "", gt_gate_name((gt_gate)gate),
+               observed->gates[gate] == GT_GATE_PASSED ? "passed" : "failed");
+    }
+    printf("}");
+    if (observed->output_json != NULL)
+        printf(",\"output\":%s", observed->output_json);
+    if (observed->has_accounting) {
+        const gt_accounting *a = &observed->accounting;
+        printf(",\"accounting\":{\"attempts_used\":%d,\"attempts_limit\":%d,\"retracted\":%d,"
+               "\"enforce_messages\":%d,\"api_attempts\":%d,\"model_calls\":%d}",
+               a->attempts_used, a->attempts_limit, a->retracted, a->enforce_messages, a->api_attempts,
+               a->model_calls);
+    }
+    printf("}\n");
+}
+
+/* Rebuild a case input from a check request and run it through the target. */
+static void handle_check(gt_target *target, const gt_value *request)
+{
+    const gt_value *seq = gt_value_get(request, "seq", 3);
+    const char *id = string_member(request, "id");
+    const char *gate = string_member(request, "gate");
+    const char *raw64 = string_member(request, "raw_base64");
+    if (seq == NULL || id == NULL || gate == NULL || raw64 == NULL) {
+        answer_error(seq, "errored", "check request needs seq, id, gate and raw_base64");
+        return;
+    }
+    size_t raw_len = 0;
+    unsigned char *raw = gt_base64_decode(raw64, strlen(raw64), &raw_len);
+    if (raw == NULL) {
+        answer_error(seq, "errored", "raw_base64 is not valid base64");
+        return;
+    }
+    const gt_value *schema = gt_value_get(request, "schema", 6);
+    const gt_value *kase = gt_value_get(request, "case", 4);
+    const gt_value *formats = gt_value_get(request, "formats", 7);
+    char *schema_json = schema && schema->type != GT_NULL ? gt_value_to_json(schema, NULL) : NULL;
+    char *case_json = kase ? gt_value_to_json(kase, NULL) : NULL;
+    gt_case_input input = {
+        .id = id,
+        .gate = gate,
+        .raw = raw,
+        .raw_len = raw_len,
+        .schema_json = schema_json,
+        .schema_origin = "adapter request",
+        .case_json = case_json,
+        .assert_formats = formats != NULL && formats->type == GT_TRUE,
+    };
+    gt_observed observed;
+    memset(&observed, 0, sizeof observed);
+    gt_accounting_init(&observed.accounting);
+    char note[1024] = "";
+    int status = gt_target_check(target, &input, &observed, note, sizeof note);
+    if (status == GT_CHECK_DONE)
+        answer_observed(seq, &observed);
+    else
+        answer_error(seq, status == GT_CHECK_SKIPPED ? "skipped" : "errored", note);
+    gt_observed_clear(&observed);
+    free(schema_json);
+    free(case_json);
+    free(raw);
+}
+
+int main(void)
+{
+    char err[512];
+    gt_target *target;
+    if (gt_target_open("reference", &target, err, sizeof err) != 0) {
+        fprintf(stderr, "gauntlet-adapter-reference: %s\n", err);
+        return 1;
+    }
+    gt_arena *arena = gt_arena_new();
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.allow_big_integers = true;
+    options.max_bytes = 1u << 30;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, stdin)) > 0) {
+        gt_arena_reset(arena);
+        gt_parse_error perr;
+        const gt_value *request = gt_parse(arena, line, (size_t)len, &options, &perr);
+        const char *cmd = request && request->type == GT_OBJECT ? string_member(request, "cmd") : NULL;
+        if (cmd == NULL) {
+            fprintf(stderr, "gauntlet-adapter-reference: unreadable request (%s at %u:%u)\n",
+                    gt_syntax_reason_code(perr.reason), perr.line, perr.column);
+            answer_error(NULL, "errored", "unreadable request");
+        } else if (strcmp(cmd, "hello") == 0) {
+            printf("{\"protocol\":1,\"implementation\":{\"name\":\"gauntlet-reference\",\"version\":\"%s\","
+                   "\"language\":\"c\",\"homepage\":\"https://example.invalid/gauntlet\"},"
+                   "\"capabilities\":[\"syntax\",\"structure\",\"semantic\",\"policy\",\"stream\",\"loop\","
+                   "\"wire\"],\"options\":{\"formats\":\"per-case\"}}\n",
+                   GAUNTLET_VERSION);
+        } else if (strcmp(cmd, "check") == 0) {
+            handle_check(target, request);
+        } else if (strcmp(cmd, "stop") == 0) {
+            break;
+        } else {
+            answer_error(gt_value_get(request, "seq", 3), "errored", "unknown cmd");
+        }
+        fflush(stdout);
+    }
+    free(line);
+    gt_arena_free(arena);
+    gt_target_close(target);
+    return 0;
+}

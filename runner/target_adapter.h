@@ -1,0 +1,31 @@
+/* target_adapter.h — the "adapter" target: a vendor's implementation as a
+ * long-lived subprocess speaking newline-delimited JSON (docs/adapter-protocol.md).
+ *
+ * Crashes, hangs, garbage and oversized lines of the adapter are data for the
+ * report (an `error` result for that case, with evidence), never a crash of
+ * the runner; the adapter is restarted for the next case. */
+#ifndef GT_TARGET_ADAPTER_H
+#define GT_TARGET_ADAPTER_H
+
+#include "gauntlet/run.h"
+
+#define GT_ADAPTER_PROTOCOL 1
+/* Per-case response deadline unless --timeout says otherwise. */
+#define GT_ADAPTER_DEFAULT_TIMEOUT_MS 10000
+/* Deadline for the hello handshake after a (re)start. */
+#define GT_ADAPTER_HELLO_TIMEOUT_MS 10000
+/* Largest response line accepted; longer is an error for that case. */
+#define GT_ADAPTER_MAX_LINE (64u * 1024u * 1024u)
+/* Consecutive failed starts after which the adapter is declared unavailable
+ * (every remaining case is still recorded, as an error naming the cause). */
+#define GT_ADAPTER_MAX_FAILED_STARTS 3
+/* Lines of the adapter's stderr kept as evidence. */
+#define GT_ADAPTER_STDERR_LINES 5
+
+extern const gt_target_ops gt_target_adapter_ops;
+
+/* Set the per-case timeout for adapters opened afterwards (the CLI's
+ * --timeout; call before any run starts). */
+void gt_adapter_set_timeout_ms(int timeout_ms);
+
+#endif

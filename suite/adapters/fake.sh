@@ -1,0 +1,33 @@
+#!/bin/sh
+# A scriptable misbehaving adapter for suite/test_adapter.c.
+# $1 = behaviour: ok | crash | hang | garbage | partial | huge | badhello | wrongseq | errored | skipped | slowhello | crashonce
+# Capabilities: syntax only (so loop cases are skipped).
+mode=$1
+state=${2:-/dev/null}
+read -r hello || exit 0
+case "$mode" in
+    badhello) echo 'hello yourself'; exit 0 ;;
+    slowhello) sleep 30 ;;
+esac
+echo '{"protocol":1,"implementation":{"name":"fake","version":"'"$mode"'"},"capabilities":["syntax"]}'
+n=0
+while read -r line; do
+    n=$((n + 1))
+    case "$line" in *'"cmd":"stop"'*) exit 0 ;; esac
+    seq=$(printf '%s' "$line" | sed -E 's/.*"seq":([0-9]+).*/\1/')
+    case "$mode" in
+        ok) echo '{"seq":'"$seq"',"verdict":"accept"}' ;;
+        crash) echo "about to crash on case $n" >&2; kill -SEGV $$ ;;
+        crashonce)
+            if [ ! -f "$state" ]; then : > "$state"; echo "first run crashes" >&2; exit 3; fi
+            echo '{"seq":'"$seq"',"verdict":"accept"}' ;;
+        hang) sleep 30 ;;
+        garbage) echo 'Traceback (most recent call last): oops' ;;
+        partial) printf '{"seq":%s,"verdict":"acc' "$seq"; sleep 30 ;;
+        huge) head -c 70000000 /dev/zero | tr '\0' 'x'; echo ;;
+        wrongseq) echo '{"seq":999999,"verdict":"accept"}' ;;
+        errored) echo '{"seq":'"$seq"',"errored":true,"message":"validator raised KeyError"}' ;;
+        skipped) echo '{"seq":'"$seq"',"skipped":true,"message":"not implemented"}' ;;
+        noverdict) echo '{"seq":'"$seq"'}' ;;
+    esac
+done

@@ -1,0 +1,235 @@
+/* test_adapter.c — the adapter target against misbehaving adapters
+ * (suite/adapters/fake.sh): crash, hang, garbage, partial line, huge line,
+ * wrong seq, undeclared capability, bad handshake, and the reference adapter. */
+#include <string.h>
+#include <unistd.h>
+
+#include "gt_test.h"
+#include "target_adapter.h"
+
+static const gt_case_input syntax_case = {
+    .id = "syntax.test.one",
+    .gate = "syntax",
+    .raw = (const unsigned char *)"{\"a\":1}",
+    .raw_len = 7,
+    .case_json = "{\"id\":\"syntax.test.one\",\"gate\":\"syntax\"}",
+};
+
+/* Open the fake adapter in `mode`; 0 on success. */
+static int open_fake(const char *mode, void **state, char *err, size_t err_len)
+{
+    char command[256];
+    snprintf(command, sizeof command, "sh suite/adapters/fake.sh %s /tmp/gauntlet-fake-%d", mode, (int)getpid());
+    return gt_target_adapter_ops.open(command, state, err, err_len);
+}
+
+/* Run one case; returns the check status and leaves the note. */
+static int check_once(void *state, const gt_case_input *input, gt_observed *observed, char *note, size_t len)
+{
+    memset(observed, 0, sizeof *observed);
+    note[0] = '\0';
+    return gt_target_adapter_ops.check(state, input, observed, note, len);
+}
+
+START_TEST(test_well_behaved)
+{
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(open_fake("ok", &state, err, sizeof err), 0);
+    ck_assert_str_eq(gt_target_adapter_ops.name(state), "fake ok");
+    gt_observed observed;
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_DONE);
+        ck_assert_int_eq(observed.verdict, GT_VERDICT_ACCEPT);
+        gt_observed_clear(&observed);
+    }
+    gt_target_adapter_ops.close(state);
+}
+END_TEST
+
+START_TEST(test_undeclared_capability_is_skipped)
+{
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(open_fake("ok", &state, err, sizeof err), 0);
+    gt_case_input loop_case = syntax_case;
+    loop_case.gate = "loop";
+    gt_observed observed;
+    ck_assert_int_eq(check_once(state, &loop_case, &observed, note, sizeof note), GT_CHECK_SKIPPED);
+    ck_assert_ptr_nonnull(strstr(note, "capability 'loop'"));
+    gt_target_adapter_ops.close(state);
+}
+END_TEST
+
+START_TEST(test_crash_is_an_error_with_evidence_then_restart)
+{
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(open_fake("crash", &state, err, sizeof err), 0);
+    gt_observed observed;
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR);
+    ck_assert_msg(strstr(note, "signal 11") != NULL, "%s", note);
+    ck_assert_ptr_nonnull(strstr(note, "about to crash on case 1"));
+    /* restarted for the next case: crashes again, still recorded */
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR);
+    ck_assert_ptr_nonnull(strstr(note, "signal 11"));
+    gt_target_adapter_ops.close(state);
+}
+END_TEST
+
+START_TEST(test_crash_once_recovers)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/gauntlet-fake-%d", (int)getpid());
+    unlink(path);
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(open_fake("crashonce", &state, err, sizeof err), 0);
+    gt_observed observed;
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR);
+    ck_assert_ptr_nonnull(strstr(note, "exited with status 3"));
+    ck_assert_ptr_nonnull(strstr(note, "first run crashes"));
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_DONE);
+    gt_observed_clear(&observed);
+    gt_target_adapter_ops.close(state);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(test_hang_times_out)
+{
+    gt_adapter_set_timeout_ms(300);
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(open_fake("hang", &state, err, sizeof err), 0);
+    gt_observed observed;
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR);
+    ck_assert_ptr_nonnull(strstr(note, "timed out after 300 ms"));
+    gt_target_adapter_ops.close(state);
+    gt_adapter_set_timeout_ms(0);
+}
+END_TEST
+
+START_TEST(test_partial_line_times_out)
+{
+    gt_adapter_set_timeout_ms(300);
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(open_fake("partial", &state, err, sizeof err), 0);
+    gt_observed observed;
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR);
+    ck_assert_ptr_nonnull(strstr(note, "partial line"));
+    gt_target_adapter_ops.close(state);
+    gt_adapter_set_timeout_ms(0);
+}
+END_TEST
+
+START_TEST(test_garbage_is_an_error)
+{
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(open_fake("garbage", &state, err, sizeof err), 0);
+    gt_observed observed;
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR);
+    ck_assert_ptr_nonnull(strstr(note, "garbage on stdout"));
+    ck_assert_ptr_nonnull(strstr(note, "Traceback"));
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR);
+    gt_target_adapter_ops.close(state);
+}
+END_TEST
+
+START_TEST(test_huge_line_is_an_error)
+{
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(open_fake("huge", &state, err, sizeof err), 0);
+    gt_observed observed;
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR);
+    ck_assert_ptr_nonnull(strstr(note, "line over"));
+    gt_target_adapter_ops.close(state);
+}
+END_TEST
+
+START_TEST(test_protocol_violations)
+{
+    const char *modes[] = {"wrongseq", "errored", "skipped", "noverdict"};
+    const int expect[] = {GT_CHECK_ERROR, GT_CHECK_ERROR, GT_CHECK_SKIPPED, GT_CHECK_ERROR};
+    const char *evidence[] = {"seq does not match", "KeyError", "not implemented", "verdict"};
+    for (int i = 0; i < 4; i++) {
+        void *state;
+        char err[512], note[2048];
+        ck_assert_int_eq(open_fake(modes[i], &state, err, sizeof err), 0);
+        gt_observed observed;
+        ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), expect[i]);
+        ck_assert_msg(strstr(note, evidence[i]) != NULL, "%s: %s", modes[i], note);
+        gt_observed_clear(&observed);
+        gt_target_adapter_ops.close(state);
+    }
+}
+END_TEST
+
+START_TEST(test_bad_handshakes)
+{
+    void *state;
+    char err[2048];
+    ck_assert_int_eq(open_fake("badhello", &state, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "handshake failed"));
+    ck_assert_int_eq(gt_target_adapter_ops.open("exit 7", &state, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "status 7"));
+    ck_assert_int_eq(gt_target_adapter_ops.open("", &state, err, sizeof err), -1);
+    ck_assert_int_eq(gt_target_adapter_ops.open(NULL, &state, err, sizeof err), -1);
+}
+END_TEST
+
+START_TEST(test_reference_adapter_round_trip)
+{
+    const char *bin = getenv("GAUNTLET_ADAPTER_REFERENCE");
+    if (bin == NULL || access(bin, X_OK) != 0)
+        bin = "build/adapters/gauntlet-adapter-reference";
+    if (access(bin, X_OK) != 0)
+        return; /* built by `make`; scripts/run-tests.sh sets the variable */
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(gt_target_adapter_ops.open(bin, &state, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(gt_target_adapter_ops.name(state), "gauntlet-reference"));
+    gt_case_input fenced = syntax_case;
+    fenced.raw = (const unsigned char *)"```json\n{}\n```";
+    fenced.raw_len = strlen((const char *)fenced.raw);
+    gt_observed observed;
+    ck_assert_int_eq(check_once(state, &fenced, &observed, note, sizeof note), GT_CHECK_DONE);
+    ck_assert_int_eq(observed.verdict, GT_VERDICT_REJECT);
+    ck_assert_str_eq(observed.gate, "syntax");
+    ck_assert_str_eq(observed.reason, "markdown_fence");
+    gt_observed_clear(&observed);
+    /* bytes that are not UTF-8 travel exactly through raw_base64 */
+    gt_case_input bad = syntax_case;
+    bad.raw = (const unsigned char *)"[\"\xc0\xaf\"]";
+    bad.raw_len = 6;
+    ck_assert_int_eq(check_once(state, &bad, &observed, note, sizeof note), GT_CHECK_DONE);
+    ck_assert_str_eq(observed.reason, "invalid_utf8");
+    gt_observed_clear(&observed);
+    gt_target_adapter_ops.close(state);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("adapter target");
+    TCase *tc = tcase_create("adapter");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_well_behaved);
+    tcase_add_test(tc, test_undeclared_capability_is_skipped);
+    tcase_add_test(tc, test_crash_is_an_error_with_evidence_then_restart);
+    tcase_add_test(tc, test_crash_once_recovers);
+    tcase_add_test(tc, test_hang_times_out);
+    tcase_add_test(tc, test_partial_line_times_out);
+    tcase_add_test(tc, test_garbage_is_an_error);
+    tcase_add_test(tc, test_huge_line_is_an_error);
+    tcase_add_test(tc, test_protocol_violations);
+    tcase_add_test(tc, test_bad_handshakes);
+    tcase_add_test(tc, test_reference_adapter_round_trip);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+GT_TEST_MAIN()
