@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "gauntlet/version.h"
 
 typedef struct command {
     const char *name;
@@ -41,7 +42,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("gauntlet 0.1.0\n");
+        printf("gauntlet %s\n", GAUNTLET_VERSION);
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -23,9 +23,7 @@
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
 
-#ifndef GAUNTLET_VERSION
-#define GAUNTLET_VERSION "0.1.0"
-#endif
+#include "gauntlet/version.h"
 
 static int default_timeout_ms = GT_ADAPTER_DEFAULT_TIMEOUT_MS; /* set once by the CLI before threads start */
 

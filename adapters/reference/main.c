@@ -13,9 +13,7 @@
 #include "gauntlet/parse.h"
 #include "gauntlet/run.h"
 
-#ifndef GAUNTLET_VERSION
-#define GAUNTLET_VERSION "0.1.0"
-#endif
+#include "gauntlet/version.h"
 
 static const char *string_member(const gt_value *object, const char *key)
 {

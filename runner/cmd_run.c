@@ -1,0 +1,426 @@
+/* cmd_run.c — `gauntlet run`: replay the corpus against a target and report.
+ *
+ * Contract (relied on by external checks):
+ *   stdout: the per-gate table (gate, cases, pass, fail, error, skip, total),
+ *           then one `FAIL|ERROR|SKIP <id>: <note>` line per case that did not
+ *           pass, then the last line `N passed, N failed, N skipped` (errors
+ *           count as failed);
+ *   stderr: load problems as `<file>:<line>: <field>: <message>`;
+ *   exit:   0 every case passed (skips allowed), 1 a case failed or errored,
+ *           2 usage, I/O or case-file error (load problems give 2 even though
+ *           the good cases ran and appear in the reports).
+ * When a --report goes to standard output ("json:-"), the human output moves
+ * to stderr so the report stays parseable. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "gauntlet/corpus.h"
+#include "gauntlet/report.h"
+#include "gauntlet/run.h"
+#include "report_util.h"
+#include "target_adapter.h"
+
+#define RUN_MAX_JOBS 1024u
+#define RUN_MAX_REPORTS 16
+
+typedef struct report_spec {
+    const char *format;
+    const char *path; /* "-" = standard output */
+    gt_report_writer writer;
+} report_spec;
+
+typedef struct run_options {
+    const char **paths;
+    size_t path_count;
+    const char *gate, *tag, *id_glob;
+    const char *target;
+    unsigned jobs;
+    int timeout_ms; /* adapter per-case deadline; 0 = the adapter's default */
+    report_spec reports[RUN_MAX_REPORTS];
+    size_t report_count;
+    bool quiet;
+    char *report_args[RUN_MAX_REPORTS]; /* strdup'd --report values (split in place) */
+    size_t report_arg_count;
+} run_options;
+
+static void run_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gauntlet run [PATH...] [--gate G] [--tag T] [--id GLOB] [--target SPEC] [-j N]\n"
+            "                    [--report FORMAT:FILE]... [--quiet]\n"
+            "\n"
+            "Replay corpus cases against a target and report per gate.\n"
+            "  PATH                 case files or directories (recursive, *.cases.json);\n"
+            "                       default: ./corpus, else the corpus next to the gauntlet binary\n"
+            "  --gate G             only cases of gate G (syntax, structure, semantic, policy, stream, loop, wire)\n"
+            "  --tag T              only cases tagged T\n"
+            "  --id GLOB            only cases whose id matches the shell glob\n"
+            "  --target SPEC        implementation under test (default: reference)\n"
+            "  -j, --jobs N         worker threads, each with its own target (default 1; 0 = one per CPU)\n"
+            "  --timeout T          per-case deadline of an adapter target: seconds, or with a unit\n"
+            "                       (500ms, 10s; default %d s)\n"
+            "  --report FORMAT:FILE write a report: json, junit or console; FILE '-' is standard output;\n"
+            "                       repeatable, or comma-separated (json:r.json,junit:r.xml)\n"
+            "  -q, --quiet          print only the totals line (and load problems)\n"
+            "exit: 0 all passed, 1 a case failed or errored, 2 usage, I/O or case-file error\n",
+            GT_ADAPTER_DEFAULT_TIMEOUT_MS / 1000);
+}
+
+static int usage_error(const char *fmt, const char *detail)
+{
+    fputs("gauntlet run: ", stderr);
+    fprintf(stderr, fmt, detail);
+    fputs("\n(gauntlet run --help lists the options)\n", stderr);
+    return 2;
+}
+
+/* Split one --report value ("json:a.json,junit:b.xml") into specs. */
+static int add_reports(run_options *options, const char *value)
+{
+    if (options->report_arg_count == RUN_MAX_REPORTS)
+        return usage_error("too many --report options%s", "");
+    char *copy = strdup(value);
+    if (copy == NULL)
+        return usage_error("out of memory%s", "");
+    options->report_args[options->report_arg_count++] = copy;
+    for (char *item = copy, *next; item != NULL; item = next) {
+        next = strchr(item, ',');
+        if (next != NULL)
+            *next++ = '\0';
+        char *colon = strchr(item, ':');
+        if (colon == NULL || colon == item || colon[1] == '\0')
+            return usage_error("--report needs FORMAT:FILE (e.g. json:report.json), got '%s'", item);
+        *colon = '\0';
+        gt_report_writer writer = gt_report_writer_for(item);
+        if (writer == NULL)
+            return usage_error("unknown report format '%s' (known: console, json, junit)", item);
+        if (options->report_count == RUN_MAX_REPORTS)
+            return usage_error("too many reports%s", "");
+        options->reports[options->report_count++] = (report_spec){item, colon + 1, writer};
+    }
+    return 0;
+}
+
+static int parse_jobs(const char *text, unsigned *jobs)
+{
+    if (text == NULL || *text == '\0')
+        return -1;
+    unsigned long value = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        value = value * 10 + (unsigned long)(*p - '0');
+        if (value > RUN_MAX_JOBS)
+            return -1;
+    }
+    *jobs = (unsigned)value;
+    return 0;
+}
+
+/* "10" (seconds), "10s" or "500ms" -> milliseconds, 1 ms .. 24 h. */
+static int parse_timeout(const char *text, int *timeout_ms)
+{
+    char *end = NULL;
+    unsigned long value = strtoul(text, &end, 10);
+    if (end == text || text[0] == '-' || text[0] == '+')
+        return -1;
+    unsigned long scale = 1000;
+    if (strcmp(end, "ms") == 0)
+        scale = 1;
+    else if (strcmp(end, "s") != 0 && *end != '\0')
+        return -1;
+    if (value == 0 || value > 86400000ul / scale)
+        return -1;
+    *timeout_ms = (int)(value * scale);
+    return 0;
+}
+
+/* `--name value` or `--name=value`. Returns the value (advancing *index) or
+ * NULL when `arg` is not this option; *missing is set when it is but has no
+ * value. */
+static const char *option_value(int argc, char **argv, int *index, const char *name, bool *missing)
+{
+    const char *arg = argv[*index];
+    size_t len = strlen(name);
+    if (strncmp(arg, name, len) != 0)
+        return NULL;
+    if (arg[len] == '=')
+        return arg + len + 1;
+    if (arg[len] != '\0')
+        return NULL;
+    if (*index + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*index];
+}
+
+static int parse_args(int argc, char **argv, run_options *options, bool *help)
+{
+    options->paths = calloc((size_t)argc, sizeof *options->paths);
+    if (options->paths == NULL)
+        return usage_error("out of memory%s", "");
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool missing = false;
+        const char *value;
+        if (options_done || arg[0] != '-' || arg[1] == '\0') {
+            options->paths[options->path_count++] = arg;
+        } else if (strcmp(arg, "--") == 0) {
+            options_done = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            *help = true;
+            return 0;
+        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            options->quiet = true;
+        } else if ((value = option_value(argc, argv, &i, "--gate", &missing)) != NULL) {
+            if (options->gate != NULL)
+                return usage_error("--gate given twice%s", "");
+            if (gt_gate_from_name(value) < 0)
+                return usage_error(
+                    "unknown gate '%s' (known: syntax, structure, semantic, policy, stream, loop, wire)", value);
+            options->gate = value;
+        } else if ((value = option_value(argc, argv, &i, "--tag", &missing)) != NULL) {
+            if (options->tag != NULL)
+                return usage_error("--tag given twice%s", "");
+            options->tag = value;
+        } else if ((value = option_value(argc, argv, &i, "--id", &missing)) != NULL) {
+            if (options->id_glob != NULL)
+                return usage_error("--id given twice%s", "");
+            options->id_glob = value;
+        } else if ((value = option_value(argc, argv, &i, "--target", &missing)) != NULL) {
+            options->target = value;
+        } else if ((value = option_value(argc, argv, &i, "--timeout", &missing)) != NULL) {
+            if (parse_timeout(value, &options->timeout_ms) != 0)
+                return usage_error("--timeout needs a positive duration (10, 10s or 500ms), got '%s'", value);
+        } else if ((value = option_value(argc, argv, &i, "--report", &missing)) != NULL) {
+            int status = add_reports(options, value);
+            if (status != 0)
+                return status;
+        } else if ((value = option_value(argc, argv, &i, "--jobs", &missing)) != NULL ||
+                   (value = option_value(argc, argv, &i, "-j", &missing)) != NULL ||
+                   (!missing && strncmp(arg, "-j", 2) == 0 && arg[2] != '\0')) {
+            if (value == NULL)
+                value = arg + 2; /* -j4 */
+            if (parse_jobs(value, &options->jobs) != 0)
+                return usage_error("-j needs a number of threads from 0 (one per CPU) to 1024, got '%s'", value);
+        } else if (missing) {
+            return usage_error("%s needs a value", arg);
+        } else {
+            return usage_error("unknown option '%s'", arg);
+        }
+    }
+    return 0;
+}
+
+static bool is_directory(const char *path)
+{
+    struct stat info;
+    return stat(path, &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+/* The bundled corpus: ./corpus, else next to the executable (build/gauntlet
+ * -> ./corpus, build/x/gauntlet -> ../../corpus, bin/gauntlet ->
+ * ../share/gauntlet/corpus). Returns false when none exists. */
+static bool default_corpus(char *out, size_t out_len)
+{
+    if (is_directory("corpus")) {
+        snprintf(out, out_len, "corpus");
+        return true;
+    }
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return false;
+    exe[len] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash == NULL)
+        return false;
+    *slash = '\0';
+    static const char *const relative[] = {"/../corpus", "/../../corpus", "/../share/gauntlet/corpus"};
+    for (size_t i = 0; i < sizeof relative / sizeof relative[0]; i++) {
+        snprintf(out, out_len, "%s%s", exe, relative[i]);
+        if (is_directory(out))
+            return true;
+    }
+    return false;
+}
+
+typedef struct progress_state {
+    FILE *out;
+    double last_ms;
+} progress_state;
+
+static double wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+/* `\r[done/total] id`, at most every 50 ms (a terminal is slower than the
+ * reference on small cases). */
+static void show_progress(void *user, size_t done, size_t total, const gt_case_result *last)
+{
+    progress_state *state = user;
+    double now = wall_ms();
+    if (done != total && now - state->last_ms < 50.0)
+        return;
+    state->last_ms = now;
+    fprintf(state->out, "\r[%zu/%zu] ", done, total);
+    gt_report_console_text(state->out, last->kase->input.id);
+    fputs("\033[K", state->out);
+    fflush(state->out);
+}
+
+/* Write one report through a temporary file, so a reader never sees half a
+ * report. Returns 0, or -1 after printing why. */
+static int write_report(const report_spec *report, const gt_run *run)
+{
+    if (strcmp(report->path, "-") == 0) {
+        if (report->writer(stdout, run) != 0) {
+            fprintf(stderr, "gauntlet run: cannot write the %s report to standard output\n", report->format);
+            return -1;
+        }
+        return 0;
+    }
+    char temporary[PATH_MAX];
+    snprintf(temporary, sizeof temporary, "%s.tmp.%ld", report->path, (long)getpid());
+    FILE *out = fopen(temporary, "w");
+    if (out == NULL) {
+        fprintf(stderr, "gauntlet run: cannot write %s report '%s': ", report->format, report->path);
+        perror(NULL);
+        return -1;
+    }
+    int status = report->writer(out, run);
+    if (fclose(out) != 0)
+        status = -1;
+    if (status != 0 || rename(temporary, report->path) != 0) {
+        fprintf(stderr, "gauntlet run: cannot write %s report '%s'\n", report->format, report->path);
+        remove(temporary);
+        return -1;
+    }
+    return 0;
+}
+
+static void print_problems(const gt_corpus *corpus)
+{
+    for (size_t i = 0; i < gt_corpus_problem_count(corpus); i++) {
+        const gt_load_problem *problem = gt_corpus_problem(corpus, i);
+        gt_report_console_text(stderr, problem->file);
+        fprintf(stderr, ":%u: ", problem->line);
+        gt_report_console_text(stderr, problem->field[0] ? problem->field : "(file)");
+        fputs(": ", stderr);
+        gt_report_console_text(stderr, problem->message);
+        fputc('\n', stderr);
+    }
+}
+
+static void free_options(run_options *options)
+{
+    free(options->paths);
+    for (size_t i = 0; i < options->report_arg_count; i++)
+        free(options->report_args[i]);
+}
+
+int gt_cmd_run(int argc, char **argv)
+{
+    run_options options = {.target = "reference", .jobs = 1};
+    bool help = false;
+    int status = parse_args(argc, argv, &options, &help);
+    if (status != 0 || help) {
+        if (help)
+            run_usage(stdout);
+        free_options(&options);
+        return status;
+    }
+
+    gt_corpus *corpus = gt_corpus_new();
+    if (corpus == NULL) {
+        fprintf(stderr, "gauntlet run: out of memory\n");
+        free_options(&options);
+        return 2;
+    }
+    char bundled[PATH_MAX];
+    if (options.path_count == 0) {
+        if (!default_corpus(bundled, sizeof bundled)) {
+            fprintf(stderr, "gauntlet run: no corpus given and none found (./corpus or next to the binary)\n");
+            gt_corpus_free(corpus);
+            free_options(&options);
+            return 2;
+        }
+        options.paths[options.path_count++] = bundled;
+    }
+    for (size_t i = 0; i < options.path_count; i++) {
+        if (gt_corpus_load(corpus, options.paths[i]) < 0) {
+            fprintf(stderr, "gauntlet run: out of memory loading '%s'\n", options.paths[i]);
+            gt_corpus_free(corpus);
+            free_options(&options);
+            return 2;
+        }
+    }
+    gt_corpus_filter(corpus, options.gate, options.tag, options.id_glob);
+
+    bool report_on_stdout = false;
+    for (size_t i = 0; i < options.report_count; i++)
+        report_on_stdout = report_on_stdout || strcmp(options.reports[i].path, "-") == 0;
+    FILE *human = report_on_stdout ? stderr : stdout;
+    const char *ci = getenv("CI");
+    bool terminal = !report_on_stdout && isatty(fileno(stdout)) && (ci == NULL || ci[0] == '\0');
+    bool colour = terminal && getenv("NO_COLOR") == NULL;
+    progress_state progress = {stdout, 0};
+
+    if (options.timeout_ms > 0)
+        gt_adapter_set_timeout_ms(options.timeout_ms);
+    char err[512] = "";
+    gt_run *run = gt_run_cases(corpus, options.target, options.jobs, terminal && !options.quiet ? show_progress : NULL,
+                               &progress, err, sizeof err);
+    if (run == NULL) {
+        fprintf(stderr, "gauntlet run: %s\n", err);
+        print_problems(corpus);
+        gt_corpus_free(corpus);
+        free_options(&options);
+        return 2;
+    }
+    if (terminal && !options.quiet && run->count > 0)
+        fputs("\r\033[K", stdout);
+
+    if (!options.quiet)
+        gt_report_console_summary(human, run, colour);
+    fflush(human);
+    print_problems(corpus);
+    if (run->count == 0)
+        fprintf(stderr, "gauntlet run: no cases to run%s\n",
+                options.gate || options.tag || options.id_glob ? " (no case matched the filters)" : "");
+
+    bool io_failed = false;
+    for (size_t i = 0; i < options.report_count; i++)
+        if (write_report(&options.reports[i], run) != 0)
+            io_failed = true;
+    fflush(stdout);
+    fflush(stderr);
+    if (!options.quiet)
+        fputc('\n', human);
+    gt_report_console_totals(human, run);
+    fflush(human);
+
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
+    if (io_failed || gt_corpus_problem_count(corpus) > 0)
+        status = 2;
+    else if (counts[GT_GATE_COUNT].fail + counts[GT_GATE_COUNT].error > 0)
+        status = 1;
+    else
+        status = 0;
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+    free_options(&options);
+    return status;
+}

@@ -1,0 +1,1257 @@
+/* corpus.c — the case-file loader (format "gauntlet-corpus/1").
+ *
+ * Case files are read with the syntax gate itself (gt_parse), so a case file
+ * is strictly checked JSON: a duplicate key, a comment or a trailing comma in
+ * a case file is a load problem, not something quietly repaired. Every
+ * problem names the file, the line of the offending value and a JSON Pointer
+ * to it. A broken case is skipped (its siblings load); a broken file (not
+ * JSON, wrong format, bad defaults) contributes nothing. docs/corpus-format.md
+ * is the reference for every rule enforced here. Not for: running cases. */
+#include "gauntlet/corpus.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gauntlet/arena.h"
+#include "gauntlet/parse.h"
+#include "gauntlet/run.h"
+#include "gauntlet/value.h"
+
+/* Case files are data written by people, not model output: allow more than a
+ * model answer gets. Deep enough for schemas that probe GT_SCHEMA_MAX_DEPTH,
+ * shallow enough that recursive walks over a schema stay far from the stack
+ * limit. */
+#define CASE_FILE_MAX_DEPTH 20000u
+#define CASE_FILE_MAX_BYTES (256u * 1024u * 1024u)
+/* Directory recursion guard (symlink loops). */
+#define CORPUS_MAX_DIR_DEPTH 32
+/* Longest id, category or tag; longer ones are almost always a pasted value. */
+#define CASE_NAME_MAX 200u
+
+typedef struct id_entry {
+    const char *id; /* NULL = empty slot */
+    const char *file;
+    unsigned line;
+} id_entry;
+
+typedef struct schema_cache_entry {
+    struct schema_cache_entry *next;
+    const char *path;   /* resolved path */
+    const char *json;   /* compact schema, or NULL when broken */
+    const char *problem; /* why it is broken */
+} schema_cache_entry;
+
+struct gt_corpus {
+    gt_arena *arena; /* every case, string and problem lives here */
+    gt_case **cases;
+    size_t count, cap;
+    gt_load_problem *problems;
+    size_t problem_count, problem_cap;
+    id_entry *ids; /* every id ever loaded (filtering does not forget them) */
+    size_t id_count, id_cap;
+    const char **files; /* canonical paths already loaded (loading twice is a no-op) */
+    size_t file_count, file_cap;
+    schema_cache_entry *schemas;
+    bool out_of_memory;
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static bool grow(void **array, size_t *cap, size_t need, size_t item_size)
+{
+    if (need <= *cap)
+        return true;
+    size_t new_cap = *cap ? *cap * 2 : 16;
+    while (new_cap < need)
+        new_cap *= 2;
+    void *bigger = realloc(*array, new_cap * item_size);
+    if (bigger == NULL)
+        return false;
+    *array = bigger;
+    *cap = new_cap;
+    return true;
+}
+
+static const char *corpus_strdup(gt_corpus *corpus, const char *text, size_t len)
+{
+    char *copy = gt_arena_strndup(corpus->arena, text, len);
+    if (copy == NULL)
+        corpus->out_of_memory = true;
+    return copy;
+}
+
+static bool key_is(const gt_member *member, const char *name)
+{
+    size_t len = strlen(name);
+    return member->key_len == len && memcmp(member->key, name, len) == 0;
+}
+
+static const gt_value *member_value(const gt_value *object, const char *name)
+{
+    if (object == NULL || object->type != GT_OBJECT)
+        return NULL;
+    return gt_value_get(object, name, strlen(name));
+}
+
+/* A string without U+0000 (only `input` may carry one). */
+static bool is_plain_string(const gt_value *value)
+{
+    return value != NULL && value->type == GT_STRING && memchr(value->u.str.chars, '\0', value->u.str.len) == NULL;
+}
+
+/* Names (id, category, tags): [a-z0-9._-]+, at most CASE_NAME_MAX bytes. */
+static bool is_name(const gt_value *value)
+{
+    if (!is_plain_string(value) || value->u.str.len == 0 || value->u.str.len > CASE_NAME_MAX)
+        return false;
+    for (size_t i = 0; i < value->u.str.len; i++) {
+        char c = value->u.str.chars[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+/* Reason codes are identifiers: snake_case codes ("markdown_fence") or, for
+ * the structure gate, the failing JSON Schema keyword ("additionalProperties",
+ * "$ref"): [A-Za-z0-9_$]+. */
+static bool is_reason_code(const gt_value *value)
+{
+    if (!is_plain_string(value) || value->u.str.len == 0 || value->u.str.len > CASE_NAME_MAX)
+        return false;
+    for (size_t i = 0; i < value->u.str.len; i++) {
+        char c = value->u.str.chars[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$'))
+            return false;
+    }
+    return true;
+}
+
+static const char *json_type_name(const gt_value *value)
+{
+    switch (value->type) {
+    case GT_NULL: return "null";
+    case GT_FALSE:
+    case GT_TRUE: return "a boolean";
+    case GT_NUMBER: return "a number";
+    case GT_STRING: return "a string";
+    case GT_ARRAY: return "an array";
+    case GT_OBJECT: return "an object";
+    }
+    return "a value";
+}
+
+/* Strict base64 (RFC 4648 §4): standard alphabet, '=' padding to a multiple
+ * of four, no whitespace, zero padding bits. Returns the decoded length, or
+ * -1 and the offending character index in *bad_at. */
+static int base64_value(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+')
+        return 62;
+    if (c == '/')
+        return 63;
+    return -1;
+}
+
+static long base64_decode(const char *text, size_t len, unsigned char *out, size_t *bad_at)
+{
+    *bad_at = 0;
+    if (len % 4 != 0) {
+        *bad_at = len;
+        return -1;
+    }
+    size_t written = 0;
+    for (size_t i = 0; i < len; i += 4) {
+        int sextets[4];
+        int pad = 0;
+        for (int j = 0; j < 4; j++) {
+            unsigned char c = (unsigned char)text[i + j];
+            if (c == '=' && i + 4 == len && j >= 2) {
+                sextets[j] = 0;
+                pad++;
+                continue;
+            }
+            sextets[j] = base64_value(c);
+            if (sextets[j] < 0 || pad > 0) {
+                *bad_at = i + j;
+                return -1;
+            }
+        }
+        uint32_t bits = (uint32_t)sextets[0] << 18 | (uint32_t)sextets[1] << 12 | (uint32_t)sextets[2] << 6 |
+                        (uint32_t)sextets[3];
+        if ((pad == 1 && (bits & 0xffu)) || (pad == 2 && (bits & 0xffffu))) {
+            *bad_at = i + 3 - (size_t)pad;
+            return -1; /* non-zero padding bits: two spellings for one byte string */
+        }
+        out[written++] = (unsigned char)(bits >> 16);
+        if (pad < 2)
+            out[written++] = (unsigned char)(bits >> 8);
+        if (pad < 1)
+            out[written++] = (unsigned char)bits;
+    }
+    return (long)written;
+}
+
+/* ---- per-file context and problems ------------------------------------- */
+
+typedef struct file_ctx {
+    gt_corpus *corpus;
+    const char *name;       /* as given, arena copy */
+    const char *dir_prefix; /* name up to and including the last '/', or "" */
+    const char *text;
+    size_t len;
+    size_t *line_starts; /* byte offset of each line's first byte */
+    size_t line_count;
+    gt_arena *scratch; /* the parsed file; freed after loading */
+    gt_parse_options options;
+    size_t problems; /* problems reported for the current unit (file or case) */
+} file_ctx;
+
+static unsigned line_of(const file_ctx *ctx, size_t offset)
+{
+    if (ctx->line_count == 0)
+        return 1;
+    size_t low = 0, high = ctx->line_count; /* last start <= offset */
+    while (high - low > 1) {
+        size_t mid = (low + high) / 2;
+        if (ctx->line_starts[mid] <= offset)
+            low = mid;
+        else
+            high = mid;
+    }
+    return (unsigned)(low + 1);
+}
+
+static void add_problem_at(gt_corpus *corpus, const char *file, unsigned line, const char *field,
+                           const char *message)
+{
+    if (!grow((void **)&corpus->problems, &corpus->problem_cap, corpus->problem_count + 1,
+              sizeof *corpus->problems)) {
+        corpus->out_of_memory = true;
+        return;
+    }
+    gt_load_problem *problem = &corpus->problems[corpus->problem_count];
+    problem->file = file;
+    problem->line = line;
+    problem->field = corpus_strdup(corpus, field, strlen(field));
+    problem->message = corpus_strdup(corpus, message, strlen(message));
+    if (problem->field != NULL && problem->message != NULL)
+        corpus->problem_count++;
+}
+
+static void problem(file_ctx *ctx, const gt_value *where, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Report a problem at `where` (its line), field `field` (a JSON Pointer). */
+static void problem(file_ctx *ctx, const gt_value *where, const char *field, const char *fmt, ...)
+{
+    char message[1024];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    add_problem_at(ctx->corpus, ctx->name, where ? line_of(ctx, where->offset) : 0, field, message);
+    ctx->problems++;
+}
+
+/* JSON Pointer of `base` + "/" + `key` with ~ and / escaped (RFC 6901). */
+static void pointer_join(char *out, size_t out_len, const char *base, const char *key, size_t key_len)
+{
+    size_t used = (size_t)snprintf(out, out_len, "%s/", base);
+    for (size_t i = 0; i < key_len && used + 3 < out_len; i++) {
+        if (key[i] == '~') {
+            out[used++] = '~';
+            out[used++] = '0';
+        } else if (key[i] == '/') {
+            out[used++] = '~';
+            out[used++] = '1';
+        } else
+            out[used++] = key[i];
+    }
+    if (used < out_len)
+        out[used] = '\0';
+}
+
+/* Quote a string value for a message, shortened and with invisible bytes
+ * escaped, so a problem line stays one readable line. */
+static const char *quoted(const gt_value *value, char *out, size_t out_len)
+{
+    size_t used = 0;
+    out[used++] = '\'';
+    for (size_t i = 0; i < value->u.str.len && used + 8 < out_len; i++) {
+        unsigned char c = (unsigned char)value->u.str.chars[i];
+        if (c < 0x20 || c == 0x7f || c == '\\')
+            used += (size_t)snprintf(out + used, out_len - used, "\\x%02x", c);
+        else
+            out[used++] = (char)c;
+        if (i + 1 < value->u.str.len && used + 8 >= out_len) {
+            memcpy(out + used, "...", 3);
+            used += 3;
+            break;
+        }
+    }
+    out[used++] = '\'';
+    out[used] = '\0';
+    return out;
+}
+
+/* ---- loading one file --------------------------------------------------- */
+
+static const char *const top_level_fields[] = {"format", "description", "defaults", "cases"};
+/* Fields the defaults block may not set: they identify or define one case. */
+static const char *const per_case_only[] = {"id", "input", "input_base64", "expect"};
+
+/* Read a schema file (cached per resolved path). Returns the compact schema
+ * JSON, or NULL with *why set to a message. */
+static const char *load_schema_file(file_ctx *ctx, const char *path, const char **why)
+{
+    gt_corpus *corpus = ctx->corpus;
+    for (schema_cache_entry *entry = corpus->schemas; entry != NULL; entry = entry->next)
+        if (strcmp(entry->path, path) == 0) {
+            *why = entry->problem;
+            return entry->json;
+        }
+    schema_cache_entry *entry = gt_arena_alloc(corpus->arena, sizeof *entry);
+    if (entry == NULL) {
+        corpus->out_of_memory = true;
+        *why = "out of memory";
+        return NULL;
+    }
+    memset(entry, 0, sizeof *entry);
+    entry->path = corpus_strdup(corpus, path, strlen(path));
+
+    char message[512] = "";
+    FILE *file = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0;
+    if (file == NULL)
+        snprintf(message, sizeof message, "schema_file '%s' cannot be read: %s", path, strerror(errno));
+    else {
+        size_t cap = 0;
+        for (;;) {
+            if (len + 4096 > cap) {
+                char *bigger = realloc(text, cap ? cap * 2 : 8192);
+                if (bigger == NULL)
+                    break;
+                text = bigger;
+                cap = cap ? cap * 2 : 8192;
+            }
+            size_t got = fread(text + len, 1, cap - len, file);
+            len += got;
+            if (got == 0)
+                break;
+        }
+        if (ferror(file))
+            snprintf(message, sizeof message, "schema_file '%s' cannot be read: %s", path, strerror(errno));
+        fclose(file);
+    }
+    if (message[0] == '\0' && text != NULL) {
+        gt_arena *arena = gt_arena_new();
+        gt_parse_error error;
+        const gt_value *schema = arena ? gt_parse(arena, text, len, &ctx->options, &error) : NULL;
+        if (arena == NULL)
+            snprintf(message, sizeof message, "out of memory");
+        else if (schema == NULL)
+            snprintf(message, sizeof message, "schema_file '%s' is not valid JSON: line %u, column %u: %s (%s)",
+                     path, error.line, error.column, error.message, gt_syntax_reason_code(error.reason));
+        else if (schema->type != GT_OBJECT && schema->type != GT_TRUE && schema->type != GT_FALSE)
+            snprintf(message, sizeof message, "schema_file '%s' holds %s, not a schema (object or boolean)", path,
+                     json_type_name(schema));
+        else {
+            char *json = gt_value_to_json(schema, NULL);
+            if (json == NULL)
+                snprintf(message, sizeof message, "out of memory");
+            else {
+                entry->json = corpus_strdup(corpus, json, strlen(json));
+                free(json);
+            }
+        }
+        gt_arena_free(arena);
+    } else if (message[0] == '\0')
+        snprintf(message, sizeof message, "out of memory");
+    free(text);
+    if (entry->json == NULL)
+        entry->problem = corpus_strdup(corpus, message, strlen(message));
+    entry->next = corpus->schemas;
+    corpus->schemas = entry;
+    *why = entry->problem;
+    return entry->json;
+}
+
+/* Resolve a schema_file value (relative to the case file's directory). */
+static bool resolve_schema_file(file_ctx *ctx, const gt_value *value, char *path, size_t path_len)
+{
+    if (value->u.str.chars[0] == '/')
+        return false;
+    snprintf(path, path_len, "%s%s", ctx->dir_prefix, value->u.str.chars);
+    return true;
+}
+
+/* Check one field that both a case and the defaults may carry. `pointer` is
+ * the field's JSON Pointer. Returns false after reporting a problem. Fields
+ * unknown here are accepted as they are (later layers own them). */
+static bool check_shared_field(file_ctx *ctx, const gt_member *member, const char *pointer)
+{
+    const gt_value *value = member->value;
+    char shown[96];
+    if (key_is(member, "gate")) {
+        if (!is_plain_string(value)) {
+            problem(ctx, value, pointer, "gate must be a string, not %s", json_type_name(value));
+            return false;
+        }
+        if (gt_gate_from_name(value->u.str.chars) < 0) {
+            problem(ctx, value, pointer,
+                    "unknown gate %s (known: syntax, structure, semantic, policy, stream, loop, wire)",
+                    quoted(value, shown, sizeof shown));
+            return false;
+        }
+    } else if (key_is(member, "category")) {
+        if (!is_name(value)) {
+            problem(ctx, value, pointer, "category must be a non-empty string of [a-z0-9._-], not %s",
+                    value->type == GT_STRING ? quoted(value, shown, sizeof shown) : json_type_name(value));
+            return false;
+        }
+    } else if (key_is(member, "tags")) {
+        if (value->type != GT_ARRAY) {
+            problem(ctx, value, pointer, "tags must be an array of strings, not %s", json_type_name(value));
+            return false;
+        }
+        for (size_t i = 0; i < value->u.arr.count; i++) {
+            const gt_value *tag = value->u.arr.items[i];
+            if (!is_name(tag)) {
+                char item[512];
+                snprintf(item, sizeof item, "%s/%zu", pointer, i);
+                problem(ctx, tag, item, "a tag must be a non-empty string of [a-z0-9._-], not %s",
+                        tag->type == GT_STRING ? quoted(tag, shown, sizeof shown) : json_type_name(tag));
+                return false;
+            }
+        }
+    } else if (key_is(member, "description")) {
+        if (!is_plain_string(value)) {
+            problem(ctx, value, pointer, "description must be a string without U+0000, not %s",
+                    json_type_name(value));
+            return false;
+        }
+    } else if (key_is(member, "schema")) {
+        if (value->type != GT_OBJECT && value->type != GT_TRUE && value->type != GT_FALSE) {
+            problem(ctx, value, pointer, "schema must be an object or a boolean, not %s", json_type_name(value));
+            return false;
+        }
+    } else if (key_is(member, "schema_file")) {
+        char path[PATH_MAX];
+        const char *why = NULL;
+        if (!is_plain_string(value) || value->u.str.len == 0) {
+            problem(ctx, value, pointer, "schema_file must be a non-empty string (a relative path)");
+            return false;
+        }
+        if (!resolve_schema_file(ctx, value, path, sizeof path)) {
+            problem(ctx, value, pointer, "schema_file must be relative to the case file's directory");
+            return false;
+        }
+        if (load_schema_file(ctx, path, &why) == NULL) {
+            problem(ctx, value, pointer, "%s", why ? why : "schema_file cannot be loaded");
+            return false;
+        }
+    } else if (key_is(member, "formats")) {
+        if (value->type != GT_TRUE && value->type != GT_FALSE) {
+            problem(ctx, value, pointer, "formats must be true or false, not %s", json_type_name(value));
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The value of field `name` for a case: its own, else the defaults'. Sets
+ * *pointer to where it came from. schema and schema_file count as one field:
+ * a case that sets either ignores both defaults. */
+static const gt_value *case_field(const gt_value *kase, const gt_value *defaults, const char *name,
+                                  const char *case_pointer, char *pointer, size_t pointer_len)
+{
+    const gt_value *own = member_value(kase, name);
+    if (own != NULL) {
+        snprintf(pointer, pointer_len, "%s/%s", case_pointer, name);
+        return own;
+    }
+    bool schema_group = strcmp(name, "schema") == 0 || strcmp(name, "schema_file") == 0;
+    if (schema_group && (member_value(kase, "schema") || member_value(kase, "schema_file")))
+        return NULL;
+    const gt_value *inherited = member_value(defaults, name);
+    if (inherited != NULL)
+        snprintf(pointer, pointer_len, "/defaults/%s", name);
+    return inherited;
+}
+
+static bool register_id(file_ctx *ctx, const char *id, unsigned line, const gt_value *where, const char *pointer)
+{
+    gt_corpus *corpus = ctx->corpus;
+    if (corpus->id_count * 2 >= corpus->id_cap) {
+        size_t new_cap = corpus->id_cap ? corpus->id_cap * 2 : 256;
+        id_entry *table = calloc(new_cap, sizeof *table);
+        if (table == NULL) {
+            corpus->out_of_memory = true;
+            return false;
+        }
+        for (size_t i = 0; i < corpus->id_cap; i++) {
+            if (corpus->ids[i].id == NULL)
+                continue;
+            uint64_t hash = 1469598103934665603u;
+            for (const char *p = corpus->ids[i].id; *p; p++)
+                hash = (hash ^ (unsigned char)*p) * 1099511628211u;
+            size_t slot = (size_t)(hash & (new_cap - 1));
+            while (table[slot].id != NULL)
+                slot = (slot + 1) & (new_cap - 1);
+            table[slot] = corpus->ids[i];
+        }
+        free(corpus->ids);
+        corpus->ids = table;
+        corpus->id_cap = new_cap;
+    }
+    uint64_t hash = 1469598103934665603u;
+    for (const char *p = id; *p; p++)
+        hash = (hash ^ (unsigned char)*p) * 1099511628211u;
+    size_t slot = (size_t)(hash & (corpus->id_cap - 1));
+    while (corpus->ids[slot].id != NULL) {
+        if (strcmp(corpus->ids[slot].id, id) == 0) {
+            problem(ctx, where, pointer, "duplicate id '%s': already defined at %s:%u", id, corpus->ids[slot].file,
+                    corpus->ids[slot].line);
+            return false;
+        }
+        slot = (slot + 1) & (corpus->id_cap - 1);
+    }
+    corpus->ids[slot] = (id_entry){id, ctx->name, line};
+    corpus->id_count++;
+    return true;
+}
+
+/* The layer-specific expectations: `subtype` and `accounting` (loop and
+ * stream cases, seed 000) and `output` (the exact produced JSON, wire cases). */
+static void load_expect_layers(file_ctx *ctx, const gt_value *value, const char *case_pointer, gt_expect *expect)
+{
+    static const char *const figures[] = {"attempts_used", "attempts_limit", "retracted",
+                                           "enforce_messages", "api_attempts", "model_calls"};
+    char pointer[512];
+    gt_accounting_init(&expect->accounting);
+    const gt_value *subtype = member_value(value, "subtype");
+    if (subtype != NULL) {
+        snprintf(pointer, sizeof pointer, "%s/expect/subtype", case_pointer);
+        if (subtype->type != GT_STRING)
+            problem(ctx, subtype, pointer, "expect.subtype must be a string, not %s", json_type_name(subtype));
+        else
+            expect->subtype = corpus_strdup(ctx->corpus, subtype->u.str.chars, subtype->u.str.len);
+    }
+    const gt_value *accounting = member_value(value, "accounting");
+    if (accounting != NULL) {
+        snprintf(pointer, sizeof pointer, "%s/expect/accounting", case_pointer);
+        if (accounting->type != GT_OBJECT) {
+            problem(ctx, accounting, pointer, "expect.accounting must be an object, not %s",
+                    json_type_name(accounting));
+            return;
+        }
+        int *slots[] = {&expect->accounting.attempts_used,  &expect->accounting.attempts_limit,
+                        &expect->accounting.retracted,      &expect->accounting.enforce_messages,
+                        &expect->accounting.api_attempts,   &expect->accounting.model_calls};
+        for (size_t i = 0; i < accounting->u.obj.count; i++) {
+            const gt_member *member = &accounting->u.obj.members[i];
+            size_t which = sizeof figures / sizeof figures[0];
+            for (size_t f = 0; f < sizeof figures / sizeof figures[0]; f++)
+                if (strcmp(member->key, figures[f]) == 0)
+                    which = f;
+            snprintf(pointer, sizeof pointer, "%s/expect/accounting/%s", case_pointer, member->key);
+            if (which == sizeof figures / sizeof figures[0])
+                problem(ctx, member->value, pointer,
+                        "unknown accounting figure (attempts_used, attempts_limit, retracted, enforce_messages, "
+                        "api_attempts, model_calls)");
+            else if (!gt_value_is_integer(member->value) || member->value->u.num.number < 0 ||
+                     member->value->u.num.number > 1e6)
+                problem(ctx, member->value, pointer, "an accounting figure must be a non-negative integer");
+            else
+                *slots[which] = (int)member->value->u.num.number;
+        }
+    }
+    const gt_value *output = member_value(value, "output");
+    if (output != NULL) {
+        char *json = gt_value_to_json(output, NULL);
+        if (json == NULL) {
+            ctx->corpus->out_of_memory = true;
+            return;
+        }
+        expect->output_json = corpus_strdup(ctx->corpus, json, strlen(json));
+        free(json);
+    }
+}
+
+/* Validate the expectation and fill `expect`. Returns false after problems. */
+static bool load_expect(file_ctx *ctx, const gt_value *value, const char *case_pointer, gt_expect *expect)
+{
+    gt_corpus *corpus = ctx->corpus;
+    char pointer[512], shown[96];
+    size_t before = ctx->problems;
+    snprintf(pointer, sizeof pointer, "%s/expect", case_pointer);
+    if (value->type != GT_OBJECT) {
+        problem(ctx, value, pointer, "expect must be an object, not %s", json_type_name(value));
+        return false;
+    }
+
+    const gt_value *verdict = member_value(value, "verdict");
+    const gt_value *gate = member_value(value, "gate");
+    const gt_value *reason = member_value(value, "reason");
+    const gt_value *errors = member_value(value, "errors");
+
+    snprintf(pointer, sizeof pointer, "%s/expect/verdict", case_pointer);
+    if (verdict == NULL)
+        problem(ctx, value, pointer, "expect.verdict is missing (accept or reject)");
+    else if (is_plain_string(verdict) && strcmp(verdict->u.str.chars, "accept") == 0)
+        expect->verdict = GT_VERDICT_ACCEPT;
+    else if (is_plain_string(verdict) && strcmp(verdict->u.str.chars, "reject") == 0)
+        expect->verdict = GT_VERDICT_REJECT;
+    else
+        problem(ctx, verdict, pointer, "expect.verdict must be \"accept\" or \"reject\", not %s",
+                verdict->type == GT_STRING ? quoted(verdict, shown, sizeof shown) : json_type_name(verdict));
+
+    snprintf(pointer, sizeof pointer, "%s/expect/gate", case_pointer);
+    if (gate != NULL) {
+        if (!is_plain_string(gate) || gt_gate_from_name(gate->u.str.chars) < 0)
+            problem(ctx, gate, pointer,
+                    "expect.gate must be a gate name (syntax, structure, semantic, policy, stream, loop, wire), "
+                    "not %s",
+                    gate->type == GT_STRING ? quoted(gate, shown, sizeof shown) : json_type_name(gate));
+        else if (expect->verdict == GT_VERDICT_ACCEPT)
+            problem(ctx, gate, pointer, "expect.gate is only for reject (an accept passes every gate)");
+        else
+            expect->gate = corpus_strdup(corpus, gate->u.str.chars, gate->u.str.len);
+    } else if (expect->verdict == GT_VERDICT_REJECT)
+        problem(ctx, value, pointer, "expect.gate is required when the verdict is reject");
+
+    snprintf(pointer, sizeof pointer, "%s/expect/reason", case_pointer);
+    if (reason != NULL) {
+        if (!is_reason_code(reason))
+            problem(ctx, reason, pointer, "expect.reason must be a reason code ([A-Za-z0-9_$]+), not %s",
+                    reason->type == GT_STRING ? quoted(reason, shown, sizeof shown) : json_type_name(reason));
+        else if (expect->verdict == GT_VERDICT_ACCEPT)
+            problem(ctx, reason, pointer, "expect.reason is only for reject");
+        else if (expect->gate != NULL && strcmp(expect->gate, "syntax") == 0 &&
+                 gt_syntax_reason_from_code(reason->u.str.chars) <= 0)
+            problem(ctx, reason, pointer, "unknown syntax reason '%s' (docs/reason-codes.md lists them)",
+                    reason->u.str.chars);
+        else
+            expect->reason = corpus_strdup(corpus, reason->u.str.chars, reason->u.str.len);
+    } else if (expect->verdict == GT_VERDICT_REJECT)
+        problem(ctx, value, pointer, "expect.reason is required when the verdict is reject");
+
+    if (errors != NULL) {
+        snprintf(pointer, sizeof pointer, "%s/expect/errors", case_pointer);
+        if (errors->type != GT_ARRAY)
+            problem(ctx, errors, pointer, "expect.errors must be an array of {path, keyword}, not %s",
+                    json_type_name(errors));
+        else {
+            size_t count = errors->u.arr.count;
+            gt_expected_error *list = gt_arena_alloc(corpus->arena, (count ? count : 1) * sizeof *list);
+            if (list == NULL) {
+                corpus->out_of_memory = true;
+                return false;
+            }
+            for (size_t i = 0; i < count; i++) {
+                const gt_value *item = errors->u.arr.items[i];
+                const gt_value *path = member_value(item, "path");
+                const gt_value *keyword = member_value(item, "keyword");
+                snprintf(pointer, sizeof pointer, "%s/expect/errors/%zu", case_pointer, i);
+                if (item->type != GT_OBJECT) {
+                    problem(ctx, item, pointer, "an expected error must be an object {path, keyword}, not %s",
+                            json_type_name(item));
+                    continue;
+                }
+                snprintf(pointer, sizeof pointer, "%s/expect/errors/%zu/path", case_pointer, i);
+                if (path == NULL || !is_plain_string(path) ||
+                    (path->u.str.len > 0 && path->u.str.chars[0] != '/')) {
+                    problem(ctx, path ? path : item, pointer,
+                            "path must be a JSON Pointer string (\"\" or starting with \"/\")");
+                    continue;
+                }
+                snprintf(pointer, sizeof pointer, "%s/expect/errors/%zu/keyword", case_pointer, i);
+                if (keyword == NULL || !is_plain_string(keyword) || keyword->u.str.len == 0) {
+                    problem(ctx, keyword ? keyword : item, pointer, "keyword must be a non-empty string");
+                    continue;
+                }
+                list[i].path = corpus_strdup(corpus, path->u.str.chars, path->u.str.len);
+                list[i].keyword = corpus_strdup(corpus, keyword->u.str.chars, keyword->u.str.len);
+            }
+            expect->errors = list;
+            expect->error_count = count;
+            expect->errors_given = true;
+        }
+    }
+
+    load_expect_layers(ctx, value, case_pointer, expect);
+
+    char *json = gt_value_to_json(value, NULL);
+    if (json == NULL) {
+        corpus->out_of_memory = true;
+        return false;
+    }
+    expect->expect_json = corpus_strdup(corpus, json, strlen(json));
+    free(json);
+    return ctx->problems == before;
+}
+
+/* Compact JSON of the case object minus "expect", with defaults merged in. */
+static const char *case_json_of(file_ctx *ctx, const gt_value *kase, const gt_value *defaults)
+{
+    gt_value *merged = gt_value_new_object(ctx->scratch);
+    if (merged == NULL)
+        return NULL;
+    bool has_schema = member_value(kase, "schema") || member_value(kase, "schema_file");
+    for (size_t i = 0; i < kase->u.obj.count; i++) {
+        const gt_member *member = &kase->u.obj.members[i];
+        if (key_is(member, "expect"))
+            continue;
+        if (gt_value_object_append(ctx->scratch, merged, member->key, member->key_len, member->value) != 0)
+            return NULL;
+    }
+    for (size_t i = 0; defaults != NULL && i < defaults->u.obj.count; i++) {
+        const gt_member *member = &defaults->u.obj.members[i];
+        bool schema_member = key_is(member, "schema") || key_is(member, "schema_file");
+        if ((schema_member && has_schema) || gt_value_get(kase, member->key, member->key_len) != NULL)
+            continue;
+        if (gt_value_object_append(ctx->scratch, merged, member->key, member->key_len, member->value) != 0)
+            return NULL;
+    }
+    char *json = gt_value_to_json(merged, NULL);
+    if (json == NULL)
+        return NULL;
+    const char *copy = corpus_strdup(ctx->corpus, json, strlen(json));
+    free(json);
+    return copy;
+}
+
+/* Load case number `index`. A case with any problem is skipped whole. */
+static void load_case(file_ctx *ctx, const gt_value *kase, const gt_value *defaults, size_t index)
+{
+    gt_corpus *corpus = ctx->corpus;
+    char case_pointer[64], pointer[512], shown[96];
+    snprintf(case_pointer, sizeof case_pointer, "/cases/%zu", index);
+    ctx->problems = 0;
+    if (kase->type != GT_OBJECT) {
+        problem(ctx, kase, case_pointer, "a case must be an object, not %s", json_type_name(kase));
+        return;
+    }
+    gt_case *loaded = gt_arena_alloc(corpus->arena, sizeof *loaded);
+    if (loaded == NULL) {
+        corpus->out_of_memory = true;
+        return;
+    }
+    memset(loaded, 0, sizeof *loaded);
+    loaded->file = ctx->name;
+    loaded->line = line_of(ctx, kase->offset);
+
+    /* Types of every known field the case sets itself. */
+    for (size_t i = 0; i < kase->u.obj.count; i++) {
+        const gt_member *member = &kase->u.obj.members[i];
+        pointer_join(pointer, sizeof pointer, case_pointer, member->key, member->key_len);
+        check_shared_field(ctx, member, pointer);
+    }
+
+    /* id: required, charset, unique across the corpus. */
+    const gt_value *id = member_value(kase, "id");
+    snprintf(pointer, sizeof pointer, "%s/id", case_pointer);
+    if (id == NULL)
+        problem(ctx, kase, pointer, "id is missing");
+    else if (!is_name(id))
+        problem(ctx, id, pointer, "id must be a non-empty string of [a-z0-9._-] (at most %u bytes), not %s",
+                CASE_NAME_MAX, id->type == GT_STRING ? quoted(id, shown, sizeof shown) : json_type_name(id));
+    else {
+        loaded->input.id = corpus_strdup(corpus, id->u.str.chars, id->u.str.len);
+        if (loaded->input.id != NULL)
+            register_id(ctx, loaded->input.id, loaded->line, id, pointer);
+    }
+
+    /* gate and category: required, possibly from the defaults. */
+    const gt_value *gate = case_field(kase, defaults, "gate", case_pointer, pointer, sizeof pointer);
+    if (gate == NULL) {
+        snprintf(pointer, sizeof pointer, "%s/gate", case_pointer);
+        problem(ctx, kase, pointer, "gate is missing (in the case or in defaults)");
+    } else if (is_plain_string(gate) && gt_gate_from_name(gate->u.str.chars) >= 0)
+        loaded->input.gate = gt_gate_name((gt_gate)gt_gate_from_name(gate->u.str.chars));
+    const gt_value *category = case_field(kase, defaults, "category", case_pointer, pointer, sizeof pointer);
+    if (category == NULL) {
+        snprintf(pointer, sizeof pointer, "%s/category", case_pointer);
+        problem(ctx, kase, pointer, "category is missing (in the case or in defaults)");
+    } else if (is_name(category))
+        loaded->category = corpus_strdup(corpus, category->u.str.chars, category->u.str.len);
+
+    const gt_value *tags = case_field(kase, defaults, "tags", case_pointer, pointer, sizeof pointer);
+    if (tags != NULL && tags->type == GT_ARRAY) {
+        const char **list = gt_arena_alloc(corpus->arena, (tags->u.arr.count ? tags->u.arr.count : 1) * sizeof *list);
+        if (list == NULL) {
+            corpus->out_of_memory = true;
+            return;
+        }
+        for (size_t i = 0; i < tags->u.arr.count; i++) {
+            const gt_value *tag = tags->u.arr.items[i];
+            list[i] = is_name(tag) ? corpus_strdup(corpus, tag->u.str.chars, tag->u.str.len) : "";
+        }
+        loaded->tags = list;
+        loaded->tag_count = tags->u.arr.count;
+    }
+    const gt_value *description = case_field(kase, defaults, "description", case_pointer, pointer, sizeof pointer);
+    if (description != NULL && is_plain_string(description))
+        loaded->description = corpus_strdup(corpus, description->u.str.chars, description->u.str.len);
+    const gt_value *formats = case_field(kase, defaults, "formats", case_pointer, pointer, sizeof pointer);
+    loaded->input.assert_formats = formats != NULL && formats->type == GT_TRUE;
+
+    /* The raw model output: input (a JSON string) or input_base64 (bytes). */
+    const gt_value *input = member_value(kase, "input");
+    const gt_value *input_base64 = member_value(kase, "input_base64");
+    if (input != NULL && input_base64 != NULL) {
+        snprintf(pointer, sizeof pointer, "%s/input_base64", case_pointer);
+        problem(ctx, input_base64, pointer, "give either input or input_base64, not both");
+    } else if (input != NULL) {
+        snprintf(pointer, sizeof pointer, "%s/input", case_pointer);
+        if (input->type != GT_STRING)
+            problem(ctx, input, pointer, "input must be a string (the exact raw model output), not %s",
+                    json_type_name(input));
+        else {
+            loaded->input.raw = (const unsigned char *)corpus_strdup(corpus, input->u.str.chars, input->u.str.len);
+            loaded->input.raw_len = input->u.str.len;
+        }
+    } else if (input_base64 != NULL) {
+        snprintf(pointer, sizeof pointer, "%s/input_base64", case_pointer);
+        if (!is_plain_string(input_base64))
+            problem(ctx, input_base64, pointer, "input_base64 must be a string, not %s",
+                    json_type_name(input_base64));
+        else {
+            unsigned char *bytes = gt_arena_alloc(corpus->arena, input_base64->u.str.len / 4 * 3 + 1);
+            size_t bad_at;
+            long decoded = bytes ? base64_decode(input_base64->u.str.chars, input_base64->u.str.len, bytes, &bad_at)
+                                 : -1;
+            if (bytes == NULL)
+                corpus->out_of_memory = true;
+            else if (decoded < 0 && bad_at == input_base64->u.str.len)
+                problem(ctx, input_base64, pointer,
+                        "input_base64 is not strict base64 (RFC 4648, '=' padded, no whitespace): length %zu is "
+                        "not a multiple of 4",
+                        bad_at);
+            else if (decoded < 0)
+                problem(ctx, input_base64, pointer,
+                        "input_base64 is not strict base64 (RFC 4648, '=' padded, no whitespace): bad character "
+                        "at index %zu",
+                        bad_at);
+            else {
+                bytes[decoded] = '\0';
+                loaded->input.raw = bytes;
+                loaded->input.raw_len = (size_t)decoded;
+            }
+        }
+    } else if (loaded->input.gate != NULL &&
+               (strcmp(loaded->input.gate, "syntax") == 0 || strcmp(loaded->input.gate, "structure") == 0 ||
+                strcmp(loaded->input.gate, "semantic") == 0 || strcmp(loaded->input.gate, "policy") == 0)) {
+        snprintf(pointer, sizeof pointer, "%s/input", case_pointer);
+        problem(ctx, kase, pointer, "input (or input_base64) is required for a %s case", loaded->input.gate);
+    }
+
+    /* The schema: inline, or a file relative to this file's directory. */
+    const gt_value *schema = case_field(kase, defaults, "schema", case_pointer, pointer, sizeof pointer);
+    const gt_value *schema_file = case_field(kase, defaults, "schema_file", case_pointer, pointer, sizeof pointer);
+    if (member_value(kase, "schema") != NULL && member_value(kase, "schema_file") != NULL) {
+        snprintf(pointer, sizeof pointer, "%s/schema_file", case_pointer);
+        problem(ctx, member_value(kase, "schema_file"), pointer, "give either schema or schema_file, not both");
+    } else if (schema != NULL && (schema->type == GT_OBJECT || schema->type == GT_TRUE || schema->type == GT_FALSE)) {
+        char *json = gt_value_to_json(schema, NULL);
+        char origin[PATH_MAX + 32];
+        snprintf(origin, sizeof origin, "%s:%u", ctx->name, line_of(ctx, schema->offset));
+        if (json == NULL)
+            corpus->out_of_memory = true;
+        else {
+            loaded->input.schema_json = corpus_strdup(corpus, json, strlen(json));
+            loaded->input.schema_origin = corpus_strdup(corpus, origin, strlen(origin));
+            free(json);
+        }
+    } else if (schema_file != NULL && is_plain_string(schema_file) && schema_file->u.str.len > 0) {
+        char path[PATH_MAX];
+        const char *why = NULL;
+        if (resolve_schema_file(ctx, schema_file, path, sizeof path)) {
+            const char *json = load_schema_file(ctx, path, &why);
+            if (json != NULL) {
+                loaded->input.schema_json = json;
+                loaded->input.schema_origin = corpus_strdup(corpus, path, strlen(path));
+            }
+        }
+    }
+    bool needs_schema = loaded->input.gate != NULL && strcmp(loaded->input.gate, "structure") == 0;
+
+    /* The expectation. */
+    const gt_value *expect = member_value(kase, "expect");
+    snprintf(pointer, sizeof pointer, "%s/expect", case_pointer);
+    if (expect == NULL)
+        problem(ctx, kase, pointer, "expect is missing");
+    else if (load_expect(ctx, expect, case_pointer, &loaded->expect) && loaded->expect.gate != NULL &&
+             strcmp(loaded->expect.gate, "structure") == 0)
+        needs_schema = true;
+    if (needs_schema && loaded->input.schema_json == NULL && ctx->problems == 0) {
+        snprintf(pointer, sizeof pointer, "%s/schema", case_pointer);
+        problem(ctx, kase, pointer, "a structure case needs a schema (schema or schema_file, here or in defaults)");
+    }
+
+    if (ctx->problems > 0 || corpus->out_of_memory)
+        return; /* skipped: its problems say why */
+    loaded->input.case_json = case_json_of(ctx, kase, defaults);
+    if (loaded->input.case_json == NULL) {
+        corpus->out_of_memory = true;
+        return;
+    }
+    if (!grow((void **)&corpus->cases, &corpus->cap, corpus->count + 1, sizeof *corpus->cases)) {
+        corpus->out_of_memory = true;
+        return;
+    }
+    corpus->cases[corpus->count++] = loaded;
+}
+
+/* Check the defaults block. Any problem in it breaks the whole file: every
+ * case would inherit it. */
+static bool check_defaults(file_ctx *ctx, const gt_value *defaults)
+{
+    if (defaults->type != GT_OBJECT) {
+        problem(ctx, defaults, "/defaults", "defaults must be an object, not %s", json_type_name(defaults));
+        return false;
+    }
+    bool good = true;
+    char pointer[512];
+    for (size_t i = 0; i < defaults->u.obj.count; i++) {
+        const gt_member *member = &defaults->u.obj.members[i];
+        pointer_join(pointer, sizeof pointer, "/defaults", member->key, member->key_len);
+        for (size_t k = 0; k < sizeof per_case_only / sizeof per_case_only[0]; k++)
+            if (key_is(member, per_case_only[k])) {
+                problem(ctx, member->value, pointer, "%s cannot have a default: it belongs to one case",
+                        per_case_only[k]);
+                good = false;
+            }
+        if (!check_shared_field(ctx, member, pointer))
+            good = false;
+    }
+    if (member_value(defaults, "schema") != NULL && member_value(defaults, "schema_file") != NULL) {
+        problem(ctx, member_value(defaults, "schema_file"), "/defaults/schema_file",
+                "give either schema or schema_file, not both");
+        good = false;
+    }
+    return good;
+}
+
+static int load_parsed(file_ctx *ctx, const gt_value *root)
+{
+    size_t before = ctx->corpus->count;
+    if (root->type != GT_OBJECT) {
+        problem(ctx, root, "", "a case file must be a JSON object, not %s", json_type_name(root));
+        return 0;
+    }
+    char pointer[512], shown[96];
+    for (size_t i = 0; i < root->u.obj.count; i++) {
+        const gt_member *member = &root->u.obj.members[i];
+        bool known = false;
+        for (size_t k = 0; k < sizeof top_level_fields / sizeof top_level_fields[0]; k++)
+            known = known || key_is(member, top_level_fields[k]);
+        if (!known) {
+            pointer_join(pointer, sizeof pointer, "", member->key, member->key_len);
+            problem(ctx, member->value, pointer,
+                    "unknown top-level field (known: format, description, defaults, cases; case fields go "
+                    "inside a case)");
+        }
+    }
+    const gt_value *format = member_value(root, "format");
+    if (format == NULL) {
+        problem(ctx, root, "/format", "format is missing (expected \"%s\")", GT_CORPUS_FORMAT);
+        return 0;
+    }
+    if (!is_plain_string(format) || strcmp(format->u.str.chars, GT_CORPUS_FORMAT) != 0) {
+        problem(ctx, format, "/format", "unsupported format %s (expected \"%s\")",
+                format->type == GT_STRING ? quoted(format, shown, sizeof shown) : json_type_name(format),
+                GT_CORPUS_FORMAT);
+        return 0;
+    }
+    const gt_value *description = member_value(root, "description");
+    if (description != NULL && !is_plain_string(description))
+        problem(ctx, description, "/description", "description must be a string, not %s",
+                json_type_name(description));
+    const gt_value *defaults = member_value(root, "defaults");
+    if (defaults != NULL && !check_defaults(ctx, defaults))
+        return 0;
+    const gt_value *cases = member_value(root, "cases");
+    if (cases == NULL) {
+        problem(ctx, root, "/cases", "cases is missing (an array of case objects)");
+        return 0;
+    }
+    if (cases->type != GT_ARRAY) {
+        problem(ctx, cases, "/cases", "cases must be an array, not %s", json_type_name(cases));
+        return 0;
+    }
+    for (size_t i = 0; i < cases->u.arr.count && !ctx->corpus->out_of_memory; i++)
+        load_case(ctx, cases->u.arr.items[i], defaults, i);
+    return (int)(ctx->corpus->count - before);
+}
+
+int gt_corpus_load_text(gt_corpus *corpus, const char *name, const char *text, size_t len)
+{
+    file_ctx ctx = {.corpus = corpus, .text = text, .len = len};
+    ctx.name = corpus_strdup(corpus, name, strlen(name));
+    const char *slash = strrchr(name, '/');
+    ctx.dir_prefix = corpus_strdup(corpus, name, slash ? (size_t)(slash - name + 1) : 0);
+    gt_parse_options_init(&ctx.options);
+    ctx.options.max_depth = CASE_FILE_MAX_DEPTH;
+    ctx.options.max_bytes = CASE_FILE_MAX_BYTES;
+    ctx.options.allow_nul = true;          /* an input may hold U+0000 */
+    ctx.options.allow_big_integers = true; /* schemas keep their numbers exactly */
+    if (ctx.name == NULL || ctx.dir_prefix == NULL)
+        return -1;
+
+    size_t lines = 1;
+    for (size_t i = 0; i < len; i++)
+        lines += text[i] == '\n';
+    ctx.line_starts = malloc(lines * sizeof *ctx.line_starts);
+    ctx.scratch = gt_arena_new();
+    int added = 0;
+    if (ctx.line_starts == NULL || ctx.scratch == NULL)
+        corpus->out_of_memory = true;
+    else {
+        ctx.line_starts[ctx.line_count++] = 0;
+        for (size_t i = 0; i < len; i++)
+            if (text[i] == '\n')
+                ctx.line_starts[ctx.line_count++] = i + 1;
+        gt_parse_error error;
+        const gt_value *root = gt_parse(ctx.scratch, text, len, &ctx.options, &error);
+        if (root == NULL && error.reason == GT_SYNTAX_OUT_OF_MEMORY)
+            corpus->out_of_memory = true;
+        else if (root == NULL) {
+            char message[1024];
+            snprintf(message, sizeof message, "not valid JSON at column %u: %s (%s)", error.column, error.message,
+                     gt_syntax_reason_code(error.reason));
+            add_problem_at(corpus, ctx.name, error.line ? error.line : 1, "", message);
+        } else
+            added = load_parsed(&ctx, root);
+    }
+    free(ctx.line_starts);
+    gt_arena_free(ctx.scratch);
+    return corpus->out_of_memory ? -1 : added;
+}
+
+/* ---- files and directories --------------------------------------------- */
+
+static bool already_loaded(gt_corpus *corpus, const char *path)
+{
+    char canonical[PATH_MAX];
+    if (realpath(path, canonical) == NULL)
+        return false;
+    for (size_t i = 0; i < corpus->file_count; i++)
+        if (strcmp(corpus->files[i], canonical) == 0)
+            return true;
+    const char *copy = corpus_strdup(corpus, canonical, strlen(canonical));
+    if (copy != NULL && grow((void **)&corpus->files, &corpus->file_cap, corpus->file_count + 1, sizeof *corpus->files))
+        corpus->files[corpus->file_count++] = copy;
+    return false;
+}
+
+static int load_file(gt_corpus *corpus, const char *path)
+{
+    if (already_loaded(corpus, path))
+        return 0;
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) {
+        char message[512];
+        snprintf(message, sizeof message, "cannot open: %s", strerror(errno));
+        add_problem_at(corpus, corpus_strdup(corpus, path, strlen(path)), 0, "", message);
+        return corpus->out_of_memory ? -1 : 0;
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    bool too_big = false;
+    for (;;) {
+        if (len == cap) {
+            if (cap >= CASE_FILE_MAX_BYTES) {
+                too_big = true;
+                break;
+            }
+            char *bigger = realloc(text, cap ? cap * 2 : 65536);
+            if (bigger == NULL) {
+                free(text);
+                fclose(file);
+                corpus->out_of_memory = true;
+                return -1;
+            }
+            text = bigger;
+            cap = cap ? cap * 2 : 65536;
+        }
+        size_t got = fread(text + len, 1, cap - len, file);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int read_errno = ferror(file) ? errno : 0;
+    fclose(file);
+    int added = 0;
+    if (read_errno != 0 || too_big) {
+        char message[512];
+        if (too_big)
+            snprintf(message, sizeof message, "larger than %u bytes", CASE_FILE_MAX_BYTES);
+        else
+            snprintf(message, sizeof message, "cannot read: %s", strerror(read_errno));
+        add_problem_at(corpus, corpus_strdup(corpus, path, strlen(path)), 0, "", message);
+    } else
+        added = gt_corpus_load_text(corpus, path, text ? text : "", len);
+    free(text);
+    return corpus->out_of_memory ? -1 : added;
+}
+
+static bool has_suffix(const char *name, const char *suffix)
+{
+    size_t name_len = strlen(name), suffix_len = strlen(suffix);
+    return name_len > suffix_len && strcmp(name + name_len - suffix_len, suffix) == 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_directory(gt_corpus *corpus, const char *path, int depth)
+{
+    if (depth > CORPUS_MAX_DIR_DEPTH) {
+        add_problem_at(corpus, corpus_strdup(corpus, path, strlen(path)), 0, "",
+                       "directories nested too deeply (a symlink loop?); not loaded");
+        return 0;
+    }
+    DIR *dir = opendir(path);
+    if (dir == NULL) {
+        char message[512];
+        snprintf(message, sizeof message, "cannot open directory: %s", strerror(errno));
+        add_problem_at(corpus, corpus_strdup(corpus, path, strlen(path)), 0, "", message);
+        return 0;
+    }
+    char **names = NULL;
+    size_t count = 0, cap = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (entry->d_name[0] == '.')
+            continue; /* ".", "..", and hidden files and directories */
+        if (!grow((void **)&names, &cap, count + 1, sizeof *names) || (names[count] = strdup(entry->d_name)) == NULL) {
+            corpus->out_of_memory = true;
+            break;
+        }
+        count++;
+    }
+    closedir(dir);
+    qsort(names, count, sizeof *names, compare_names);
+    int added = 0;
+    for (size_t i = 0; i < count; i++) {
+        char child[PATH_MAX];
+        size_t path_len = strlen(path);
+        bool has_slash = path_len > 0 && path[path_len - 1] == '/';
+        snprintf(child, sizeof child, "%s%s%s", path, has_slash ? "" : "/", names[i]);
+        struct stat info;
+        int got = 0;
+        if (!corpus->out_of_memory && stat(child, &info) == 0) {
+            if (S_ISDIR(info.st_mode))
+                got = load_directory(corpus, child, depth + 1);
+            else if (S_ISREG(info.st_mode) && has_suffix(names[i], ".cases.json"))
+                got = load_file(corpus, child);
+        }
+        if (got > 0)
+            added += got;
+        free(names[i]);
+    }
+    free(names);
+    return corpus->out_of_memory ? -1 : added;
+}
+
+int gt_corpus_load(gt_corpus *corpus, const char *path)
+{
+    struct stat info;
+    if (stat(path, &info) != 0) {
+        char message[512];
+        snprintf(message, sizeof message, "cannot open: %s", strerror(errno));
+        add_problem_at(corpus, corpus_strdup(corpus, path, strlen(path)), 0, "", message);
+        return corpus->out_of_memory ? -1 : 0;
+    }
+    if (S_ISDIR(info.st_mode))
+        return load_directory(corpus, path, 0);
+    return load_file(corpus, path); /* a file named explicitly loads whatever its name */
+}
+
+/* ---- the corpus --------------------------------------------------------- */
+
+gt_corpus *gt_corpus_new(void)
+{
+    gt_corpus *corpus = calloc(1, sizeof *corpus);
+    if (corpus == NULL)
+        return NULL;
+    corpus->arena = gt_arena_new();
+    if (corpus->arena == NULL) {
+        free(corpus);
+        return NULL;
+    }
+    return corpus;
+}
+
+void gt_corpus_free(gt_corpus *corpus)
+{
+    if (corpus == NULL)
+        return;
+    free(corpus->cases);
+    free(corpus->problems);
+    free(corpus->ids);
+    free(corpus->files);
+    gt_arena_free(corpus->arena);
+    free(corpus);
+}
+
+size_t gt_corpus_count(const gt_corpus *corpus)
+{
+    return corpus->count;
+}
+
+const gt_case *gt_corpus_case(const gt_corpus *corpus, size_t index)
+{
+    return index < corpus->count ? corpus->cases[index] : NULL;
+}
+
+size_t gt_corpus_problem_count(const gt_corpus *corpus)
+{
+    return corpus->problem_count;
+}
+
+const gt_load_problem *gt_corpus_problem(const gt_corpus *corpus, size_t index)
+{
+    return index < corpus->problem_count ? &corpus->problems[index] : NULL;
+}
+
+static bool case_has_tag(const gt_case *kase, const char *tag)
+{
+    for (size_t i = 0; i < kase->tag_count; i++)
+        if (strcmp(kase->tags[i], tag) == 0)
+            return true;
+    return false;
+}
+
+size_t gt_corpus_filter(gt_corpus *corpus, const char *gate, const char *tag, const char *id_glob)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < corpus->count; i++) {
+        gt_case *kase = corpus->cases[i];
+        bool keep = (gate == NULL || strcmp(kase->input.gate, gate) == 0) && (tag == NULL || case_has_tag(kase, tag)) &&
+                    (id_glob == NULL || fnmatch(id_glob, kase->input.id, 0) == 0);
+        if (keep)
+            corpus->cases[kept++] = kase;
+    }
+    corpus->count = kept;
+    return kept;
+}

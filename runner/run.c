@@ -1,0 +1,619 @@
+/* run.c — gate names, observed outcomes, the target registry, the comparison
+ * of an expectation with an observation, and the scheduler.
+ *
+ * The scheduler owns no policy about what a case means: it hands each case's
+ * input to a target, compares what came back with the case's expectation and
+ * stores one result per case at the case's own index, so results keep corpus
+ * order whatever the number of threads, and no case is ever dropped (a target
+ * failure is an `error` result). Not for: loading cases (corpus.c) or
+ * printing (reports/). */
+#include "gauntlet/run.h"
+
+#include "gauntlet/parse.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "target_adapter.h"
+
+/* ---- gates and outcomes ------------------------------------------------- */
+
+static const char *const gate_names[GT_GATE_COUNT] = {
+    "syntax", "structure", "semantic", "policy", "stream", "loop", "wire",
+};
+
+const char *gt_gate_name(gt_gate gate)
+{
+    if ((int)gate < 0 || gate >= GT_GATE_COUNT)
+        return "unknown";
+    return gate_names[gate];
+}
+
+int gt_gate_from_name(const char *name)
+{
+    if (name == NULL)
+        return -1;
+    for (int gate = 0; gate < GT_GATE_COUNT; gate++)
+        if (strcmp(name, gate_names[gate]) == 0)
+            return gate;
+    return -1;
+}
+
+const char *gt_outcome_name(gt_outcome outcome)
+{
+    switch (outcome) {
+    case GT_OUTCOME_PASS: return "pass";
+    case GT_OUTCOME_FAIL: return "fail";
+    case GT_OUTCOME_ERROR: return "error";
+    case GT_OUTCOME_SKIP: return "skip";
+    }
+    return "unknown";
+}
+
+/* ---- observed outcome helpers ------------------------------------------- */
+
+static char *copy_string(const char *text)
+{
+    if (text == NULL)
+        return NULL;
+    size_t len = strlen(text);
+    char *copy = malloc(len + 1);
+    if (copy != NULL)
+        memcpy(copy, text, len + 1);
+    return copy;
+}
+
+void gt_observed_clear(gt_observed *observed)
+{
+    if (observed == NULL)
+        return;
+    free(observed->gate);
+    free(observed->reason);
+    free(observed->message);
+    for (size_t i = 0; i < observed->error_count; i++) {
+        free(observed->errors[i].path);
+        free(observed->errors[i].keyword);
+        free(observed->errors[i].message);
+    }
+    free(observed->errors);
+    free(observed->output_json);
+    free(observed->subtype);
+    free(observed->transcript);
+    memset(observed, 0, sizeof *observed);
+}
+
+int gt_observed_add_error(gt_observed *observed, const char *path, const char *keyword, const char *message)
+{
+    gt_observed_error *grown = realloc(observed->errors, (observed->error_count + 1) * sizeof *grown);
+    if (grown == NULL)
+        return -1;
+    observed->errors = grown;
+    gt_observed_error *error = &grown[observed->error_count];
+    error->path = copy_string(path ? path : "");
+    error->keyword = copy_string(keyword ? keyword : "");
+    error->message = copy_string(message);
+    if (error->path == NULL || error->keyword == NULL || (message != NULL && error->message == NULL)) {
+        free(error->path);
+        free(error->keyword);
+        free(error->message);
+        return -1;
+    }
+    observed->error_count++;
+    return 0;
+}
+
+int gt_observed_reject(gt_observed *observed, const char *gate, const char *reason, const char *message)
+{
+    char *gate_copy = copy_string(gate);
+    char *reason_copy = copy_string(reason);
+    char *message_copy = copy_string(message);
+    if ((gate && !gate_copy) || (reason && !reason_copy) || (message && !message_copy)) {
+        free(gate_copy);
+        free(reason_copy);
+        free(message_copy);
+        return -1;
+    }
+    free(observed->gate);
+    free(observed->reason);
+    free(observed->message);
+    observed->verdict = GT_VERDICT_REJECT;
+    observed->gate = gate_copy;
+    observed->reason = reason_copy;
+    observed->message = message_copy;
+    int gate_index = gt_gate_from_name(gate);
+    if (gate_index >= 0)
+        observed->gates[gate_index] = GT_GATE_FAILED;
+    return 0;
+}
+
+/* ---- target registry ---------------------------------------------------- */
+
+extern const gt_target_ops gt_target_reference_ops; /* target_reference.c */
+
+/* Built-in kinds; a new kind of target is one line here (or a call to
+ * gt_target_register), never a change to the scheduler. */
+#define TARGET_KINDS_MAX 16
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static const gt_target_ops *registry[TARGET_KINDS_MAX] = {&gt_target_reference_ops, &gt_target_adapter_ops};
+static size_t registry_count = 2;
+
+int gt_target_register(const gt_target_ops *ops)
+{
+    if (ops == NULL || ops->kind == NULL || ops->check == NULL || ops->close == NULL)
+        return -1;
+    int status = 0;
+    pthread_mutex_lock(&registry_lock);
+    size_t slot = registry_count;
+    for (size_t i = 0; i < registry_count; i++)
+        if (strcmp(registry[i]->kind, ops->kind) == 0)
+            slot = i;
+    if (slot == registry_count && registry_count == TARGET_KINDS_MAX)
+        status = -1;
+    else {
+        registry[slot] = ops;
+        if (slot == registry_count)
+            registry_count++;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return status;
+}
+
+struct gt_target {
+    const gt_target_ops *ops;
+    void *state;
+};
+
+/* A spec is "kind" or "kind:argument"; the argument goes to the kind's open(). */
+int gt_target_open(const char *spec, gt_target **out, char *err, size_t err_len)
+{
+    *out = NULL;
+    if (spec == NULL || *spec == '\0') {
+        snprintf(err, err_len, "empty target spec");
+        return -1;
+    }
+    const char *colon = strchr(spec, ':');
+    size_t kind_len = colon ? (size_t)(colon - spec) : strlen(spec);
+    const char *arg = colon ? colon + 1 : NULL;
+
+    const gt_target_ops *ops = NULL;
+    char known[256] = "";
+    pthread_mutex_lock(&registry_lock);
+    for (size_t i = 0; i < registry_count; i++) {
+        if (strlen(registry[i]->kind) == kind_len && strncmp(registry[i]->kind, spec, kind_len) == 0)
+            ops = registry[i];
+        size_t used = strlen(known);
+        snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "", registry[i]->kind);
+    }
+    pthread_mutex_unlock(&registry_lock);
+    if (ops == NULL) {
+        snprintf(err, err_len, "unknown target '%s' (known kinds: %s)", spec, known);
+        return -1;
+    }
+
+    gt_target *target = calloc(1, sizeof *target);
+    if (target == NULL) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    target->ops = ops;
+    if (ops->open != NULL) {
+        char open_err[256] = "";
+        if (ops->open(arg, &target->state, open_err, sizeof open_err) != 0) {
+            snprintf(err, err_len, "target '%s': %s", spec, open_err[0] ? open_err : "cannot open");
+            free(target);
+            return -1;
+        }
+    }
+    *out = target;
+    return 0;
+}
+
+int gt_target_check(gt_target *target, const gt_case_input *input, gt_observed *observed, char *note,
+                    size_t note_len)
+{
+    return target->ops->check(target->state, input, observed, note, note_len);
+}
+
+const char *gt_target_name(const gt_target *target)
+{
+    const char *name = target->ops->name ? target->ops->name(target->state) : NULL;
+    return name ? name : target->ops->kind;
+}
+
+void gt_target_close(gt_target *target)
+{
+    if (target == NULL)
+        return;
+    target->ops->close(target->state);
+    free(target);
+}
+
+/* ---- comparison --------------------------------------------------------- */
+
+/* Small appender over a fixed buffer: output is truncated, never overflowed. */
+typedef struct text_buf {
+    char *data;
+    size_t cap, len;
+} text_buf;
+
+static void buf_printf(text_buf *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void buf_printf(text_buf *buf, const char *fmt, ...)
+{
+    if (buf->cap == 0 || buf->len >= buf->cap - 1)
+        return;
+    va_list args;
+    va_start(args, fmt);
+    int wrote = vsnprintf(buf->data + buf->len, buf->cap - buf->len, fmt, args);
+    va_end(args);
+    if (wrote > 0)
+        buf->len += (size_t)wrote < buf->cap - buf->len ? (size_t)wrote : buf->cap - buf->len - 1;
+}
+
+static void describe_expect(text_buf *buf, const gt_expect *expect)
+{
+    if (expect->verdict == GT_VERDICT_ACCEPT)
+        buf_printf(buf, "accept");
+    else if (expect->verdict == GT_VERDICT_REJECT)
+        buf_printf(buf, "reject %s%s%s", expect->gate ? expect->gate : "?", expect->reason ? "/" : "",
+                   expect->reason ? expect->reason : "");
+    else
+        buf_printf(buf, "(no verdict)");
+}
+
+static void describe_observed(text_buf *buf, const gt_observed *observed)
+{
+    if (observed->verdict == GT_VERDICT_ACCEPT)
+        buf_printf(buf, "accept");
+    else if (observed->verdict == GT_VERDICT_REJECT)
+        buf_printf(buf, "reject %s/%s", observed->gate ? observed->gate : "?",
+                   observed->reason ? observed->reason : "?");
+    else
+        buf_printf(buf, "no verdict");
+}
+
+static bool text_equal(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+static bool observed_has(const gt_observed *observed, const char *path, const char *keyword)
+{
+    for (size_t i = 0; i < observed->error_count; i++)
+        if (text_equal(observed->errors[i].path, path) && text_equal(observed->errors[i].keyword, keyword))
+            return true;
+    return false;
+}
+
+static bool expected_has(const gt_expect *expect, const char *path, const char *keyword)
+{
+    for (size_t i = 0; i < expect->error_count; i++)
+        if (text_equal(expect->errors[i].path, path) && text_equal(expect->errors[i].keyword, keyword))
+            return true;
+    return false;
+}
+
+/* Errors are compared as sets of (path, keyword): order and repeats do not
+ * matter. Writes the differences into `buf`; returns true when equal. */
+static bool compare_errors(const gt_expect *expect, const gt_observed *observed, text_buf *buf)
+{
+    bool equal = true;
+    for (size_t i = 0; i < expect->error_count; i++) {
+        const gt_expected_error *want = &expect->errors[i];
+        if (observed_has(observed, want->path, want->keyword))
+            continue;
+        buf_printf(buf, "%s missing error %s at \"%s\"", equal ? "; errors differ:" : ",", want->keyword,
+                   want->path);
+        equal = false;
+    }
+    for (size_t i = 0; i < observed->error_count; i++) {
+        const gt_observed_error *got = &observed->errors[i];
+        if (expected_has(expect, got->path, got->keyword))
+            continue;
+        bool repeated = false;
+        for (size_t j = 0; j < i && !repeated; j++)
+            repeated = text_equal(observed->errors[j].path, got->path) &&
+                       text_equal(observed->errors[j].keyword, got->keyword);
+        if (repeated)
+            continue;
+        buf_printf(buf, "%s unexpected error %s at \"%s\"", equal ? "; errors differ:" : ",",
+                   got->keyword ? got->keyword : "", got->path ? got->path : "");
+        equal = false;
+    }
+    return equal;
+}
+
+/* Equality of two JSON texts as values (member order and number spelling
+ * aside), via the strict parser. */
+static bool json_texts_equal(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    gt_arena *arena = gt_arena_new();
+    if (arena == NULL)
+        return false;
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.allow_big_integers = true;
+    options.allow_nul = true;
+    options.max_depth = 100000;
+    gt_parse_error error;
+    const gt_value *x = gt_parse(arena, a, strlen(a), &options, &error);
+    const gt_value *y = gt_parse(arena, b, strlen(b), &options, &error);
+    bool equal = x != NULL && y != NULL && gt_value_equal(x, y);
+    gt_arena_free(arena);
+    return equal;
+}
+
+/* Loop, stream and wire expectations: terminal subtype, attempt accounting
+ * (each figure the case gives) and the exact output. */
+static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *observed, text_buf *buf)
+{
+    if (expect->subtype != NULL && !text_equal(expect->subtype, observed->subtype)) {
+        buf_printf(buf, "expected subtype %s, observed %s", expect->subtype,
+                   observed->subtype ? observed->subtype : "(none)");
+        return GT_OUTCOME_FAIL;
+    }
+    const int *want = &expect->accounting.attempts_used;
+    const int *got = &observed->accounting.attempts_used;
+    static const char *const names[] = {"attempts_used", "attempts_limit", "retracted",
+                                        "enforce_messages", "api_attempts", "model_calls"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (want[i] < 0)
+            continue;
+        if (!observed->has_accounting) {
+            buf_printf(buf, "expected accounting (%s %d), observed none", names[i], want[i]);
+            return GT_OUTCOME_FAIL;
+        }
+        if (want[i] != got[i]) {
+            buf_printf(buf, "expected %s %d, observed %d", names[i], want[i], got[i]);
+            return GT_OUTCOME_FAIL;
+        }
+    }
+    if (expect->output_json != NULL && !json_texts_equal(expect->output_json, observed->output_json)) {
+        buf_printf(buf, "expected output %.200s, observed %.200s", expect->output_json,
+                   observed->output_json ? observed->output_json : "(none)");
+        return GT_OUTCOME_FAIL;
+    }
+    return GT_OUTCOME_PASS;
+}
+
+gt_outcome gt_compare(const gt_expect *expect, const gt_observed *observed, char *why, size_t why_len)
+{
+    char scratch[1];
+    text_buf buf = {why ? why : scratch, why ? why_len : sizeof scratch, 0};
+    if (buf.cap > 0)
+        buf.data[0] = '\0';
+
+    bool same = expect->verdict == observed->verdict;
+    if (same && expect->verdict == GT_VERDICT_REJECT) {
+        same = text_equal(expect->gate, observed->gate);
+        if (same && expect->reason != NULL)
+            same = text_equal(expect->reason, observed->reason);
+    }
+    if (!same) {
+        buf_printf(&buf, "expected ");
+        describe_expect(&buf, expect);
+        buf_printf(&buf, ", observed ");
+        describe_observed(&buf, observed);
+        if (observed->verdict == GT_VERDICT_REJECT && observed->message != NULL)
+            buf_printf(&buf, " (%s)", observed->message);
+        return GT_OUTCOME_FAIL;
+    }
+    if (expect->errors_given) {
+        char detail[512] = "";
+        text_buf diff = {detail, sizeof detail, 0};
+        if (!compare_errors(expect, observed, &diff)) {
+            buf_printf(&buf, "expected ");
+            describe_expect(&buf, expect);
+            buf_printf(&buf, ", observed ");
+            describe_observed(&buf, observed);
+            buf_printf(&buf, "%s", detail);
+            return GT_OUTCOME_FAIL;
+        }
+    }
+    return compare_layers(expect, observed, &buf);
+}
+
+/* ---- scheduler ---------------------------------------------------------- */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+static char *note_from(const char *text, const char *fallback)
+{
+    return copy_string(text != NULL && text[0] != '\0' ? text : fallback);
+}
+
+/* Run one case on one target and fill its result. Never fails: a target
+ * failure or a malformed answer becomes an `error` result. */
+static void run_one(gt_target *target, const gt_case *kase, gt_case_result *result)
+{
+    char note[1024] = "";
+    double started = now_ms();
+    result->kase = kase;
+    memset(&result->observed, 0, sizeof result->observed);
+    int status = gt_target_check(target, &kase->input, &result->observed, note, sizeof note);
+    result->elapsed_ms = now_ms() - started;
+
+    if (status == GT_CHECK_SKIPPED) {
+        result->outcome = GT_OUTCOME_SKIP;
+        result->note = note_from(note, "skipped by target");
+    } else if (status != GT_CHECK_DONE) {
+        result->outcome = GT_OUTCOME_ERROR;
+        result->note = note_from(note, "target failed without a note");
+    } else if (result->observed.verdict != GT_VERDICT_ACCEPT && result->observed.verdict != GT_VERDICT_REJECT) {
+        result->outcome = GT_OUTCOME_ERROR;
+        result->note = note_from(note, "target returned no verdict");
+    } else if (result->observed.verdict == GT_VERDICT_REJECT && result->observed.gate == NULL) {
+        result->outcome = GT_OUTCOME_ERROR;
+        result->note = note_from(NULL, "target rejected without naming a gate");
+    } else {
+        char why[1024];
+        result->outcome = gt_compare(&kase->expect, &result->observed, why, sizeof why);
+        result->note = result->outcome == GT_OUTCOME_PASS ? NULL : note_from(why, "mismatch");
+    }
+}
+
+typedef struct scheduler {
+    const gt_corpus *corpus;
+    gt_run *run;
+    gt_target **targets;
+    pthread_mutex_t lock;
+    size_t next; /* next case index to hand out */
+    size_t done;
+    gt_progress_fn progress;
+    void *user;
+} scheduler;
+
+typedef struct worker {
+    scheduler *shared;
+    gt_target *target;
+} worker;
+
+static void *worker_main(void *arg)
+{
+    worker *self = arg;
+    scheduler *shared = self->shared;
+    for (;;) {
+        pthread_mutex_lock(&shared->lock);
+        size_t index = shared->next < shared->run->count ? shared->next++ : SIZE_MAX;
+        pthread_mutex_unlock(&shared->lock);
+        if (index == SIZE_MAX)
+            break;
+        gt_case_result *result = &shared->run->results[index];
+        run_one(self->target, gt_corpus_case(shared->corpus, index), result);
+
+        pthread_mutex_lock(&shared->lock);
+        shared->done++;
+        if (shared->progress != NULL)
+            shared->progress(shared->user, shared->done, shared->run->count, result);
+        pthread_mutex_unlock(&shared->lock);
+    }
+    return NULL;
+}
+
+static unsigned cpu_count(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 ? (unsigned)cpus : 1u;
+}
+
+gt_run *gt_run_cases(const gt_corpus *corpus, const char *target_spec, unsigned jobs, gt_progress_fn progress,
+                     void *user, char *err, size_t err_len)
+{
+    gt_run *run = calloc(1, sizeof *run);
+    if (run == NULL) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    run->corpus = corpus;
+    run->count = gt_corpus_count(corpus);
+    run->target = copy_string(target_spec);
+    run->results = calloc(run->count ? run->count : 1, sizeof *run->results);
+    time_t wall = time(NULL);
+    struct tm utc;
+    gmtime_r(&wall, &utc);
+    strftime(run->started_at, sizeof run->started_at, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    if (run->target == NULL || run->results == NULL) {
+        snprintf(err, err_len, "out of memory");
+        gt_run_free(run);
+        return NULL;
+    }
+
+    if (jobs == 0)
+        jobs = cpu_count();
+    if (jobs > run->count)
+        jobs = run->count > 0 ? (unsigned)run->count : 1u;
+    run->jobs = jobs;
+
+    gt_target **targets = calloc(jobs, sizeof *targets);
+    worker *workers = calloc(jobs, sizeof *workers);
+    pthread_t *threads = calloc(jobs, sizeof *threads);
+    if (targets == NULL || workers == NULL || threads == NULL) {
+        snprintf(err, err_len, "out of memory");
+        free(targets), free(workers), free(threads);
+        gt_run_free(run);
+        return NULL;
+    }
+    for (unsigned i = 0; i < jobs; i++) {
+        if (gt_target_open(target_spec, &targets[i], err, err_len) != 0) {
+            for (unsigned j = 0; j < i; j++)
+                gt_target_close(targets[j]);
+            free(targets), free(workers), free(threads);
+            gt_run_free(run);
+            return NULL;
+        }
+    }
+    run->target_name = copy_string(gt_target_name(targets[0]));
+
+    scheduler shared = {.corpus = corpus, .run = run, .targets = targets, .progress = progress, .user = user};
+    pthread_mutex_init(&shared.lock, NULL);
+    double started = now_ms();
+    unsigned started_threads = 0;
+    for (unsigned i = 0; i < jobs; i++) {
+        workers[i] = (worker){&shared, targets[i]};
+        if (i == 0)
+            continue; /* worker 0 runs on the calling thread */
+        if (pthread_create(&threads[i], NULL, worker_main, &workers[i]) != 0)
+            break; /* fewer threads: the ones running pick up every case anyway */
+        started_threads = i;
+    }
+    worker_main(&workers[0]);
+    for (unsigned i = 1; i <= started_threads; i++)
+        pthread_join(threads[i], NULL);
+    run->elapsed_ms = now_ms() - started;
+    pthread_mutex_destroy(&shared.lock);
+
+    for (unsigned i = 0; i < jobs; i++)
+        gt_target_close(targets[i]);
+    free(targets), free(workers), free(threads);
+    return run;
+}
+
+void gt_run_free(gt_run *run)
+{
+    if (run == NULL)
+        return;
+    if (run->results != NULL) {
+        for (size_t i = 0; i < run->count; i++) {
+            gt_observed_clear(&run->results[i].observed);
+            free(run->results[i].note);
+        }
+    }
+    free(run->results);
+    free(run->target);
+    free(run->target_name);
+    free(run);
+}
+
+void gt_run_count(const gt_run *run, gt_run_counts counts[GT_GATE_COUNT + 1])
+{
+    memset(counts, 0, sizeof(gt_run_counts) * (GT_GATE_COUNT + 1));
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        int gate = result->kase ? gt_gate_from_name(result->kase->input.gate) : -1;
+        gt_run_counts *rows[2] = {&counts[GT_GATE_COUNT], gate >= 0 ? &counts[gate] : NULL};
+        for (int r = 0; r < 2; r++) {
+            if (rows[r] == NULL)
+                continue;
+            rows[r]->cases++;
+            switch (result->outcome) {
+            case GT_OUTCOME_PASS: rows[r]->pass++; break;
+            case GT_OUTCOME_FAIL: rows[r]->fail++; break;
+            case GT_OUTCOME_ERROR: rows[r]->error++; break;
+            case GT_OUTCOME_SKIP: rows[r]->skip++; break;
+            }
+        }
+    }
+}

@@ -1,0 +1,343 @@
+/* test_corpus.c — the case-file loader: every kind of broken file gives a
+ * problem naming file, line and field, and good files beside it still load. */
+#include <string.h>
+
+#include "gauntlet/corpus.h"
+#include "gt_test.h"
+
+#define LOADER_DIR "suite/data/loader"
+
+static const gt_load_problem *find_problem(const gt_corpus *corpus, const char *file_suffix, const char *field)
+{
+    for (size_t i = 0; i < gt_corpus_problem_count(corpus); i++) {
+        const gt_load_problem *problem = gt_corpus_problem(corpus, i);
+        size_t file_len = strlen(problem->file), suffix_len = strlen(file_suffix);
+        if (file_len >= suffix_len && strcmp(problem->file + file_len - suffix_len, file_suffix) == 0 &&
+            strcmp(problem->field, field) == 0)
+            return problem;
+    }
+    return NULL;
+}
+
+static const gt_case *find_case(const gt_corpus *corpus, const char *id)
+{
+    for (size_t i = 0; i < gt_corpus_count(corpus); i++)
+        if (strcmp(gt_corpus_case(corpus, i)->input.id, id) == 0)
+            return gt_corpus_case(corpus, i);
+    return NULL;
+}
+
+/* Assert a problem exists at file/field/line whose message mentions `words`. */
+#define ck_problem(corpus, file, field, line_number, words)                                                  \
+    do {                                                                                                     \
+        const gt_load_problem *found_ = find_problem((corpus), (file), (field));                             \
+        ck_assert_msg(found_ != NULL, "no problem for %s %s", (file), (field));                              \
+        ck_assert_uint_eq(found_->line, (line_number));                                                      \
+        ck_assert_msg(strstr(found_->message, (words)) != NULL, "message '%s' lacks '%s'", found_->message, \
+                      (words));                                                                              \
+    } while (0)
+
+static gt_corpus *load_dir(void)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_ptr_nonnull(corpus);
+    ck_assert_int_eq(gt_corpus_load(corpus, LOADER_DIR), 6);
+    return corpus;
+}
+
+START_TEST(directory_good_cases_load_in_sorted_order)
+{
+    gt_corpus *corpus = load_dir();
+    static const char *const ids[] = {"loader.good.accept",         "loader.good.reject-type",
+                                      "loader.good.base64",         "loader.broken.dup-in-file",
+                                      "loader.broken.good-neighbour", "loader.nested.found"};
+    ck_assert_uint_eq(gt_corpus_count(corpus), 6);
+    for (size_t i = 0; i < 6; i++)
+        ck_assert_str_eq(gt_corpus_case(corpus, i)->input.id, ids[i]);
+    /* every problem of the directory, and nothing for ignored.json or schemas/ */
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 12);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(broken_files_name_file_line_and_field)
+{
+    gt_corpus *corpus = load_dir();
+    ck_problem(corpus, "b-not-json.cases.json", "", 3, "not valid JSON");
+    ck_problem(corpus, "c-wrong-format.cases.json", "/format", 2, "gauntlet-corpus/2");
+    ck_assert_ptr_null(find_case(corpus, "loader.wrong-format.never-loaded"));
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(broken_cases_are_skipped_with_a_problem)
+{
+    gt_corpus *corpus = load_dir();
+    const char *file = "d-broken-cases.cases.json";
+    ck_problem(corpus, file, "/cases/0/id", 5, "id is missing");
+    ck_problem(corpus, file, "/cases/1/expect/verdict", 6, "'maybe'");
+    ck_problem(corpus, file, "/cases/2/expect/reason", 7, "required when the verdict is reject");
+    ck_problem(corpus, file, "/cases/3/expect/reason", 8, "unknown syntax reason 'looks_wrong'");
+    ck_problem(corpus, file, "/cases/4/input_base64", 9, "base64");
+    ck_problem(corpus, file, "/cases/5/input_base64", 10, "not both");
+    ck_problem(corpus, file, "/cases/6/schema_file", 11, "nope.json");
+    ck_problem(corpus, file, "/cases/7/schema_file", 12, "not valid JSON");
+    ck_problem(corpus, file, "/cases/9/id", 14, "d-broken-cases.cases.json:13");
+    ck_assert_ptr_null(find_case(corpus, "loader.broken.bad-verdict"));
+    ck_assert_ptr_null(find_case(corpus, "loader.broken.both-inputs"));
+    ck_assert_ptr_nonnull(find_case(corpus, "loader.broken.good-neighbour"));
+    const gt_case *first = find_case(corpus, "loader.broken.dup-in-file");
+    ck_assert_ptr_nonnull(first);
+    ck_assert_uint_eq(first->line, 13); /* the first definition wins */
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(duplicate_id_across_files_names_both)
+{
+    gt_corpus *corpus = load_dir();
+    const gt_load_problem *problem = find_problem(corpus, "e-dup.cases.json", "/cases/0/id");
+    ck_assert_ptr_nonnull(problem);
+    ck_assert_uint_eq(problem->line, 4);
+    ck_assert_ptr_nonnull(strstr(problem->message, "a-good.cases.json:6"));
+    ck_assert_ptr_nonnull(strstr(problem->file, "e-dup.cases.json"));
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(defaults_schema_file_and_fields)
+{
+    gt_corpus *corpus = load_dir();
+    const gt_case *kase = find_case(corpus, "loader.good.reject-type");
+    ck_assert_ptr_nonnull(kase);
+    ck_assert_str_eq(kase->input.gate, "structure");
+    ck_assert_str_eq(kase->category, "triage");
+    ck_assert_uint_eq(kase->tag_count, 2);
+    ck_assert_str_eq(kase->tags[1], "coercion");
+    ck_assert_ptr_nonnull(kase->input.schema_json);
+    ck_assert_ptr_nonnull(strstr(kase->input.schema_json, "\"additionalProperties\":false"));
+    ck_assert_ptr_nonnull(strstr(kase->input.schema_origin, "schemas/triage.json"));
+    ck_assert_int_eq(kase->expect.verdict, GT_VERDICT_REJECT);
+    ck_assert_str_eq(kase->expect.gate, "structure");
+    ck_assert_str_eq(kase->expect.reason, "type");
+    ck_assert(kase->expect.errors_given);
+    ck_assert_uint_eq(kase->expect.error_count, 1);
+    ck_assert_str_eq(kase->expect.errors[0].path, "/priority");
+    ck_assert_str_eq(kase->expect.errors[0].keyword, "type");
+    /* later layers' fields survive: case_json has defaults merged, no expect */
+    ck_assert_ptr_nonnull(strstr(kase->input.case_json, "\"script\":{\"later\":\"layers read this\"}"));
+    ck_assert_ptr_nonnull(strstr(kase->input.case_json, "\"schema_file\":\"schemas/triage.json\""));
+    ck_assert_ptr_nonnull(strstr(kase->input.case_json, "\"category\":\"triage\""));
+    ck_assert_ptr_null(strstr(kase->input.case_json, "expect"));
+    ck_assert_ptr_nonnull(strstr(kase->expect.expect_json, "\"attempts\":1"));
+    ck_assert_uint_eq(kase->line, 11);
+
+    const gt_case *accept = find_case(corpus, "loader.good.accept");
+    ck_assert_int_eq(accept->expect.verdict, GT_VERDICT_ACCEPT);
+    ck_assert(!accept->expect.errors_given);
+    ck_assert_ptr_null(accept->expect.gate);
+    ck_assert_uint_eq(accept->tag_count, 1);
+    /* one schema file, read once: both cases share the text */
+    ck_assert_ptr_eq(accept->input.schema_json, kase->input.schema_json);
+
+    const gt_case *base64 = find_case(corpus, "loader.good.base64");
+    ck_assert_uint_eq(base64->input.raw_len, 10);
+    ck_assert_int_eq(memcmp(base64->input.raw, "{\"a\": \"\xff\"}", 10), 0);
+    ck_assert_str_eq(base64->input.schema_json, "true");
+    ck_assert_str_eq(base64->category, "utf8");
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(input_keeps_nul_and_exact_bytes)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    const char text[] = "{\"format\": \"gauntlet-corpus/1\", \"cases\": [{\"id\": \"nul\", \"gate\": \"syntax\", "
+                        "\"category\": \"c\", \"input\": \"{\\\"a\\\": \\\"x\\u0000y\\\"}\\r\\n\", "
+                        "\"expect\": {\"verdict\": \"reject\", \"gate\": \"syntax\", \"reason\": "
+                        "\"control_character\"}}]}";
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "mem.cases.json", text, sizeof text - 1), 1);
+    const gt_case *kase = gt_corpus_case(corpus, 0);
+    ck_assert_uint_eq(kase->input.raw_len, 14);
+    ck_assert_int_eq(memcmp(kase->input.raw, "{\"a\": \"x\0y\"}\r\n", 14), 0);
+    ck_assert_ptr_null(kase->input.schema_json);
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 0);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* Load one in-memory file and return its single problem's field (or ""). */
+static int load_one(gt_corpus *corpus, const char *text)
+{
+    return gt_corpus_load_text(corpus, "dir/mem.cases.json", text, strlen(text));
+}
+
+START_TEST(expectation_rules)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    int loaded = load_one(corpus, "{\"format\": \"gauntlet-corpus/1\",\n"
+                                  " \"defaults\": {\"gate\": \"syntax\", \"category\": \"c\"},\n"
+                                  " \"cases\": [\n"
+                                  "  {\"id\": \"a\", \"input\": \"1\", \"expect\": {\"verdict\": \"accept\", "
+                                  "\"gate\": \"syntax\"}},\n"
+                                  "  {\"id\": \"b\", \"input\": \"1\", \"expect\": {\"verdict\": \"reject\", "
+                                  "\"reason\": \"trailing_text\"}},\n"
+                                  "  {\"id\": \"c\", \"input\": \"1\", \"expect\": {\"verdict\": \"reject\", "
+                                  "\"gate\": \"stage\", \"reason\": \"x\"}},\n"
+                                  "  {\"id\": \"d\", \"gate\": \"structure\", \"input\": \"1\", \"expect\": "
+                                  "{\"verdict\": \"accept\"}},\n"
+                                  "  {\"id\": \"e\", \"input\": \"1\", \"expect\": {\"verdict\": \"accept\", "
+                                  "\"errors\": [{\"path\": \"priority\", \"keyword\": \"type\"}]}},\n"
+                                  "  {\"id\": \"Bad Id\", \"input\": \"1\", \"expect\": {\"verdict\": \"accept\"}},\n"
+                                  "  {\"id\": \"g\", \"input\": 7, \"expect\": {\"verdict\": \"accept\"}},\n"
+                                  "  {\"id\": \"h\", \"input\": \"1\"},\n"
+                                  "  {\"id\": \"i\", \"tags\": [\"ok\", 3], \"input\": \"1\", \"expect\": "
+                                  "{\"verdict\": \"accept\"}},\n"
+                                  "  {\"id\": \"j\", \"input\": \"1\", \"expect\": {\"verdict\": \"reject\", "
+                                  "\"gate\": \"semantic\", \"reason\": \"not-a-code\"}},\n"
+                                  "  \"k\",\n"
+                                  "  {\"id\": \"ok\", \"input\": \"1\", \"expect\": {\"verdict\": \"reject\", "
+                                  "\"gate\": \"semantic\", \"reason\": \"cross_field\", \"subtype\": \"later\"}}\n"
+                                  " ]}\n");
+    ck_assert_int_eq(loaded, 1);
+    ck_problem(corpus, "mem.cases.json", "/cases/0/expect/gate", 4, "only for reject");
+    ck_problem(corpus, "mem.cases.json", "/cases/1/expect/gate", 5, "required");
+    ck_problem(corpus, "mem.cases.json", "/cases/2/expect/gate", 6, "'stage'");
+    ck_problem(corpus, "mem.cases.json", "/cases/3/schema", 7, "needs a schema");
+    ck_problem(corpus, "mem.cases.json", "/cases/4/expect/errors/0/path", 8, "JSON Pointer");
+    ck_problem(corpus, "mem.cases.json", "/cases/5/id", 9, "'Bad Id'");
+    ck_problem(corpus, "mem.cases.json", "/cases/6/input", 10, "must be a string");
+    ck_problem(corpus, "mem.cases.json", "/cases/7/expect", 11, "expect is missing");
+    ck_problem(corpus, "mem.cases.json", "/cases/8/tags/1", 12, "tag");
+    ck_problem(corpus, "mem.cases.json", "/cases/9/expect/reason", 13, "reason code");
+    ck_problem(corpus, "mem.cases.json", "/cases/10", 14, "must be an object");
+    ck_assert_str_eq(gt_corpus_case(corpus, 0)->input.id, "ok");
+    ck_assert_str_eq(gt_corpus_case(corpus, 0)->expect.reason, "cross_field");
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(file_level_problems_contribute_nothing)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(load_one(corpus, "[1, 2]"), 0);
+    ck_problem(corpus, "mem.cases.json", "", 1, "must be a JSON object");
+    gt_corpus_free(corpus);
+
+    corpus = gt_corpus_new();
+    ck_assert_int_eq(load_one(corpus, "{\"format\": \"gauntlet-corpus/1\",\n \"defaults\": {\"id\": \"x\"},\n"
+                                      " \"cases\": [{\"id\": \"a\", \"gate\": \"syntax\", \"category\": \"c\", "
+                                      "\"input\": \"1\", \"expect\": {\"verdict\": \"accept\"}}]}"),
+                     0);
+    ck_problem(corpus, "mem.cases.json", "/defaults/id", 2, "cannot have a default");
+    gt_corpus_free(corpus);
+
+    corpus = gt_corpus_new();
+    ck_assert_int_eq(load_one(corpus, "{\"format\": \"gauntlet-corpus/1\", \"cases\": {}}"), 0);
+    ck_problem(corpus, "mem.cases.json", "/cases", 1, "must be an array");
+    gt_corpus_free(corpus);
+
+    corpus = gt_corpus_new();
+    ck_assert_int_eq(load_one(corpus, "{\"cases\": []}"), 0);
+    ck_problem(corpus, "mem.cases.json", "/format", 1, "format is missing");
+    gt_corpus_free(corpus);
+
+    /* a strict file: a duplicate key in the case file itself is a problem */
+    corpus = gt_corpus_new();
+    ck_assert_int_eq(load_one(corpus, "{\"format\": \"gauntlet-corpus/1\",\n \"format\": \"gauntlet-corpus/1\", "
+                                      "\"cases\": []}"),
+                     0);
+    ck_problem(corpus, "mem.cases.json", "", 2, "duplicate_key");
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(unknown_top_level_field_is_a_problem_but_cases_load)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(load_one(corpus, "{\"format\": \"gauntlet-corpus/1\", \"case\": 1, \"a/b\": 2, \"cases\": "
+                                      "[{\"id\": \"a\", \"gate\": \"syntax\", \"category\": \"c\", \"input\": "
+                                      "\"1\", \"expect\": {\"verdict\": \"accept\"}}]}"),
+                     1);
+    ck_assert_ptr_nonnull(find_problem(corpus, "mem.cases.json", "/case"));
+    ck_assert_ptr_nonnull(find_problem(corpus, "mem.cases.json", "/a~1b"));
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(missing_path_and_loading_twice)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load(corpus, "suite/data/no-such-dir"), 0);
+    ck_problem(corpus, "no-such-dir", "", 0, "cannot open");
+    ck_assert_int_eq(gt_corpus_load(corpus, LOADER_DIR "/a-good.cases.json"), 3);
+    /* the same file again (also via the directory) adds nothing and no duplicate problems */
+    ck_assert_int_eq(gt_corpus_load(corpus, "suite/data/loader/../loader/a-good.cases.json"), 0);
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 1);
+    ck_assert_uint_eq(gt_corpus_count(corpus), 3);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(filters)
+{
+    gt_corpus *corpus = load_dir();
+    ck_assert_uint_eq(gt_corpus_filter(corpus, "syntax", NULL, NULL), 4);
+    ck_assert_uint_eq(gt_corpus_filter(corpus, NULL, NULL, "loader.broken.*"), 2);
+    ck_assert_uint_eq(gt_corpus_filter(corpus, NULL, "deep", NULL), 0);
+    gt_corpus_free(corpus);
+
+    corpus = load_dir();
+    ck_assert_uint_eq(gt_corpus_filter(corpus, NULL, "deep", "*.nested.*"), 1);
+    ck_assert_str_eq(gt_corpus_case(corpus, 0)->input.id, "loader.nested.found");
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(base64_is_strict)
+{
+    static const char *const bad[] = {"e30", "e3=0", "e30==", "e3 0", "e31=" /* non-zero padding bits */};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gt_corpus *corpus = gt_corpus_new();
+        char text[512];
+        snprintf(text, sizeof text,
+                 "{\"format\": \"gauntlet-corpus/1\", \"cases\": [{\"id\": \"a\", \"gate\": \"syntax\", "
+                 "\"category\": \"c\", \"input_base64\": \"%s\", \"expect\": {\"verdict\": \"accept\"}}]}",
+                 bad[i]);
+        ck_assert_int_eq(load_one(corpus, text), 0);
+        ck_assert_ptr_nonnull(find_problem(corpus, "mem.cases.json", "/cases/0/input_base64"));
+        gt_corpus_free(corpus);
+    }
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(load_one(corpus, "{\"format\": \"gauntlet-corpus/1\", \"cases\": [{\"id\": \"a\", \"gate\": "
+                                      "\"syntax\", \"category\": \"c\", \"input_base64\": \"\", \"expect\": "
+                                      "{\"verdict\": \"reject\", \"gate\": \"syntax\", \"reason\": "
+                                      "\"empty_input\"}}]}"),
+                     1);
+    ck_assert_uint_eq(gt_corpus_case(corpus, 0)->input.raw_len, 0);
+    ck_assert_ptr_nonnull(gt_corpus_case(corpus, 0)->input.raw);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("corpus");
+    TCase *loader = tcase_create("loader");
+    tcase_add_test(loader, directory_good_cases_load_in_sorted_order);
+    tcase_add_test(loader, broken_files_name_file_line_and_field);
+    tcase_add_test(loader, broken_cases_are_skipped_with_a_problem);
+    tcase_add_test(loader, duplicate_id_across_files_names_both);
+    tcase_add_test(loader, defaults_schema_file_and_fields);
+    tcase_add_test(loader, input_keeps_nul_and_exact_bytes);
+    tcase_add_test(loader, expectation_rules);
+    tcase_add_test(loader, file_level_problems_contribute_nothing);
+    tcase_add_test(loader, unknown_top_level_field_is_a_problem_but_cases_load);
+    tcase_add_test(loader, missing_path_and_loading_twice);
+    tcase_add_test(loader, filters);
+    tcase_add_test(loader, base64_is_strict);
+    suite_add_tcase(suite, loader);
+    return suite;
+}
+
+GT_TEST_MAIN()

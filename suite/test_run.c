@@ -1,0 +1,479 @@
+/* test_run.c — gate names, observed helpers, gt_compare, the target registry,
+ * the scheduler (order, errors never dropped) and the `gauntlet run` CLI
+ * contract (exit codes, totals line). */
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "gauntlet/corpus.h"
+#include "gauntlet/run.h"
+#include "gt_test.h"
+
+/* ---- compare ------------------------------------------------------------ */
+
+static gt_expect expect_reject(const char *gate, const char *reason)
+{
+    gt_expect expect = {.verdict = GT_VERDICT_REJECT, .gate = gate, .reason = reason};
+    return expect;
+}
+
+START_TEST(compare_accept_and_verdicts)
+{
+    char why[256];
+    gt_expect accept = {.verdict = GT_VERDICT_ACCEPT};
+    gt_observed observed = {.verdict = GT_VERDICT_ACCEPT};
+    ck_assert_int_eq(gt_compare(&accept, &observed, why, sizeof why), GT_OUTCOME_PASS);
+    ck_assert_str_eq(why, "");
+
+    gt_expect fence = expect_reject("syntax", "markdown_fence");
+    ck_assert_int_eq(gt_compare(&fence, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected reject syntax/markdown_fence, observed accept");
+
+    ck_assert_int_eq(gt_observed_reject(&observed, "syntax", "trailing_text", "at 1:5: text after"), 0);
+    ck_assert_int_eq(gt_compare(&accept, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected accept, observed reject syntax/trailing_text (at 1:5: text after)");
+    gt_observed_clear(&observed);
+}
+END_TEST
+
+START_TEST(compare_gate_and_reason)
+{
+    char why[256];
+    gt_observed observed = {0};
+    gt_observed_reject(&observed, "structure", "type", NULL);
+    ck_assert_int_eq(observed.gates[GT_GATE_STRUCTURE], GT_GATE_FAILED);
+
+    gt_expect same = expect_reject("structure", "type");
+    ck_assert_int_eq(gt_compare(&same, &observed, why, sizeof why), GT_OUTCOME_PASS);
+    gt_expect any_reason = expect_reject("structure", NULL);
+    ck_assert_int_eq(gt_compare(&any_reason, &observed, why, sizeof why), GT_OUTCOME_PASS);
+    gt_expect other_reason = expect_reject("structure", "required");
+    ck_assert_int_eq(gt_compare(&other_reason, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected reject structure/required, observed reject structure/type");
+    gt_expect other_gate = expect_reject("syntax", "type");
+    ck_assert_int_eq(gt_compare(&other_gate, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_ptr_nonnull(strstr(why, "expected reject syntax/type"));
+    /* a tiny buffer truncates, never overflows */
+    char tiny[8];
+    ck_assert_int_eq(gt_compare(&other_gate, &observed, tiny, sizeof tiny), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(tiny, "expecte");
+    ck_assert_int_eq(gt_compare(&other_gate, &observed, NULL, 0), GT_OUTCOME_FAIL);
+    gt_observed_clear(&observed);
+    ck_assert_ptr_null(observed.gate);
+}
+END_TEST
+
+START_TEST(compare_errors_as_sets)
+{
+    char why[512];
+    static const gt_expected_error wanted[] = {{"/priority", "type"}, {"", "required"}};
+    gt_expect expect = expect_reject("structure", "type");
+    expect.errors = wanted;
+    expect.error_count = 2;
+    expect.errors_given = true;
+
+    gt_observed observed = {0};
+    gt_observed_reject(&observed, "structure", "type", "x");
+    gt_observed_add_error(&observed, "", "required", "missing category");
+    gt_observed_add_error(&observed, "/priority", "type", "expected integer");
+    gt_observed_add_error(&observed, "/priority", "type", "same pair twice counts once");
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_PASS);
+
+    gt_observed_add_error(&observed, "/extra", "additionalProperties", NULL);
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_ptr_nonnull(strstr(why, "unexpected error additionalProperties at \"/extra\""));
+
+    gt_observed fewer = {0};
+    gt_observed_reject(&fewer, "structure", "type", NULL);
+    gt_observed_add_error(&fewer, "/priority", "type", NULL);
+    ck_assert_int_eq(gt_compare(&expect, &fewer, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_ptr_nonnull(strstr(why, "missing error required at \"\""));
+
+    /* an empty expected list on an accept means: no errors at all */
+    gt_expect accept = {.verdict = GT_VERDICT_ACCEPT, .errors_given = true};
+    gt_observed accepted = {.verdict = GT_VERDICT_ACCEPT};
+    ck_assert_int_eq(gt_compare(&accept, &accepted, why, sizeof why), GT_OUTCOME_PASS);
+    gt_observed_clear(&observed);
+    gt_observed_clear(&fewer);
+}
+END_TEST
+
+START_TEST(gate_names_round_trip)
+{
+    for (int gate = 0; gate < GT_GATE_COUNT; gate++)
+        ck_assert_int_eq(gt_gate_from_name(gt_gate_name((gt_gate)gate)), gate);
+    ck_assert_int_eq(gt_gate_from_name("Syntax"), -1);
+    ck_assert_int_eq(gt_gate_from_name(NULL), -1);
+    ck_assert_str_eq(gt_gate_name(GT_GATE_COUNT), "unknown");
+    ck_assert_str_eq(gt_outcome_name(GT_OUTCOME_SKIP), "skip");
+}
+END_TEST
+
+/* ---- a scripted fake target --------------------------------------------- */
+
+static atomic_int fake_open_count;
+
+/* Decides from the id alone (a target never reads the expectation):
+ * "*error*" fails, "*skip*" is unsupported, "*reject*" rejects, else accepts.
+ * Sleeps a little, unevenly, so threads finish out of order. */
+static int fake_check(void *state, const gt_case_input *input, gt_observed *observed, char *note, size_t note_len)
+{
+    size_t digits = strlen(input->id);
+    usleep((useconds_t)((input->id[digits - 1] * 7919) % 3000));
+    if (strstr(input->id, "error") != NULL) {
+        snprintf(note, note_len, "fake: crashed with \"%s\"", input->id);
+        return GT_CHECK_ERROR;
+    }
+    if (strstr(input->id, "skip") != NULL) {
+        snprintf(note, note_len, "fake: no such capability");
+        return GT_CHECK_SKIPPED;
+    }
+    if (strstr(input->id, "silent") != NULL)
+        return GT_CHECK_DONE; /* no verdict: must become an error */
+    if (strstr(input->id, "reject") != NULL)
+        return gt_observed_reject(observed, "syntax", "trailing_text", "fake") == 0 ? GT_CHECK_DONE : GT_CHECK_ERROR;
+    observed->verdict = GT_VERDICT_ACCEPT;
+    return GT_CHECK_DONE;
+}
+
+static int fake_open(const char *arg, void **state, char *err, size_t err_len)
+{
+    if (arg != NULL && strcmp(arg, "broken") == 0) {
+        snprintf(err, err_len, "cannot start");
+        return -1;
+    }
+    atomic_fetch_add(&fake_open_count, 1);
+    *state = NULL;
+    return 0;
+}
+
+static const char *fake_name(void *state)
+{
+    return "fake 1.0";
+}
+
+static void fake_close(void *state) {}
+
+static const gt_target_ops fake_ops = {"fake", fake_open, fake_check, fake_name, fake_close};
+
+/* `count` syntax cases: every 5th rejects (expected accept -> fail), every
+ * 7th errors, every 11th skips; the rest pass. */
+static gt_corpus *scripted_corpus(size_t count)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    size_t cap = 256 + count * 200, used = 0;
+    char *text = malloc(cap);
+    used += (size_t)snprintf(text + used, cap - used, "{\"format\": \"gauntlet-corpus/1\", \"defaults\": "
+                                                      "{\"gate\": \"syntax\", \"category\": \"fake\"}, \"cases\": [");
+    for (size_t i = 0; i < count; i++) {
+        const char *kind = i % 7 == 3 ? "error" : i % 11 == 4 ? "skip" : i % 5 == 1 ? "reject" : "plain";
+        used += (size_t)snprintf(text + used, cap - used,
+                                 "%s{\"id\": \"case-%s-%04zu\", \"input\": \"{}\", \"expect\": {\"verdict\": "
+                                 "\"accept\"}}",
+                                 i ? "," : "", kind, i);
+    }
+    used += (size_t)snprintf(text + used, cap - used, "]}");
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "scripted.cases.json", text, used), (int)count);
+    free(text);
+    return corpus;
+}
+
+START_TEST(scheduler_keeps_corpus_order_and_never_drops_a_case)
+{
+    ck_assert_int_eq(gt_target_register(&fake_ops), 0);
+    gt_corpus *corpus = scripted_corpus(120);
+    char err[256];
+    atomic_store(&fake_open_count, 0);
+    gt_run *run = gt_run_cases(corpus, "fake", 4, NULL, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(run);
+    ck_assert_int_eq(atomic_load(&fake_open_count), 4); /* one target per thread */
+    ck_assert_uint_eq(run->jobs, 4);
+    ck_assert_uint_eq(run->count, 120);
+    ck_assert_str_eq(run->target, "fake");
+    ck_assert_str_eq(run->target_name, "fake 1.0");
+    size_t expected_counts[4] = {0};
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        ck_assert_ptr_eq(result->kase, gt_corpus_case(corpus, i));
+        const char *id = result->kase->input.id;
+        gt_outcome want = strstr(id, "error")    ? GT_OUTCOME_ERROR
+                          : strstr(id, "skip")   ? GT_OUTCOME_SKIP
+                          : strstr(id, "reject") ? GT_OUTCOME_FAIL
+                                                 : GT_OUTCOME_PASS;
+        ck_assert_msg(result->outcome == want, "%s: outcome %d", id, result->outcome);
+        expected_counts[want]++;
+        if (want == GT_OUTCOME_ERROR)
+            ck_assert_ptr_nonnull(strstr(result->note, "fake: crashed"));
+        else if (want == GT_OUTCOME_FAIL)
+            ck_assert_str_eq(result->note, "expected accept, observed reject syntax/trailing_text (fake)");
+        else if (want == GT_OUTCOME_PASS)
+            ck_assert_ptr_null(result->note);
+    }
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
+    ck_assert_uint_eq(counts[GT_GATE_COUNT].cases, 120);
+    ck_assert_uint_eq(counts[GT_GATE_SYNTAX].cases, 120);
+    ck_assert_uint_eq(counts[GT_GATE_STRUCTURE].cases, 0);
+    ck_assert_uint_eq(counts[GT_GATE_COUNT].pass, expected_counts[GT_OUTCOME_PASS]);
+    ck_assert_uint_eq(counts[GT_GATE_COUNT].fail, expected_counts[GT_OUTCOME_FAIL]);
+    ck_assert_uint_eq(counts[GT_GATE_COUNT].error, expected_counts[GT_OUTCOME_ERROR]);
+    ck_assert_uint_eq(counts[GT_GATE_COUNT].skip, expected_counts[GT_OUTCOME_SKIP]);
+    ck_assert_uint_gt(expected_counts[GT_OUTCOME_ERROR], 0);
+    ck_assert_uint_gt(expected_counts[GT_OUTCOME_SKIP], 0);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(target_without_verdict_is_an_error)
+{
+    gt_target_register(&fake_ops);
+    gt_corpus *corpus = gt_corpus_new();
+    const char text[] = "{\"format\": \"gauntlet-corpus/1\", \"cases\": [{\"id\": \"silent\", \"gate\": \"syntax\", "
+                        "\"category\": \"c\", \"input\": \"1\", \"expect\": {\"verdict\": \"accept\"}}]}";
+    gt_corpus_load_text(corpus, "silent.cases.json", text, sizeof text - 1);
+    char err[256];
+    gt_run *run = gt_run_cases(corpus, "fake", 1, NULL, NULL, err, sizeof err);
+    ck_assert_int_eq(run->results[0].outcome, GT_OUTCOME_ERROR);
+    ck_assert_str_eq(run->results[0].note, "target returned no verdict");
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+static size_t progress_calls;
+static void count_progress(void *user, size_t done, size_t total, const gt_case_result *last)
+{
+    progress_calls++;
+    ck_assert_uint_le(done, total);
+    ck_assert_ptr_nonnull(last->kase);
+}
+
+START_TEST(jobs_zero_means_cpus_and_progress_is_called_per_case)
+{
+    gt_target_register(&fake_ops);
+    gt_corpus *corpus = scripted_corpus(30);
+    char err[256];
+    progress_calls = 0;
+    gt_run *run = gt_run_cases(corpus, "fake", 0, count_progress, NULL, err, sizeof err);
+    ck_assert_uint_ge(run->jobs, 1);
+    ck_assert_uint_eq(progress_calls, 30);
+    ck_assert_uint_eq(strlen(run->started_at), 20); /* 2026-01-01T00:00:00Z */
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(unknown_or_broken_targets)
+{
+    gt_target_register(&fake_ops);
+    gt_corpus *corpus = scripted_corpus(3);
+    char err[256];
+    ck_assert_ptr_null(gt_run_cases(corpus, "nosuch:thing", 2, NULL, NULL, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "unknown target 'nosuch:thing'"));
+    ck_assert_ptr_nonnull(strstr(err, "reference"));
+    ck_assert_ptr_null(gt_run_cases(corpus, "fake:broken", 2, NULL, NULL, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "cannot start"));
+    gt_target *target = NULL;
+    ck_assert_int_eq(gt_target_open("reference:extra", &target, err, sizeof err), -1);
+    ck_assert_int_eq(gt_target_open("", &target, err, sizeof err), -1);
+    ck_assert_int_eq(gt_target_open("reference", &target, err, sizeof err), 0);
+    ck_assert_str_eq(gt_target_name(target), "gauntlet-reference 0.1.0");
+    gt_target_close(target);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(empty_corpus_runs)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    char err[256];
+    gt_run *run = gt_run_cases(corpus, "reference", 4, NULL, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(run);
+    ck_assert_uint_eq(run->count, 0);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* ---- the reference target through the real pipeline --------------------- */
+
+START_TEST(reference_target_syntax_cases)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    const char text[] =
+        "{\"format\": \"gauntlet-corpus/1\", \"defaults\": {\"gate\": \"syntax\", \"category\": \"ref\"}, "
+        "\"cases\": ["
+        "{\"id\": \"ok\", \"input\": \"{\\\"a\\\": [1, 2]}\", \"expect\": {\"verdict\": \"accept\"}},"
+        "{\"id\": \"fence\", \"input\": \"```json\\n{}\\n```\", \"expect\": {\"verdict\": \"reject\", \"gate\": "
+        "\"syntax\", \"reason\": \"markdown_fence\"}},"
+        "{\"id\": \"dup\", \"input\": \"{\\\"a\\\": 1, \\\"a\\\": 2}\", \"expect\": {\"verdict\": \"reject\", "
+        "\"gate\": \"syntax\", \"reason\": \"duplicate_key\"}},"
+        "{\"id\": \"later\", \"gate\": \"loop\", \"expect\": {\"verdict\": \"accept\"}}"
+        "]}";
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "ref.cases.json", text, sizeof text - 1), 4);
+    char err[256];
+    gt_run *run = gt_run_cases(corpus, "reference", 2, NULL, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(run);
+    ck_assert_msg(run->results[0].outcome == GT_OUTCOME_PASS, "%s", run->results[0].note);
+    ck_assert_int_eq(run->results[0].observed.gates[GT_GATE_SYNTAX], GT_GATE_PASSED);
+    ck_assert_str_eq(run->results[0].observed.output_json, "{\"a\":[1,2]}");
+    ck_assert_msg(run->results[1].outcome == GT_OUTCOME_PASS, "%s", run->results[1].note);
+    ck_assert_int_eq(run->results[1].observed.gates[GT_GATE_SYNTAX], GT_GATE_FAILED);
+    ck_assert_int_eq(run->results[1].observed.gates[GT_GATE_STRUCTURE], GT_GATE_NOT_RUN);
+    ck_assert_ptr_nonnull(run->results[1].observed.message);
+    ck_assert_msg(run->results[2].outcome == GT_OUTCOME_PASS, "%s", run->results[2].note);
+    /* the loop layer is a hook; until it lands it skips, never passes */
+    ck_assert_int_ne(run->results[3].outcome, GT_OUTCOME_PASS);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* ---- the CLI contract ---------------------------------------------------- */
+
+/* Run `gauntlet run ARGS` in a child with stdout and stderr captured into
+ * `out` (both streams, in order of flushing). Returns the exit code. */
+static int run_cli(char **argv, int argc, char *out, size_t out_len)
+{
+    char path[] = "/tmp/gt-test-run-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    pid_t child = fork();
+    if (child == 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+        unsetenv("CI");
+        int code = gt_cmd_run(argc, argv);
+        fflush(NULL);
+        _exit(code);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t got = read(fd, out, out_len - 1);
+    out[got > 0 ? got : 0] = '\0';
+    close(fd);
+    unlink(path);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static const char *last_line(const char *text)
+{
+    static char line[256];
+    size_t len = strlen(text);
+    while (len > 0 && text[len - 1] == '\n')
+        len--;
+    size_t start = len;
+    while (start > 0 && text[start - 1] != '\n')
+        start--;
+    snprintf(line, sizeof line, "%.*s", (int)(len - start), text + start);
+    return line;
+}
+
+START_TEST(cli_usage_errors_exit_2)
+{
+    char out[8192];
+    char *unknown[] = {"run", "--frobnicate", NULL};
+    ck_assert_int_eq(run_cli(unknown, 2, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "--frobnicate"));
+    char *bad_gate[] = {"run", "--gate", "sintax", NULL};
+    ck_assert_int_eq(run_cli(bad_gate, 3, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "sintax"));
+    char *bad_report[] = {"run", "--report", "yaml:x.yaml", NULL};
+    ck_assert_int_eq(run_cli(bad_report, 3, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "yaml"));
+    char *no_value[] = {"run", "-j", NULL};
+    ck_assert_int_eq(run_cli(no_value, 2, out, sizeof out), 2);
+    char *bad_jobs[] = {"run", "-jx", NULL};
+    ck_assert_int_eq(run_cli(bad_jobs, 2, out, sizeof out), 2);
+    char *bad_target[] = {"run", "--target", "martian", "suite/data/loader/a-good.cases.json", NULL};
+    ck_assert_int_eq(run_cli(bad_target, 4, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "martian"));
+    char *help[] = {"run", "--help", NULL};
+    ck_assert_int_eq(run_cli(help, 2, out, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "usage: gauntlet run"));
+}
+END_TEST
+
+START_TEST(cli_exit_codes_and_totals_line)
+{
+    char out[65536];
+    char *passing[] = {"run", "--gate=syntax", "-j2", "--id", "loader.good.*", "suite/data/loader/a-good.cases.json",
+                       NULL};
+    ck_assert_int_eq(run_cli(passing, 6, out, sizeof out), 0);
+    ck_assert_str_eq(last_line(out), "1 passed, 0 failed, 0 skipped");
+    ck_assert_ptr_nonnull(strstr(out, "gate        cases   pass   fail  error   skip"));
+    ck_assert_ptr_nonnull(strstr(out, "total           1      1      0      0      0"));
+
+    char *quiet[] = {"run", "-q", "--id", "loader.good.base64", "suite/data/loader", NULL};
+    ck_assert_int_eq(run_cli(quiet, 5, out, sizeof out), 2); /* the directory has broken files */
+    ck_assert_str_eq(last_line(out), "1 passed, 0 failed, 0 skipped");
+    ck_assert_ptr_nonnull(strstr(out, "d-broken-cases.cases.json:5: /cases/0/id: id is missing"));
+    ck_assert_ptr_null(strstr(out, "gate        cases"));
+
+    char *missing[] = {"run", "suite/data/does-not-exist", NULL};
+    ck_assert_int_eq(run_cli(missing, 2, out, sizeof out), 2);
+    ck_assert_str_eq(last_line(out), "0 passed, 0 failed, 0 skipped");
+}
+END_TEST
+
+START_TEST(cli_failure_exits_1_and_writes_reports)
+{
+    gt_target_register(&fake_ops);
+    char out[65536];
+    char *failing[] = {"run", "--target", "fake", "--report", "json:/tmp/gt-test-run.json,junit:/tmp/gt-test-run.xml",
+                       "--tag", "deep", "suite/data/loader/nested", "suite/data/loader/a-good.cases.json", NULL};
+    /* the fake target rejects ids containing "reject": none here, so all pass */
+    ck_assert_int_eq(run_cli(failing, 9, out, sizeof out), 0);
+    ck_assert_int_eq(access("/tmp/gt-test-run.json", R_OK), 0);
+    ck_assert_int_eq(access("/tmp/gt-test-run.xml", R_OK), 0);
+    unlink("/tmp/gt-test-run.json");
+    unlink("/tmp/gt-test-run.xml");
+
+    char *reject[] = {"run", "--target", "fake", "--id", "*reject*", "suite/data/loader/a-good.cases.json", NULL};
+    ck_assert_int_eq(run_cli(reject, 6, out, sizeof out), 1);
+    ck_assert_ptr_nonnull(strstr(out, "FAIL loader.good.reject-type: expected reject structure/type, observed "
+                                      "reject syntax/trailing_text"));
+    ck_assert_str_eq(last_line(out), "0 passed, 1 failed, 0 skipped");
+
+    char *unwritable[] = {"run", "--report", "json:/nonexistent-dir/r.json", "suite/data/loader/nested", NULL};
+    ck_assert_int_eq(run_cli(unwritable, 4, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "/nonexistent-dir/r.json"));
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("run");
+    TCase *compare = tcase_create("compare");
+    tcase_add_test(compare, compare_accept_and_verdicts);
+    tcase_add_test(compare, compare_gate_and_reason);
+    tcase_add_test(compare, compare_errors_as_sets);
+    tcase_add_test(compare, gate_names_round_trip);
+    suite_add_tcase(suite, compare);
+
+    TCase *scheduler = tcase_create("scheduler");
+    tcase_set_timeout(scheduler, 30);
+    tcase_add_test(scheduler, scheduler_keeps_corpus_order_and_never_drops_a_case);
+    tcase_add_test(scheduler, target_without_verdict_is_an_error);
+    tcase_add_test(scheduler, jobs_zero_means_cpus_and_progress_is_called_per_case);
+    tcase_add_test(scheduler, unknown_or_broken_targets);
+    tcase_add_test(scheduler, empty_corpus_runs);
+    tcase_add_test(scheduler, reference_target_syntax_cases);
+    suite_add_tcase(suite, scheduler);
+
+    TCase *cli = tcase_create("cli");
+    tcase_set_timeout(cli, 30);
+    tcase_add_test(cli, cli_usage_errors_exit_2);
+    tcase_add_test(cli, cli_exit_codes_and_totals_line);
+    tcase_add_test(cli, cli_failure_exits_1_and_writes_reports);
+    suite_add_tcase(suite, cli);
+    return suite;
+}
+
+GT_TEST_MAIN()
