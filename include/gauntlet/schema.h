@@ -1,0 +1,153 @@
+/* schema.h — gate 2, structure: does the value satisfy the JSON Schema?
+ *
+ * A complete JSON Schema validator for drafts 4, 6, 7, 2019-09 and 2020-12.
+ * A schema is compiled once (checked against its dialect's metaschema, size
+ * guarded, every $ref pre-resolved, every pattern precompiled) into an
+ * immutable gt_schema that any number of threads may validate with at once.
+ * Validation never coerces ("4" is not 4, true is not 1) and reports every
+ * error, in a deterministic order, with instance and keyword locations and a
+ * message that states the constraint. docs/structure-gate.md is the reference.
+ * Not for: parsing model output (parse.h) or semantic/policy rules. */
+#ifndef GAUNTLET_SCHEMA_H
+#define GAUNTLET_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gauntlet/arena.h"
+#include "gauntlet/limits.h"
+#include "gauntlet/value.h"
+
+/* Dialects, picked by the root's `$schema`; the default applies without one. */
+typedef enum gt_schema_dialect {
+    GT_SCHEMA_DRAFT2020_12 = 0,
+    GT_SCHEMA_DRAFT2019_09,
+    GT_SCHEMA_DRAFT7,
+    GT_SCHEMA_DRAFT6,
+    GT_SCHEMA_DRAFT4,
+    GT_SCHEMA_DIALECT_COUNT
+} gt_schema_dialect;
+
+/* Why a schema could not be compiled. Stable snake_case codes via
+ * gt_schema_problem_code_str ("schema_bad_pattern"); reports use them as the
+ * structure gate's reason when the contract itself is broken. */
+typedef enum gt_schema_problem_code {
+    GT_SCHEMA_PROBLEM_NONE = 0,
+    GT_SCHEMA_PROBLEM_SYNTAX,          /* "schema_syntax": the schema text is not one JSON value */
+    GT_SCHEMA_PROBLEM_NOT_OBJECT,      /* "schema_not_object": root is neither an object nor a boolean */
+    GT_SCHEMA_PROBLEM_TOO_MANY_NODES,  /* "schema_too_many_nodes": more JSON values than max_nodes */
+    GT_SCHEMA_PROBLEM_TOO_DEEP,        /* "schema_too_deep": nesting deeper than max_depth */
+    GT_SCHEMA_PROBLEM_UNKNOWN_DIALECT, /* "schema_unknown_dialect": `$schema` names no known or loadable metaschema */
+    GT_SCHEMA_PROBLEM_INVALID,         /* "schema_invalid": fails its dialect's metaschema */
+    GT_SCHEMA_PROBLEM_BAD_PATTERN,     /* "schema_bad_pattern": `pattern`/`patternProperties` is not an ECMA-262 regex we can compile */
+    GT_SCHEMA_PROBLEM_UNRESOLVED_REF,  /* "schema_unresolved_ref": a reference names nothing that exists locally */
+    GT_SCHEMA_PROBLEM_REF_CYCLE,       /* "schema_ref_cycle": references loop without descending into the instance */
+    GT_SCHEMA_PROBLEM_OUT_OF_MEMORY,   /* "schema_out_of_memory" */
+    GT_SCHEMA_PROBLEM_COUNT
+} gt_schema_problem_code;
+
+/* A compile failure: code, the schema location it concerns (JSON Pointer into
+ * the schema, "" for the root; "<uri>#<pointer>" for another document) and one
+ * human line. */
+typedef struct gt_schema_problem {
+    gt_schema_problem_code code;
+    char location[256];
+    char message[256];
+} gt_schema_problem;
+
+typedef struct gt_schema_options {
+    gt_schema_dialect default_dialect; /* when the root has no `$schema` (default 2020-12) */
+    bool assert_formats;               /* `format` asserts (default: annotation only) */
+    bool skip_metaschema;              /* trust the schema: do not check it against its metaschema */
+    const char *remotes_dir;           /* local directory that stands in for remotes_base, or NULL */
+    const char *remotes_base;          /* URI prefix mapped onto remotes_dir; NULL = "http://localhost:1234/" */
+    size_t max_nodes;                  /* 0 = GT_SCHEMA_MAX_NODES */
+    size_t max_depth;                  /* 0 = GT_SCHEMA_MAX_DEPTH */
+    size_t max_stack;                  /* bytes of stack one validation may use; 0 = 6 MiB (Linux threads get 8) */
+} gt_schema_options;
+
+typedef struct gt_schema gt_schema;
+
+/* One validation error. All strings are owned by the gt_schema_errors list. */
+typedef struct gt_schema_error {
+    const char *instance_path;        /* JSON Pointer: "" root, "/items/0/name" */
+    const char *instance_path_dollar; /* "$", "$.items[0].name", "$[\"odd key\"]" */
+    const char *keyword_location;     /* static location of the failing keyword: "/properties/priority/type" */
+    const char *keyword;              /* "type", "required", "additionalProperties", ... */
+    const char *message;              /* "expected integer, got string" */
+} gt_schema_error;
+
+/* The caller's side of a validation: the error list plus reusable scratch
+ * (regex match data, annotation bitsets). One per thread; reuse it across
+ * calls so that the valid path allocates nothing. Fields other than `items`,
+ * `count` and `max_errors` are private. */
+typedef struct gt_schema_errors {
+    gt_schema_error *items;
+    size_t count;
+    size_t max_errors; /* stop after this many errors; 0 = all of them */
+    size_t capacity;
+    gt_arena *strings;
+    gt_arena *scratch;
+    void *match_data;
+} gt_schema_errors;
+
+typedef enum gt_schema_result {
+    GT_SCHEMA_ERROR = -1, /* out of memory, or evaluation exceeded its depth guard */
+    GT_SCHEMA_VALID = 0,
+    GT_SCHEMA_INVALID = 1
+} gt_schema_result;
+
+/* Fill `options` with the defaults. */
+void gt_schema_options_init(gt_schema_options *options);
+
+/* Compile a schema from JSON text. Returns the compiled schema (free with
+ * gt_schema_free) or NULL with `problem` filled (`problem` may be NULL).
+ * `options` may be NULL for defaults. `json` is not retained. */
+gt_schema *gt_schema_compile(const char *json, size_t len, const gt_schema_options *options,
+                             gt_schema_problem *problem);
+
+/* Same, from a value (serialised and copied: `root` need not outlive the schema). */
+gt_schema *gt_schema_compile_value(const gt_value *root, const gt_schema_options *options,
+                                   gt_schema_problem *problem);
+
+/* Free a compiled schema. NULL is a no-op. */
+void gt_schema_free(gt_schema *schema);
+
+/* Dialect the schema was compiled as. */
+gt_schema_dialect gt_schema_dialect_of(const gt_schema *schema);
+
+/* Validate `instance`. With `errors` NULL only the verdict is computed (fastest);
+ * otherwise `errors` is cleared first and receives every error (up to
+ * errors->max_errors). Returns GT_SCHEMA_VALID, GT_SCHEMA_INVALID or
+ * GT_SCHEMA_ERROR. Thread-safe for one schema and distinct `errors`. */
+gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors);
+
+/* Prepare an empty error list (max_errors 0 = all). */
+void gt_schema_errors_init(gt_schema_errors *errors);
+
+/* Forget the errors but keep the memory for the next validation. */
+void gt_schema_errors_clear(gt_schema_errors *errors);
+
+/* Release everything the list holds; it can be initialised again. */
+void gt_schema_errors_free(gt_schema_errors *errors);
+
+/* Reason code of a failed validation: the keyword of the first error, or NULL
+ * when there is none. */
+const char *gt_schema_errors_reason(const gt_schema_errors *errors);
+
+/* Stable code of a compile problem ("schema_ref_cycle"). */
+const char *gt_schema_problem_code_str(gt_schema_problem_code code);
+
+/* Name of a dialect ("draft2020-12") and its metaschema URI. */
+const char *gt_schema_dialect_name(gt_schema_dialect dialect);
+const char *gt_schema_dialect_uri(gt_schema_dialect dialect);
+
+/* Dialect of a directory or `$schema` spelling ("draft7", "draft2019-09", a
+ * metaschema URI); -1 when unknown. */
+int gt_schema_dialect_from_name(const char *name);
+
+/* Check one string against a `format`: 1 conforms, 0 does not, -1 the format
+ * is unknown to gauntlet (and is therefore never asserted). */
+int gt_schema_format_check(const char *format, const char *text, size_t len);
+
+#endif

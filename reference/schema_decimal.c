@@ -1,0 +1,204 @@
+/* schema_decimal.c — exact decimal arithmetic on number literals for
+ * `multipleOf` and for comparing integers beyond 2^53.
+ *
+ * A JSON number literal is exactly digits × 10^exponent, so "is 0.07 a
+ * multiple of 0.01" is a question about integers, answered without binary
+ * floating point (fmod says no; the right answer is yes). Not for: general
+ * arithmetic. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema_impl.h"
+
+/* value = digits × 10^exp; digits without leading or trailing zeros (n = 0 is zero). */
+typedef struct decimal {
+    bool negative;
+    char *digits; /* '0'..'9' characters */
+    size_t n;
+    long exp;
+    char small[64];
+} decimal;
+
+static void decimal_free(decimal *d)
+{
+    if (d->digits != d->small)
+        free(d->digits);
+}
+
+/* Parse a JSON number literal. Returns false when out of memory. */
+static bool decimal_parse(decimal *d, const char *text, size_t len)
+{
+    memset(d, 0, sizeof *d);
+    d->digits = len < sizeof d->small ? d->small : malloc(len + 1);
+    if (d->digits == NULL)
+        return false;
+    size_t i = 0;
+    if (i < len && text[i] == '-')
+        d->negative = true, i++;
+    long frac_digits = 0;
+    bool in_frac = false;
+    for (; i < len && text[i] != 'e' && text[i] != 'E'; i++) {
+        if (text[i] == '.') {
+            in_frac = true;
+            continue;
+        }
+        if (d->n == 0 && text[i] == '0') {
+            frac_digits += in_frac;
+            continue;
+        }
+        d->digits[d->n++] = text[i];
+        frac_digits += in_frac;
+    }
+    long exponent = 0;
+    if (i < len) {
+        i++;
+        bool neg = false;
+        if (i < len && (text[i] == '+' || text[i] == '-'))
+            neg = text[i++] == '-';
+        for (; i < len; i++)
+            if (exponent < 100000000L)
+                exponent = exponent * 10 + (text[i] - '0');
+        if (neg)
+            exponent = -exponent;
+    }
+    while (d->n > 0 && d->digits[d->n - 1] == '0')
+        d->n--, exponent++;
+    d->exp = exponent - frac_digits;
+    return true;
+}
+
+/* (digits of a, then `zeros` zeros) mod b, with b given as digits; true when 0. */
+static bool divides_small(const decimal *a, long zeros, uint64_t b)
+{
+    uint64_t rem = 0;
+    for (size_t i = 0; i < a->n; i++)
+        rem = (rem * 10 + (uint64_t)(a->digits[i] - '0')) % b;
+    for (long z = 0; z < zeros && rem != 0; z++)
+        rem = rem * 10 % b;
+    return rem == 0;
+}
+
+/* rem >= b, both big-endian digit arrays of width w. */
+static bool digits_ge(const unsigned char *rem, const unsigned char *b, size_t w)
+{
+    for (size_t i = 0; i < w; i++)
+        if (rem[i] != b[i])
+            return rem[i] > b[i];
+    return true;
+}
+
+static void digits_sub(unsigned char *rem, const unsigned char *b, size_t w)
+{
+    int borrow = 0;
+    for (size_t i = w; i-- > 0;) {
+        int v = rem[i] - b[i] - borrow;
+        borrow = v < 0;
+        rem[i] = (unsigned char)(v < 0 ? v + 10 : v);
+    }
+}
+
+static bool divides_big(const decimal *a, long zeros, const decimal *b)
+{
+    size_t w = b->n + 1;
+    unsigned char *rem = calloc(2 * w, 1);
+    if (rem == NULL)
+        return false;
+    unsigned char *bd = rem + w;
+    for (size_t i = 0; i < b->n; i++)
+        bd[i + 1] = (unsigned char)(b->digits[i] - '0');
+    size_t total = a->n + (size_t)zeros;
+    for (size_t k = 0; k < total; k++) {
+        memmove(rem, rem + 1, w - 1);
+        rem[w - 1] = (unsigned char)(k < a->n ? a->digits[k] - '0' : 0);
+        while (digits_ge(rem, bd, w))
+            digits_sub(rem, bd, w);
+    }
+    bool zero = true;
+    for (size_t i = 0; i < w; i++)
+        zero &= rem[i] == 0;
+    free(rem);
+    return zero;
+}
+
+static bool double_is_multiple(double value, double divisor)
+{
+    double q = value / divisor;
+    return q == (double)(long long)q || (q > 9e15 || q < -9e15);
+}
+
+bool sc_decimal_is_multiple(const gt_value *value, const gt_value *divisor)
+{
+    if (value->u.num.text == NULL || divisor->u.num.text == NULL)
+        return double_is_multiple(value->u.num.number, divisor->u.num.number);
+    decimal a, b;
+    if (!decimal_parse(&a, value->u.num.text, value->u.num.text_len))
+        return false;
+    if (!decimal_parse(&b, divisor->u.num.text, divisor->u.num.text_len)) {
+        decimal_free(&a);
+        return false;
+    }
+    bool result;
+    long d = a.exp - b.exp;
+    if (a.n == 0)
+        result = true;
+    else if (b.n == 0 || d < 0)
+        result = false; /* a has no trailing zeros, so 10^-d cannot divide it */
+    else {
+        /* B | A·10^d saturates once d covers B's powers of 2 and 5. */
+        long cap = 4 * (long)b.n + 4;
+        long zeros = d < cap ? d : cap;
+        if (b.n <= 18) {
+            uint64_t bv = 0;
+            for (size_t i = 0; i < b.n; i++)
+                bv = bv * 10 + (uint64_t)(b.digits[i] - '0');
+            result = divides_small(&a, zeros, bv);
+        } else
+            result = divides_big(&a, zeros, &b);
+    }
+    decimal_free(&a);
+    decimal_free(&b);
+    return result;
+}
+
+static int magnitude_compare(const decimal *a, const decimal *b)
+{
+    if (a->n == 0 || b->n == 0)
+        return (a->n != 0) - (b->n != 0);
+    long ta = a->exp + (long)a->n, tb = b->exp + (long)b->n;
+    if (ta != tb)
+        return ta < tb ? -1 : 1;
+    size_t n = a->n < b->n ? a->n : b->n;
+    int c = memcmp(a->digits, b->digits, n);
+    if (c != 0)
+        return c < 0 ? -1 : 1;
+    return (a->n > b->n) - (a->n < b->n);
+}
+
+int sc_decimal_compare(const gt_value *x, const gt_value *y)
+{
+    if (x->u.num.text == NULL || y->u.num.text == NULL || !((x->flags | y->flags) & GT_NUM_BIG))
+        return (x->u.num.number > y->u.num.number) - (x->u.num.number < y->u.num.number);
+    decimal a, b;
+    if (!decimal_parse(&a, x->u.num.text, x->u.num.text_len))
+        return 0;
+    if (!decimal_parse(&b, y->u.num.text, y->u.num.text_len)) {
+        decimal_free(&a);
+        return 0;
+    }
+    if (a.n == 0)
+        a.negative = false;
+    if (b.n == 0)
+        b.negative = false;
+    int result;
+    if (a.negative != b.negative)
+        result = a.negative ? -1 : 1;
+    else {
+        result = magnitude_compare(&a, &b);
+        if (a.negative)
+            result = -result;
+    }
+    decimal_free(&a);
+    decimal_free(&b);
+    return result;
+}

@@ -1,0 +1,287 @@
+/* schema_impl.h — private structures of the structure gate (reference/schema*.c).
+ *
+ * A compiled schema is a graph of sc_node (one per subschema) holding an
+ * ordered array of sc_kw (one per keyword, schema order). References are
+ * resolved to node pointers at compile time; nothing here is mutated after
+ * gt_schema_compile returns. Not a public interface. */
+#ifndef GT_SCHEMA_IMPL_H
+#define GT_SCHEMA_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "gauntlet/arena.h"
+#include "gauntlet/schema.h"
+#include "gauntlet/value.h"
+
+/* Instance type bits ("type" keyword, keyword applicability). */
+enum {
+    SC_T_NULL = 1u << 0,
+    SC_T_BOOLEAN = 1u << 1,
+    SC_T_INTEGER = 1u << 2,
+    SC_T_NUMBER = 1u << 3, /* "number" in a type list admits integers too */
+    SC_T_STRING = 1u << 4,
+    SC_T_ARRAY = 1u << 5,
+    SC_T_OBJECT = 1u << 6,
+    SC_T_ANY = 0x7f
+};
+
+/* Vocabularies a document's metaschema enables (2019-09+ `$vocabulary`). */
+enum {
+    SC_VOC_APPLICATOR = 1u << 0,
+    SC_VOC_VALIDATION = 1u << 1,
+    SC_VOC_UNEVALUATED = 1u << 2,
+    SC_VOC_FORMAT_ASSERT = 1u << 3,
+    SC_VOC_ALL = 0x7
+};
+
+typedef enum sc_kind {
+    KW_TYPE,
+    KW_ENUM,
+    KW_CONST,
+    KW_MULTIPLE_OF,
+    KW_MAXIMUM,
+    KW_EXCLUSIVE_MAXIMUM,
+    KW_MINIMUM,
+    KW_EXCLUSIVE_MINIMUM,
+    KW_MAX_LENGTH,
+    KW_MIN_LENGTH,
+    KW_PATTERN,
+    KW_FORMAT,
+    KW_ITEMS,            /* one schema for every item from `start` on */
+    KW_PREFIX_ITEMS,     /* prefixItems, or array-form items (draft 4 - 2019-09) */
+    KW_MAX_ITEMS,
+    KW_MIN_ITEMS,
+    KW_UNIQUE_ITEMS,
+    KW_CONTAINS,
+    KW_MAX_PROPERTIES,
+    KW_MIN_PROPERTIES,
+    KW_REQUIRED,
+    KW_PROPERTIES,
+    KW_PATTERN_PROPERTIES,
+    KW_ADDITIONAL_PROPERTIES,
+    KW_DEPENDENT_REQUIRED,
+    KW_DEPENDENT_SCHEMAS,
+    KW_PROPERTY_NAMES,
+    KW_ALL_OF,
+    KW_ANY_OF,
+    KW_ONE_OF,
+    KW_NOT,
+    KW_IF,
+    KW_REF,
+    KW_DYNAMIC_REF,
+    KW_RECURSIVE_REF,
+    KW_UNEVALUATED_ITEMS,
+    KW_UNEVALUATED_PROPERTIES
+} sc_kind;
+
+typedef struct sc_node sc_node;
+typedef struct sc_resource sc_resource;
+
+typedef struct sc_regex {
+    pcre2_code *code;
+    const char *source; /* the ECMA-262 pattern as written */
+    bool jit;
+} sc_regex;
+
+typedef struct sc_prop {
+    const char *name;
+    size_t len;
+    sc_node *schema;
+} sc_prop;
+
+typedef struct sc_pattern_prop {
+    sc_regex re;
+    sc_node *schema;
+} sc_pattern_prop;
+
+/* dependentRequired / dependentSchemas / dependencies: one entry per property. */
+typedef struct sc_dep {
+    const char *name;
+    size_t len;
+    const gt_value *required; /* array of names, or NULL */
+    sc_node *schema;          /* or NULL */
+} sc_dep;
+
+typedef int (*sc_format_fn)(const char *text, size_t len);
+
+typedef struct sc_kw {
+    sc_kind kind;
+    uint32_t applies;     /* instance types the keyword constrains (SC_T_*) */
+    const char *name;     /* keyword as spelled in the schema */
+    const char *location; /* static keyword location */
+    const gt_value *value;
+    union {
+        uint32_t types;
+        size_t count;      /* minLength, maxItems, ... */
+        struct {
+            sc_node **nodes;
+            size_t count;
+        } list;            /* allOf, anyOf, oneOf, prefixItems */
+        struct {
+            sc_node *schema;
+            size_t start;  /* items: first index covered (after prefixItems) */
+        } sub;
+        struct {
+            sc_prop *props; /* sorted by (len, bytes) */
+            size_t count;
+        } props;
+        struct {
+            sc_pattern_prop *pats;
+            size_t count;
+        } pats;
+        struct {
+            sc_dep *deps;
+            size_t count;
+        } deps;
+        sc_regex re;
+        sc_format_fn format;
+        struct {
+            sc_node *if_node, *then_node, *else_node;
+        } cond;
+        struct {
+            sc_node *target;
+            const char *dynamic_name; /* $dynamicRef that may re-target, or NULL */
+        } ref;
+    } u;
+} sc_kw;
+
+struct sc_node {
+    bool is_bool;
+    bool bool_value;
+    bool exclusive_max_flag; /* draft 4 boolean exclusiveMaximum */
+    bool exclusive_min_flag;
+    gt_schema_dialect dialect;
+    uint32_t type_mask; /* the node's own "type" (0 = none), for messages */
+    sc_kw *kws;
+    size_t nkw;
+    sc_resource *resource;
+    const gt_value *src;
+    const char *location;
+    /* siblings some keywords consult */
+    const sc_kw *properties;
+    const sc_kw *pattern_properties;
+    const sc_kw *contains;
+    const gt_value *minimum, *maximum, *exclusive_minimum, *exclusive_maximum;
+    const gt_value *min_contains, *max_contains;
+    const gt_value *min_length, *max_length;
+    uint32_t mark; /* compile-time only: cycle detection state */
+    sc_node *next_pending;
+};
+
+typedef struct sc_anchor {
+    const char *name;
+    const gt_value *value;
+    sc_node *node; /* filled for dynamic anchors after compilation */
+    bool dynamic;
+} sc_anchor;
+
+/* A schema resource: a document root or a subschema with `$id`. */
+struct sc_resource {
+    char *uri; /* absolute, without fragment */
+    const gt_value *root;
+    gt_schema_dialect dialect;
+    uint32_t vocab;
+    bool recursive_anchor; /* 2019-09 `$recursiveAnchor: true` at the root */
+    sc_anchor *anchors;
+    size_t nanchors, anchors_cap;
+    sc_node *root_node;
+};
+
+/* Per-value compile information: which resource a subschema belongs to. */
+typedef struct sc_info {
+    const gt_value *value;
+    sc_resource *resource;
+    const char *location;
+    gt_schema_dialect dialect;
+    uint32_t vocab;
+    sc_node *node;
+} sc_info;
+
+struct gt_schema {
+    gt_arena *arena;
+    gt_schema_options options;
+    char *remotes_base;
+    char *remotes_dir;
+    gt_schema_dialect dialect;
+    sc_node *root;
+    bool uses_unevaluated; /* collect annotations only when needed */
+    bool uses_dynamic;
+    size_t compile_stack_budget; /* stack the metaschema check may use */
+    /* compile-time tables (kept; read-only afterwards) */
+    sc_resource **resources;
+    size_t nresources, resources_cap;
+    sc_info *infos; /* open-addressing hash keyed by value pointer */
+    size_t infos_cap, infos_count;
+    sc_node *pending;
+    size_t node_count;
+    gt_schema_problem *problem;
+    gt_schema_problem scratch_problem;
+    bool failed;
+};
+
+/* --- schema_compile.c (compile-time helpers shared with schema_keywords.c) --- */
+/* Record the first compile problem; later calls are ignored. */
+void sc_fail(gt_schema *s, gt_schema_problem_code code, const char *location, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Zeroed arena memory; NULL (and a recorded problem) when out of memory. */
+void *sc_alloc(gt_schema *s, size_t size);
+char *sc_strdup(gt_schema *s, const char *text);
+/* Node of a subschema value found under a keyword of `parent`. */
+sc_node *sc_child_node(gt_schema *s, const sc_node *parent, const gt_value *v, const char *location);
+/* Resolve a reference string from `node`; NULL with a problem when unresolvable. */
+sc_node *sc_resolve_ref(gt_schema *s, const sc_node *node, const char *ref, const char *kwloc,
+                        const gt_value **target_value);
+/* Find an anchor of a resource by name; NULL when absent. */
+const sc_anchor *sc_anchor_find(const sc_resource *res, const char *name);
+
+/* --- schema_keywords.c --- */
+/* Fill node->kws from its schema object (keyword order kept). */
+void sc_compile_keywords(gt_schema *s, sc_node *n);
+
+/* --- schema_uri.c --- */
+/* Resolve `ref` against absolute `base` (RFC 3986 §5.2) into the arena. */
+char *sc_uri_resolve(gt_arena *arena, const char *base, const char *ref);
+/* Split `uri` at '#': returns the part before, sets *fragment (decoded, NULL when absent). */
+char *sc_uri_split(gt_arena *arena, const char *uri, char **fragment);
+/* Percent-decode into the arena. */
+char *sc_uri_decode(gt_arena *arena, const char *text, size_t len);
+/* Follow a JSON Pointer (already percent-decoded) from `root`; NULL when absent. */
+const gt_value *sc_pointer_get(const gt_value *root, const char *pointer);
+/* Append "/" + escaped token to a location, into the arena. */
+char *sc_location_child(gt_arena *arena, const char *parent, const char *token, size_t len);
+char *sc_location_index(gt_arena *arena, const char *parent, size_t index);
+
+/* --- schema_regex.c --- */
+/* Compile an ECMA-262 pattern. Returns 0, or -1 with a message in `why`. */
+int sc_regex_compile(sc_regex *re, const char *pattern, size_t len, char *why, size_t why_size);
+/* 1 match, 0 no match, -1 error. `match_data` is the caller's. */
+int sc_regex_search(const sc_regex *re, const char *text, size_t len, pcre2_match_data *match_data);
+void sc_regex_free(sc_regex *re);
+
+/* --- schema_format.c --- */
+sc_format_fn sc_format_lookup(const char *name);
+
+/* --- schema_decimal.c --- */
+/* Is `value` an integer multiple of `divisor` (both numbers), exactly in decimal? */
+bool sc_decimal_is_multiple(const gt_value *value, const gt_value *divisor);
+/* Compare two numbers exactly: <0, 0, >0. */
+int sc_decimal_compare(const gt_value *a, const gt_value *b);
+
+/* --- schema_validate.c --- */
+size_t sc_utf8_length(const char *text, size_t len);
+
+/* --- metaschemas (generated) --- */
+typedef struct sc_embedded {
+    const char *name; /* file name: "draft7.json", "vocabularies.json" */
+    const char *text;
+    size_t len;
+} sc_embedded;
+extern const sc_embedded sc_embedded_metaschemas[];
+extern const size_t sc_embedded_metaschema_count;
+
+#endif

@@ -1,0 +1,1129 @@
+/* schema_validate.c — evaluate an instance against a compiled schema.
+ *
+ * One recursive walk over (node, instance). Everything mutable lives in a
+ * per-call context (vctx) on the caller's stack plus the caller's
+ * gt_schema_errors, so a compiled schema is shared read-only across threads.
+ * Keywords whose failing branches must not leave errors behind (anyOf, oneOf,
+ * not, if, contains, propertyNames) first run in "probe" mode (no errors, stop
+ * at the first failure) and are re-run to collect errors only when they fail:
+ * the valid path allocates nothing. Annotations for unevaluated* are bitsets
+ * over an object's members or an array's items, collected only when the
+ * schema uses unevaluated*. Not for: compiling (schema_compile.c). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema_impl.h"
+
+/* Stack a validation may use when the schema does not say (6 MiB: Linux gives
+ * 8 MiB to the main thread and to threads by default). Deep schemas and
+ * dynamic-reference loops the compiler could not see stop here with
+ * GT_SCHEMA_ERROR instead of overflowing the stack. */
+#define SC_DEFAULT_STACK_BUDGET (6u * 1024u * 1024u)
+
+/* Keep message building out of the recursive path's stack frames. */
+#define NOINLINE __attribute__((noinline))
+
+typedef struct path_seg {
+    const char *key; /* NULL for an array index */
+    size_t len;      /* key length, or the index */
+} path_seg;
+
+/* Evaluated members/items of one instance location (bit i = member/item i). */
+typedef struct evalset {
+    uint64_t *bits;
+    size_t n;
+} evalset;
+
+typedef struct vctx {
+    const gt_schema *schema;
+    gt_schema_errors *errs;
+    bool collect; /* record errors (false while probing) */
+    bool track;   /* collect annotations for unevaluated* */
+    bool stop;    /* max_errors reached */
+    bool fatal;   /* out of memory or too deep */
+    uintptr_t stack_base;
+    size_t stack_budget;
+    path_seg *path;
+    size_t path_len, path_cap;
+    const sc_resource **scope;
+    size_t scope_len, scope_cap;
+    pcre2_match_data *md;
+    gt_arena *scratch;
+    path_seg path_local[64];
+    const sc_resource *scope_local[32];
+} vctx;
+
+static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evalset *ev);
+
+/* ---- small helpers ---- */
+
+size_t sc_utf8_length(const char *text, size_t len)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < len; i++)
+        count += ((unsigned char)text[i] & 0xc0) != 0x80;
+    return count;
+}
+
+static uint32_t instance_bits(const gt_value *v)
+{
+    switch (v->type) {
+    case GT_NULL: return SC_T_NULL;
+    case GT_FALSE:
+    case GT_TRUE: return SC_T_BOOLEAN;
+    case GT_NUMBER: return gt_value_is_integer(v) ? SC_T_INTEGER | SC_T_NUMBER : SC_T_NUMBER;
+    case GT_STRING: return SC_T_STRING;
+    case GT_ARRAY: return SC_T_ARRAY;
+    case GT_OBJECT: return SC_T_OBJECT;
+    }
+    return 0;
+}
+
+static const char *instance_type_name(const gt_value *v)
+{
+    if (v->type == GT_NUMBER)
+        return gt_value_is_integer(v) ? "integer" : "number";
+    return gt_type_name(v->type);
+}
+
+static bool grow(void **items, size_t *cap, size_t size, void *local)
+{
+    size_t ncap = *cap * 2;
+    void *grown = *items == local ? malloc(ncap * size) : realloc(*items, ncap * size);
+    if (grown == NULL)
+        return false;
+    if (*items == local)
+        memcpy(grown, local, *cap * size);
+    *items = grown, *cap = ncap;
+    return true;
+}
+
+static bool push_key(vctx *c, const char *key, size_t len)
+{
+    if (c->path_len == c->path_cap && !grow((void **)&c->path, &c->path_cap, sizeof(path_seg), c->path_local)) {
+        c->fatal = true;
+        return false;
+    }
+    c->path[c->path_len++] = (path_seg){key, len};
+    return true;
+}
+
+static bool push_index(vctx *c, size_t index) { return push_key(c, NULL, index); }
+static void pop(vctx *c) { c->path_len--; }
+
+/* ---- annotations ---- */
+
+static void eval_mark(vctx *c, evalset *ev, size_t i, size_t total)
+{
+    if (ev == NULL)
+        return;
+    if (ev->bits == NULL) {
+        size_t words = (total + 63) / 64;
+        ev->bits = gt_arena_alloc(c->scratch, words * sizeof(uint64_t) + 8);
+        if (ev->bits == NULL) {
+            c->fatal = true;
+            return;
+        }
+        memset(ev->bits, 0, words * sizeof(uint64_t));
+        ev->n = total;
+    }
+    ev->bits[i / 64] |= 1ull << (i % 64);
+}
+
+static bool eval_has(const evalset *ev, size_t i) { return ev && ev->bits && (ev->bits[i / 64] >> (i % 64)) & 1; }
+
+static void eval_merge(vctx *c, evalset *into, const evalset *from)
+{
+    if (into == NULL || from == NULL || from->bits == NULL)
+        return;
+    if (into->bits == NULL) {
+        eval_mark(c, into, 0, from->n);
+        if (into->bits == NULL)
+            return;
+        into->bits[0] = 0;
+    }
+    for (size_t w = 0; w < (from->n + 63) / 64; w++)
+        into->bits[w] |= from->bits[w];
+}
+
+/* ---- errors ---- */
+
+static bool is_identifier(const char *s, size_t len)
+{
+    if (len == 0)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = s[i];
+        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == '$' ||
+                  (i > 0 && ch >= '0' && ch <= '9');
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+typedef struct strbuf {
+    char *data;
+    size_t len, cap;
+    char local[256];
+} strbuf;
+
+static void sb_init(strbuf *b)
+{
+    b->data = b->local, b->len = 0, b->cap = sizeof b->local;
+    b->data[0] = '\0';
+}
+
+static void sb_put(strbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap * 2;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *grown = b->data == b->local ? malloc(cap) : realloc(b->data, cap);
+        if (grown == NULL)
+            return;
+        if (b->data == b->local)
+            memcpy(grown, b->local, b->len);
+        b->data = grown, b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+static void sb_puts(strbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
+
+static void sb_free(strbuf *b)
+{
+    if (b->data != b->local)
+        free(b->data);
+}
+
+/* A JSON string literal of `s` into `b`, cut after `max` bytes with "...". */
+static void sb_quote(strbuf *b, const char *s, size_t len, size_t max)
+{
+    sb_puts(b, "\"");
+    size_t n = len > max ? max : len;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        char esc[8];
+        if (ch == '"' || ch == '\\')
+            esc[0] = '\\', esc[1] = (char)ch, sb_put(b, esc, 2);
+        else if (ch < 0x20)
+            snprintf(esc, sizeof esc, "\\u%04x", ch), sb_puts(b, esc);
+        else
+            sb_put(b, (const char *)&ch, 1);
+    }
+    if (len > max)
+        sb_puts(b, "...");
+    sb_puts(b, "\"");
+}
+
+static void render_paths(const vctx *c, strbuf *pointer, strbuf *dollar)
+{
+    sb_puts(dollar, "$");
+    for (size_t i = 0; i < c->path_len; i++) {
+        const path_seg *seg = &c->path[i];
+        char digits[32];
+        if (seg->key == NULL) {
+            snprintf(digits, sizeof digits, "%zu", seg->len);
+            sb_puts(pointer, "/"), sb_puts(pointer, digits);
+            sb_puts(dollar, "["), sb_puts(dollar, digits), sb_puts(dollar, "]");
+            continue;
+        }
+        sb_puts(pointer, "/");
+        for (size_t k = 0; k < seg->len; k++) {
+            if (seg->key[k] == '~')
+                sb_puts(pointer, "~0");
+            else if (seg->key[k] == '/')
+                sb_puts(pointer, "~1");
+            else
+                sb_put(pointer, seg->key + k, 1);
+        }
+        if (is_identifier(seg->key, seg->len))
+            sb_puts(dollar, "."), sb_put(dollar, seg->key, seg->len);
+        else
+            sb_puts(dollar, "["), sb_quote(dollar, seg->key, seg->len, (size_t)-1), sb_puts(dollar, "]");
+    }
+}
+
+static const char *arena_copy(vctx *c, const char *s)
+{
+    char *copy = gt_arena_strndup(c->errs->strings, s, strlen(s));
+    if (copy == NULL)
+        c->fatal = true;
+    return copy ? copy : "";
+}
+
+static gt_schema_error *error_slot(vctx *c, size_t at)
+{
+    gt_schema_errors *e = c->errs;
+    if (e->count == e->capacity) {
+        size_t cap = e->capacity ? e->capacity * 2 : 16;
+        gt_schema_error *grown = realloc(e->items, cap * sizeof *grown);
+        if (grown == NULL) {
+            c->fatal = true;
+            return NULL;
+        }
+        e->items = grown, e->capacity = cap;
+    }
+    memmove(&e->items[at + 1], &e->items[at], (e->count - at) * sizeof *e->items);
+    e->count++;
+    return &e->items[at];
+}
+
+/* Record an error at position `at` of the list (normally the end). */
+NOINLINE static void add_error_at(vctx *c, size_t at, const char *keyword, const char *location, const char *message)
+{
+    if (!c->collect || c->stop)
+        return;
+    strbuf pointer, dollar;
+    sb_init(&pointer), sb_init(&dollar);
+    render_paths(c, &pointer, &dollar);
+    gt_schema_error *e = error_slot(c, at);
+    if (e != NULL) {
+        e->instance_path = arena_copy(c, pointer.data);
+        e->instance_path_dollar = arena_copy(c, dollar.data);
+        e->keyword_location = arena_copy(c, location);
+        e->keyword = arena_copy(c, keyword);
+        e->message = arena_copy(c, message);
+    }
+    sb_free(&pointer), sb_free(&dollar);
+    if (c->errs->max_errors != 0 && c->errs->count >= c->errs->max_errors) {
+        c->errs->count = c->errs->max_errors;
+        c->stop = true;
+    }
+}
+
+static void add_error(vctx *c, const sc_kw *kw, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+NOINLINE static void add_error(vctx *c, const sc_kw *kw, const char *fmt, ...)
+{
+    if (!c->collect || c->stop)
+        return;
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    add_error_at(c, c->errs->count, kw->name, kw->location, message);
+}
+
+/* ---- keyword families ---- */
+
+NOINLINE static bool kw_type(vctx *c, const sc_kw *kw, const gt_value *inst)
+{
+    if (instance_bits(inst) & kw->u.types)
+        return true;
+    if (c->collect) {
+        strbuf b;
+        sb_init(&b);
+        const gt_value *v = kw->value;
+        size_t count = v->type == GT_ARRAY ? v->u.arr.count : 1;
+        for (size_t i = 0; i < count; i++) {
+            const gt_value *name = v->type == GT_ARRAY ? v->u.arr.items[i] : v;
+            if (i > 0)
+                sb_puts(&b, i + 1 == count ? " or " : ", ");
+            sb_puts(&b, name->type == GT_STRING ? name->u.str.chars : "?");
+        }
+        add_error(c, kw, "expected %s, got %s", b.data, instance_type_name(inst));
+        sb_free(&b);
+    }
+    return false;
+}
+
+static void render_value(strbuf *b, const gt_value *v, size_t max)
+{
+    if (v->type == GT_STRING) {
+        sb_quote(b, v->u.str.chars, v->u.str.len, max);
+        return;
+    }
+    size_t len;
+    char *json = gt_value_to_json(v, &len);
+    if (json == NULL)
+        return;
+    sb_put(b, json, len > max ? max : len);
+    if (len > max)
+        sb_puts(b, "...");
+    free(json);
+}
+
+NOINLINE static bool kw_enum(vctx *c, const sc_kw *kw, const gt_value *inst)
+{
+    const gt_value *list = kw->value;
+    for (size_t i = 0; i < list->u.arr.count; i++)
+        if (gt_value_equal(list->u.arr.items[i], inst))
+            return true;
+    if (c->collect) {
+        strbuf b;
+        sb_init(&b);
+        for (size_t i = 0; i < list->u.arr.count && i < 12; i++) {
+            if (i > 0)
+                sb_puts(&b, ", ");
+            render_value(&b, list->u.arr.items[i], 48);
+        }
+        if (list->u.arr.count > 12)
+            sb_puts(&b, ", ...");
+        add_error(c, kw, "expected one of %s", b.data);
+        sb_free(&b);
+    }
+    return false;
+}
+
+NOINLINE static bool kw_const(vctx *c, const sc_kw *kw, const gt_value *inst)
+{
+    if (gt_value_equal(kw->value, inst))
+        return true;
+    if (c->collect) {
+        strbuf b;
+        sb_init(&b);
+        render_value(&b, kw->value, 120);
+        add_error(c, kw, "expected %s", b.data);
+        sb_free(&b);
+    }
+    return false;
+}
+
+/* "expected integer from 1 through 5", "expected number > 0 and <= 5", ... */
+static void bounds_message(const sc_node *n, char *buf, size_t cap)
+{
+    const char *what = n->type_mask == SC_T_INTEGER ? "integer" : "number";
+    const gt_value *lo = n->exclusive_minimum ? n->exclusive_minimum : n->minimum;
+    const gt_value *hi = n->exclusive_maximum ? n->exclusive_maximum : n->maximum;
+    bool lo_ex = n->exclusive_minimum != NULL || n->exclusive_min_flag;
+    bool hi_ex = n->exclusive_maximum != NULL || n->exclusive_max_flag;
+    if (lo && hi && !lo_ex && !hi_ex)
+        snprintf(buf, cap, "expected %s from %s through %s", what, lo->u.num.text, hi->u.num.text);
+    else if (lo && hi)
+        snprintf(buf, cap, "expected %s %s %s and %s %s", what, lo_ex ? ">" : ">=", lo->u.num.text, hi_ex ? "<" : "<=",
+                 hi->u.num.text);
+    else if (lo)
+        snprintf(buf, cap, "expected %s %s %s", what, lo_ex ? ">" : ">=", lo->u.num.text);
+    else if (hi)
+        snprintf(buf, cap, "expected %s %s %s", what, hi_ex ? "<" : "<=", hi->u.num.text);
+    else
+        snprintf(buf, cap, "number out of range");
+}
+
+NOINLINE static bool kw_bound(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst)
+{
+    int cmp = sc_decimal_compare(inst, kw->value);
+    bool ok;
+    switch (kw->kind) {
+    case KW_MAXIMUM: ok = n->exclusive_max_flag ? cmp < 0 : cmp <= 0; break;
+    case KW_MINIMUM: ok = n->exclusive_min_flag ? cmp > 0 : cmp >= 0; break;
+    case KW_EXCLUSIVE_MAXIMUM: ok = cmp < 0; break;
+    default: ok = cmp > 0; break;
+    }
+    if (!ok && c->collect) {
+        char message[256];
+        bounds_message(n, message, sizeof message);
+        add_error(c, kw, "%s", message);
+    }
+    return ok;
+}
+
+NOINLINE static bool kw_multiple_of(vctx *c, const sc_kw *kw, const gt_value *inst)
+{
+    if (sc_decimal_is_multiple(inst, kw->value))
+        return true;
+    add_error(c, kw, "expected a multiple of %s", kw->value->u.num.text);
+    return false;
+}
+
+NOINLINE static bool kw_length(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst)
+{
+    size_t bytes = inst->u.str.len;
+    bool is_max = kw->kind == KW_MAX_LENGTH;
+    if (is_max ? bytes <= kw->u.count : bytes / 4 >= kw->u.count)
+        return true; /* code points lie between bytes/4 and bytes */
+    size_t length = sc_utf8_length(inst->u.str.chars, bytes);
+    if (is_max ? length <= kw->u.count : length >= kw->u.count)
+        return true;
+    if (c->collect) {
+        if (n->min_length && n->max_length)
+            add_error(c, kw, "expected string of %s to %s characters, got %zu", n->min_length->u.num.text,
+                      n->max_length->u.num.text, length);
+        else
+            add_error(c, kw, "expected string of %s %zu character%s, got %zu", is_max ? "at most" : "at least",
+                      kw->u.count, kw->u.count == 1 ? "" : "s", length);
+    }
+    return false;
+}
+
+static pcre2_match_data *match_data(vctx *c)
+{
+    if (c->md == NULL) {
+        c->md = pcre2_match_data_create(1, NULL);
+        if (c->md == NULL)
+            c->fatal = true;
+    }
+    return c->md;
+}
+
+static int regex_search(vctx *c, const sc_regex *re, const char *text, size_t len)
+{
+    pcre2_match_data *md = match_data(c);
+    if (md == NULL)
+        return -1;
+    int rc = sc_regex_search(re, text, len, md);
+    if (rc < 0)
+        c->fatal = true;
+    return rc;
+}
+
+NOINLINE static bool kw_pattern(vctx *c, const sc_kw *kw, const gt_value *inst)
+{
+    if (regex_search(c, &kw->u.re, inst->u.str.chars, inst->u.str.len) == 1)
+        return true;
+    add_error(c, kw, "expected string matching /%.160s/", kw->u.re.source);
+    return false;
+}
+
+NOINLINE static bool kw_format(vctx *c, const sc_kw *kw, const gt_value *inst)
+{
+    if (kw->u.format(inst->u.str.chars, inst->u.str.len))
+        return true;
+    add_error(c, kw, "expected a valid %s string", kw->value->u.str.chars);
+    return false;
+}
+
+/* Validate a child location (member or item) with a fresh annotation set. */
+static bool validate_child(vctx *c, const sc_node *n, const gt_value *inst)
+{
+    evalset child = {0};
+    return validate_node(c, n, inst, c->track ? &child : NULL);
+}
+
+/* Validate in place; annotations reach `ev` only when the subschema passes. */
+static bool validate_in_place(vctx *c, const sc_node *n, const gt_value *inst, evalset *ev)
+{
+    if (!c->track)
+        return validate_node(c, n, inst, NULL);
+    evalset tmp = {0};
+    bool ok = validate_node(c, n, inst, &tmp);
+    if (ok)
+        eval_merge(c, ev, &tmp);
+    return ok;
+}
+
+/* Run `fn` with error collection off; restores the mode. */
+static bool probe_node(vctx *c, const sc_node *n, const gt_value *inst, evalset *ev)
+{
+    bool saved = c->collect;
+    c->collect = false;
+    bool ok = validate_in_place(c, n, inst, ev);
+    c->collect = saved;
+    return ok;
+}
+
+/* ---- arrays ---- */
+
+static bool items_false(vctx *c, const sc_kw *kw, size_t start, size_t count)
+{
+    add_error(c, kw, "expected at most %zu item%s, got %zu", start, start == 1 ? "" : "s", count);
+    return false;
+}
+
+static bool kw_items(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    size_t count = inst->u.arr.count, start = kw->u.sub.start;
+    const sc_node *sub = kw->u.sub.schema;
+    if (start >= count)
+        return true;
+    if (sub->is_bool && !sub->bool_value)
+        return items_false(c, kw, start, count);
+    bool ok = true;
+    for (size_t i = start; i < count && (ok || c->collect) && !c->stop; i++) {
+        if (!push_index(c, i))
+            return false;
+        ok &= validate_child(c, sub, inst->u.arr.items[i]);
+        pop(c);
+        eval_mark(c, ev, i, count);
+    }
+    return ok;
+}
+
+static bool kw_prefix_items(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    size_t count = inst->u.arr.count;
+    bool ok = true;
+    for (size_t i = 0; i < count && i < kw->u.list.count && (ok || c->collect) && !c->stop; i++) {
+        if (!push_index(c, i))
+            return false;
+        ok &= validate_child(c, kw->u.list.nodes[i], inst->u.arr.items[i]);
+        pop(c);
+        eval_mark(c, ev, i, count);
+    }
+    return ok;
+}
+
+NOINLINE static bool kw_count(vctx *c, const sc_kw *kw, size_t have, const char *noun)
+{
+    bool is_max = kw->kind == KW_MAX_ITEMS || kw->kind == KW_MAX_PROPERTIES;
+    if (is_max ? have <= kw->u.count : have >= kw->u.count)
+        return true;
+    const char *plural = strcmp(noun, "property") == 0 ? "properties" : "items";
+    add_error(c, kw, "expected %s %zu %s, got %zu", is_max ? "at most" : "at least", kw->u.count,
+              kw->u.count == 1 ? noun : plural, have);
+    return false;
+}
+
+NOINLINE static bool kw_unique(vctx *c, const sc_kw *kw, const gt_value *inst)
+{
+    size_t count = inst->u.arr.count;
+    for (size_t i = 0; i < count; i++)
+        for (size_t j = i + 1; j < count; j++)
+            if (gt_value_equal(inst->u.arr.items[i], inst->u.arr.items[j])) {
+                add_error(c, kw, "expected unique items, but items %zu and %zu are equal", i, j);
+                return false;
+            }
+    return true;
+}
+
+NOINLINE static bool kw_contains(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    size_t count = inst->u.arr.count, matched = 0;
+    size_t min = n->min_contains ? (size_t)n->min_contains->u.num.number : 1;
+    size_t max = n->max_contains ? (size_t)n->max_contains->u.num.number : (size_t)-1;
+    bool annotate = n->dialect == GT_SCHEMA_DRAFT2020_12;
+    bool saved = c->collect;
+    c->collect = false;
+    for (size_t i = 0; i < count && !c->fatal; i++) {
+        if (validate_child(c, kw->u.sub.schema, inst->u.arr.items[i])) {
+            matched++;
+            if (annotate)
+                eval_mark(c, ev, i, count);
+            else if (matched > max || (matched >= min && !c->track && max == (size_t)-1))
+                break;
+        }
+    }
+    c->collect = saved;
+    if (matched >= min && matched <= max)
+        return true;
+    if (n->min_contains || n->max_contains)
+        add_error(c, kw, "expected %s %zu item%s matching \"contains\", got %zu", matched < min ? "at least" : "at most",
+                  matched < min ? min : max, (matched < min ? min : max) == 1 ? "" : "s", matched);
+    else
+        add_error(c, kw, "expected at least one item matching \"contains\"");
+    return false;
+}
+
+static bool kw_unevaluated_items(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    size_t count = inst->u.arr.count;
+    const sc_node *sub = kw->u.sub.schema;
+    bool ok = true;
+    for (size_t i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
+        if (eval_has(ev, i))
+            continue;
+        if (!push_index(c, i))
+            return false;
+        if (sub->is_bool && !sub->bool_value) {
+            add_error(c, kw, "unexpected item at index %zu", i);
+            ok = false;
+        } else
+            ok &= validate_child(c, sub, inst->u.arr.items[i]);
+        pop(c);
+        eval_mark(c, ev, i, count);
+    }
+    return ok;
+}
+
+/* ---- objects ---- */
+
+static const sc_prop *find_prop(const sc_kw *kw, const char *name, size_t len)
+{
+    size_t lo = 0, hi = kw->u.props.count;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const sc_prop *p = &kw->u.props.props[mid];
+        int cmp = p->len != len ? (p->len < len ? -1 : 1) : memcmp(p->name, name, len);
+        if (cmp == 0)
+            return p;
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static bool kw_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    bool ok = true;
+    size_t count = inst->u.obj.count;
+    for (size_t i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
+        const gt_member *m = &inst->u.obj.members[i];
+        const sc_prop *p = find_prop(kw, m->key, m->key_len);
+        if (p == NULL)
+            continue;
+        eval_mark(c, ev, i, count);
+        if (p->schema->is_bool && p->schema->bool_value)
+            continue;
+        if (!push_key(c, m->key, m->key_len))
+            return false;
+        ok &= validate_child(c, p->schema, m->value);
+        pop(c);
+    }
+    return ok;
+}
+
+static bool kw_pattern_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    bool ok = true;
+    size_t count = inst->u.obj.count;
+    for (size_t i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
+        const gt_member *m = &inst->u.obj.members[i];
+        for (size_t k = 0; k < kw->u.pats.count; k++) {
+            const sc_pattern_prop *pp = &kw->u.pats.pats[k];
+            if (regex_search(c, &pp->re, m->key, m->key_len) != 1)
+                continue;
+            eval_mark(c, ev, i, count);
+            if (!push_key(c, m->key, m->key_len))
+                return false;
+            ok &= validate_child(c, pp->schema, m->value);
+            pop(c);
+        }
+    }
+    return ok;
+}
+
+static bool matched_elsewhere(vctx *c, const sc_node *n, const gt_member *m)
+{
+    if (n->properties && find_prop(n->properties, m->key, m->key_len))
+        return true;
+    if (n->pattern_properties)
+        for (size_t k = 0; k < n->pattern_properties->u.pats.count; k++)
+            if (regex_search(c, &n->pattern_properties->u.pats.pats[k].re, m->key, m->key_len) == 1)
+                return true;
+    return false;
+}
+
+/* additionalProperties (`unevaluated` false) and unevaluatedProperties (true). */
+NOINLINE static bool kw_extra_properties(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst, evalset *ev,
+                                bool unevaluated)
+{
+    bool ok = true;
+    size_t count = inst->u.obj.count;
+    const sc_node *sub = kw->u.sub.schema;
+    for (size_t i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
+        const gt_member *m = &inst->u.obj.members[i];
+        if (unevaluated ? eval_has(ev, i) : matched_elsewhere(c, n, m))
+            continue;
+        eval_mark(c, ev, i, count);
+        if (sub->is_bool && sub->bool_value)
+            continue;
+        if (sub->is_bool) {
+            if (c->collect) {
+                /* reported at the extra member's own path, so a report and
+                 * a repair prompt name the field that leaked */
+                strbuf b;
+                sb_init(&b);
+                sb_quote(&b, m->key, m->key_len, 120);
+                if (!push_key(c, m->key, m->key_len)) {
+                    sb_free(&b);
+                    return false;
+                }
+                add_error(c, kw, "unexpected property %s", b.data);
+                pop(c);
+                sb_free(&b);
+            }
+            ok = false;
+            continue;
+        }
+        if (!push_key(c, m->key, m->key_len))
+            return false;
+        ok &= validate_child(c, sub, m->value);
+        pop(c);
+    }
+    return ok;
+}
+
+static bool has_member(const gt_value *obj, const gt_value *name)
+{
+    return name->type == GT_STRING && gt_value_get(obj, name->u.str.chars, name->u.str.len) != NULL;
+}
+
+NOINLINE static bool kw_required(vctx *c, const sc_kw *kw, const gt_value *inst)
+{
+    const gt_value *names = kw->value;
+    bool ok = true;
+    for (size_t i = 0; i < names->u.arr.count && (ok || c->collect) && !c->stop; i++) {
+        const gt_value *name = names->u.arr.items[i];
+        if (has_member(inst, name) || name->type != GT_STRING)
+            continue;
+        ok = false;
+        if (c->collect) {
+            strbuf b;
+            sb_init(&b);
+            sb_quote(&b, name->u.str.chars, name->u.str.len, 120);
+            add_error(c, kw, "missing required property %s", b.data);
+            sb_free(&b);
+        }
+    }
+    return ok;
+}
+
+NOINLINE static bool kw_dependencies(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    bool ok = true;
+    for (size_t d = 0; d < kw->u.deps.count && (ok || c->collect) && !c->stop; d++) {
+        const sc_dep *dep = &kw->u.deps.deps[d];
+        if (gt_value_get(inst, dep->name, dep->len) == NULL)
+            continue;
+        if (dep->schema != NULL)
+            ok &= validate_in_place(c, dep->schema, inst, ev);
+        for (size_t i = 0; dep->required && i < dep->required->u.arr.count; i++) {
+            const gt_value *name = dep->required->u.arr.items[i];
+            if (has_member(inst, name) || name->type != GT_STRING)
+                continue;
+            ok = false;
+            if (c->collect) {
+                strbuf b;
+                sb_init(&b);
+                sb_quote(&b, dep->name, dep->len, 120);
+                sb_puts(&b, " requires property ");
+                sb_quote(&b, name->u.str.chars, name->u.str.len, 120);
+                add_error(c, kw, "property %s", b.data);
+                sb_free(&b);
+            }
+        }
+    }
+    return ok;
+}
+
+NOINLINE static bool kw_property_names(vctx *c, const sc_kw *kw, const gt_value *inst)
+{
+    bool ok = true;
+    for (size_t i = 0; i < inst->u.obj.count && (ok || c->collect) && !c->stop; i++) {
+        const gt_member *m = &inst->u.obj.members[i];
+        gt_value name = {.type = GT_STRING, .u.str = {m->key, m->key_len}};
+        bool saved = c->collect;
+        c->collect = false;
+        bool valid = validate_child(c, kw->u.sub.schema, &name);
+        c->collect = saved;
+        if (valid)
+            continue;
+        ok = false;
+        if (c->collect) {
+            strbuf b;
+            sb_init(&b);
+            sb_quote(&b, m->key, m->key_len, 120);
+            add_error(c, kw, "invalid property name %s", b.data);
+            sb_free(&b);
+        }
+    }
+    return ok;
+}
+
+/* ---- applicators ---- */
+
+static bool kw_all_of(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    bool ok = true;
+    for (size_t i = 0; i < kw->u.list.count && (ok || c->collect) && !c->stop; i++)
+        ok &= validate_in_place(c, kw->u.list.nodes[i], inst, ev);
+    return ok;
+}
+
+/* One error for a failed anyOf/oneOf at the instance's own path: errors of
+ * alternatives the model did not mean are noise in a report or a repair
+ * prompt. The branches are re-run with errors on only to name the closest
+ * one (fewest errors) in the message; their errors are then dropped. */
+NOINLINE static void explain_branches(vctx *c, const sc_kw *kw, const gt_value *inst, const char *message)
+{
+    if (!c->collect || c->stop)
+        return;
+    size_t at = c->errs->count, saved_max = c->errs->max_errors;
+    size_t best_count = (size_t)-1, best_branch = 0;
+    char best[320] = "";
+    c->errs->max_errors = 0;
+    for (size_t i = 0; i < kw->u.list.count; i++) {
+        size_t before = c->errs->count;
+        validate_in_place(c, kw->u.list.nodes[i], inst, NULL);
+        size_t produced = c->errs->count - before;
+        if (produced > 0 && produced < best_count) {
+            const gt_schema_error *first = &c->errs->items[before];
+            best_count = produced;
+            best_branch = i;
+            snprintf(best, sizeof best, "%s %s: %s", first->instance_path_dollar, first->keyword, first->message);
+        }
+        c->errs->count = before;
+        c->stop = false;
+    }
+    c->errs->max_errors = saved_max;
+    char full[640];
+    if (best[0] != '\0')
+        snprintf(full, sizeof full, "%s (closest is schema %zu: %s)", message, best_branch, best);
+    else
+        snprintf(full, sizeof full, "%s", message);
+    add_error_at(c, at, kw->name, kw->location, full);
+}
+
+NOINLINE static bool kw_any_of(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    bool any = false;
+    for (size_t i = 0; i < kw->u.list.count && !c->fatal; i++) {
+        if (probe_node(c, kw->u.list.nodes[i], inst, ev)) {
+            any = true;
+            if (!c->track)
+                break;
+        }
+    }
+    if (any)
+        return true;
+    char message[160];
+    snprintf(message, sizeof message, "expected to match at least one of the %zu anyOf schemas", kw->u.list.count);
+    explain_branches(c, kw, inst, message);
+    return false;
+}
+
+NOINLINE static bool kw_one_of(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    size_t matched = 0, first = 0, second = 0;
+    evalset keep = {0};
+    for (size_t i = 0; i < kw->u.list.count && matched < 2 && !c->fatal; i++) {
+        evalset tmp = {0};
+        if (probe_node(c, kw->u.list.nodes[i], inst, c->track ? &tmp : NULL)) {
+            if (matched++ == 0)
+                first = i, keep = tmp;
+            else
+                second = i;
+        }
+    }
+    if (matched == 1) {
+        eval_merge(c, ev, &keep);
+        return true;
+    }
+    char message[200];
+    if (matched == 0) {
+        snprintf(message, sizeof message, "expected to match exactly one of the %zu oneOf schemas, matched none",
+                 kw->u.list.count);
+        explain_branches(c, kw, inst, message);
+    } else {
+        snprintf(message, sizeof message,
+                 "expected to match exactly one of the %zu oneOf schemas, but schemas %zu and %zu both match",
+                 kw->u.list.count, first, second);
+        if (c->collect)
+            add_error_at(c, c->errs->count, kw->name, kw->location, message);
+    }
+    return false;
+}
+
+static bool kw_not(vctx *c, const sc_kw *kw, const gt_value *inst)
+{
+    evalset tmp = {0};
+    if (!probe_node(c, kw->u.sub.schema, inst, c->track ? &tmp : NULL))
+        return true;
+    add_error(c, kw, "expected not to match the \"not\" schema");
+    return false;
+}
+
+static bool kw_if(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    bool holds = probe_node(c, kw->u.cond.if_node, inst, ev);
+    const sc_node *next = holds ? kw->u.cond.then_node : kw->u.cond.else_node;
+    return next == NULL || validate_in_place(c, next, inst, ev);
+}
+
+/* $dynamicRef: the outermost resource in the dynamic scope with the anchor. */
+static const sc_node *dynamic_target(const vctx *c, const sc_kw *kw)
+{
+    for (size_t i = 0; i < c->scope_len; i++) {
+        const sc_resource *res = c->scope[i];
+        for (size_t a = 0; a < res->nanchors; a++)
+            if (res->anchors[a].dynamic && res->anchors[a].node &&
+                strcmp(res->anchors[a].name, kw->u.ref.dynamic_name) == 0)
+                return res->anchors[a].node;
+    }
+    return kw->u.ref.target;
+}
+
+/* $recursiveRef: the outermost resource with `$recursiveAnchor: true`, when the
+ * static target has one too. */
+static const sc_node *recursive_target(const vctx *c, const sc_kw *kw)
+{
+    const sc_node *target = kw->u.ref.target;
+    if (target->resource == NULL || !target->resource->recursive_anchor)
+        return target;
+    for (size_t i = 0; i < c->scope_len; i++)
+        if (c->scope[i]->recursive_anchor && c->scope[i]->root_node)
+            return c->scope[i]->root_node;
+    return target;
+}
+
+static bool kw_ref(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    const sc_node *target = kw->kind == KW_DYNAMIC_REF     ? dynamic_target(c, kw)
+                            : kw->kind == KW_RECURSIVE_REF ? recursive_target(c, kw)
+                                                           : kw->u.ref.target;
+    return validate_in_place(c, target, inst, ev);
+}
+
+/* ---- dispatch ---- */
+
+static bool eval_kw(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst, evalset *ev)
+{
+    switch (kw->kind) {
+    case KW_TYPE: return kw_type(c, kw, inst);
+    case KW_ENUM: return kw_enum(c, kw, inst);
+    case KW_CONST: return kw_const(c, kw, inst);
+    case KW_MULTIPLE_OF: return kw_multiple_of(c, kw, inst);
+    case KW_MAXIMUM:
+    case KW_MINIMUM:
+    case KW_EXCLUSIVE_MAXIMUM:
+    case KW_EXCLUSIVE_MINIMUM: return kw_bound(c, n, kw, inst);
+    case KW_MAX_LENGTH:
+    case KW_MIN_LENGTH: return kw_length(c, n, kw, inst);
+    case KW_PATTERN: return kw_pattern(c, kw, inst);
+    case KW_FORMAT: return kw_format(c, kw, inst);
+    case KW_ITEMS: return kw_items(c, kw, inst, ev);
+    case KW_PREFIX_ITEMS: return kw_prefix_items(c, kw, inst, ev);
+    case KW_MAX_ITEMS:
+    case KW_MIN_ITEMS: return kw_count(c, kw, inst->u.arr.count, "item");
+    case KW_UNIQUE_ITEMS: return kw_unique(c, kw, inst);
+    case KW_CONTAINS: return kw_contains(c, n, kw, inst, ev);
+    case KW_MAX_PROPERTIES:
+    case KW_MIN_PROPERTIES: return kw_count(c, kw, inst->u.obj.count, "property");
+    case KW_REQUIRED: return kw_required(c, kw, inst);
+    case KW_PROPERTIES: return kw_properties(c, kw, inst, ev);
+    case KW_PATTERN_PROPERTIES: return kw_pattern_properties(c, kw, inst, ev);
+    case KW_ADDITIONAL_PROPERTIES: return kw_extra_properties(c, n, kw, inst, ev, false);
+    case KW_DEPENDENT_REQUIRED:
+    case KW_DEPENDENT_SCHEMAS: return kw_dependencies(c, kw, inst, ev);
+    case KW_PROPERTY_NAMES: return kw_property_names(c, kw, inst);
+    case KW_ALL_OF: return kw_all_of(c, kw, inst, ev);
+    case KW_ANY_OF: return kw_any_of(c, kw, inst, ev);
+    case KW_ONE_OF: return kw_one_of(c, kw, inst, ev);
+    case KW_NOT: return kw_not(c, kw, inst);
+    case KW_IF: return kw_if(c, kw, inst, ev);
+    case KW_REF:
+    case KW_DYNAMIC_REF:
+    case KW_RECURSIVE_REF: return kw_ref(c, kw, inst, ev);
+    case KW_UNEVALUATED_ITEMS: return kw_unevaluated_items(c, kw, inst, ev);
+    case KW_UNEVALUATED_PROPERTIES: return kw_extra_properties(c, n, kw, inst, ev, true);
+    }
+    return true;
+}
+
+static bool push_scope(vctx *c, const sc_resource *res)
+{
+    if (c->scope_len > 0 && c->scope[c->scope_len - 1] == res)
+        return false;
+    if (c->scope_len == c->scope_cap &&
+        !grow((void **)&c->scope, &c->scope_cap, sizeof(*c->scope), (void *)c->scope_local)) {
+        c->fatal = true;
+        return false;
+    }
+    c->scope[c->scope_len++] = res;
+    return true;
+}
+
+static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evalset *ev)
+{
+    if (c->stop || c->fatal)
+        return false;
+    if (n->is_bool) {
+        if (n->bool_value)
+            return true;
+        if (c->collect)
+            add_error_at(c, c->errs->count, "false", n->location, "no value is allowed here");
+        return false;
+    }
+    char marker;
+    if (c->stack_base - (uintptr_t)&marker > c->stack_budget) {
+        c->fatal = true;
+        return false;
+    }
+    bool pushed = c->schema->uses_dynamic && push_scope(c, n->resource);
+    uint32_t bits = instance_bits(inst);
+    bool ok = true;
+    for (size_t i = 0; i < n->nkw; i++) {
+        const sc_kw *kw = &n->kws[i];
+        if (!(kw->applies & bits))
+            continue;
+        if (!eval_kw(c, n, kw, inst, ev)) {
+            ok = false;
+            if (!c->collect || c->stop || c->fatal)
+                break;
+        }
+    }
+    if (pushed)
+        c->scope_len--;
+    return ok;
+}
+
+/* ---- public ---- */
+
+void gt_schema_errors_init(gt_schema_errors *errors) { memset(errors, 0, sizeof *errors); }
+
+void gt_schema_errors_clear(gt_schema_errors *errors)
+{
+    errors->count = 0;
+    if (errors->strings)
+        gt_arena_reset(errors->strings);
+}
+
+void gt_schema_errors_free(gt_schema_errors *errors)
+{
+    free(errors->items);
+    gt_arena_free(errors->strings);
+    gt_arena_free(errors->scratch);
+    if (errors->match_data)
+        pcre2_match_data_free(errors->match_data);
+    size_t max = errors->max_errors;
+    memset(errors, 0, sizeof *errors);
+    errors->max_errors = max;
+}
+
+const char *gt_schema_errors_reason(const gt_schema_errors *errors)
+{
+    return errors && errors->count > 0 ? errors->items[0].keyword : NULL;
+}
+
+gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors)
+{
+    vctx c;
+    c.schema = schema;
+    c.errs = errors;
+    c.collect = errors != NULL;
+    c.track = schema->uses_unevaluated;
+    c.stop = c.fatal = false;
+    char marker;
+    c.stack_base = (uintptr_t)&marker;
+    c.stack_budget = schema->options.max_stack ? schema->options.max_stack : SC_DEFAULT_STACK_BUDGET;
+    c.path = c.path_local, c.path_len = 0, c.path_cap = sizeof c.path_local / sizeof c.path_local[0];
+    c.scope = c.scope_local, c.scope_len = 0, c.scope_cap = sizeof c.scope_local / sizeof c.scope_local[0];
+    c.md = errors ? errors->match_data : NULL;
+    c.scratch = errors ? errors->scratch : NULL;
+    if (errors != NULL) {
+        gt_schema_errors_clear(errors);
+        if (errors->strings == NULL && (errors->strings = gt_arena_new()) == NULL)
+            return GT_SCHEMA_ERROR;
+    }
+    if (c.track) {
+        if (c.scratch == NULL && (c.scratch = gt_arena_new()) == NULL)
+            return GT_SCHEMA_ERROR;
+        gt_arena_reset(c.scratch);
+    }
+    evalset root = {0};
+    bool ok = validate_node(&c, schema->root, instance, c.track ? &root : NULL);
+    if (errors != NULL) {
+        errors->match_data = c.md;
+        errors->scratch = c.scratch;
+    } else {
+        if (c.md)
+            pcre2_match_data_free(c.md);
+        gt_arena_free(c.scratch);
+    }
+    if (c.path != c.path_local)
+        free(c.path);
+    if (c.scope != c.scope_local)
+        free((void *)c.scope);
+    if (c.fatal)
+        return GT_SCHEMA_ERROR;
+    return ok ? GT_SCHEMA_VALID : GT_SCHEMA_INVALID;
+}

@@ -1,0 +1,399 @@
+/* cmd_validate.c — `gauntlet validate`: syntax then structure gate.
+ *
+ * Contract (relied on by external checks):
+ *   validate --schema S.json [--formats] [FILE|-]
+ *     exit 0 valid; 1 invalid, one error per line `<$path> <keyword>: <message>`
+ *     (a syntax rejection prints exactly what `gauntlet parse` prints);
+ *     2 usage error, unreadable input or invalid schema (file and location named).
+ *   validate --schema S.json --jsonl FILE
+ *     each line is a JSON string literal holding one raw model output; prints
+ *     `N valid, M invalid` then one `<gate> <reason> <count>` line per reason.
+ *     Compiles once and reuses one arena (gt_arena_reset) per line. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_io.h"
+#include "commands.h"
+#include "gauntlet/parse.h"
+#include "gauntlet/schema.h"
+
+typedef struct validate_args {
+    const char *schema_path;
+    const char *input;
+    const char *jsonl;
+    const char *remotes;
+    bool formats;
+    int dialect;
+} validate_args;
+
+static void validate_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gauntlet validate --schema S.json [--formats] [--dialect D] [--remotes DIR] [FILE|-]\n"
+            "       gauntlet validate --schema S.json [--formats] --jsonl FILE\n"
+            "\n"
+            "Run the syntax gate, then the structure gate (JSON Schema), on one raw model output,\n"
+            "or on every line of a JSONL file whose lines are JSON string literals.\n"
+            "  --schema S.json  the JSON Schema (dialect from its $schema; default 2020-12)\n"
+            "  --formats        make `format` an assertion (default: annotation only)\n"
+            "  --dialect D      dialect when the schema has no $schema (draft4 ... draft2020-12)\n"
+            "  --remotes DIR    local directory that stands in for http://localhost:1234/\n"
+            "  --jsonl FILE     batch mode: print 'N valid, M invalid' and counts by gate and reason\n"
+            "exit: 0 valid, 1 invalid, 2 usage error, unreadable input or invalid schema\n");
+}
+
+static int parse_args(int argc, char **argv, validate_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->dialect = GT_SCHEMA_DRAFT2020_12;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool takes_value = !strcmp(arg, "--schema") || !strcmp(arg, "--jsonl") || !strcmp(arg, "--remotes") ||
+                           !strcmp(arg, "--dialect");
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            validate_usage(stdout);
+            return 0;
+        } else if (!strcmp(arg, "--formats"))
+            a->formats = true;
+        else if (takes_value) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "gauntlet validate: %s needs a value\n", arg);
+                return 2;
+            }
+            const char *value = argv[++i];
+            if (!strcmp(arg, "--schema"))
+                a->schema_path = value;
+            else if (!strcmp(arg, "--jsonl"))
+                a->jsonl = value;
+            else if (!strcmp(arg, "--remotes"))
+                a->remotes = value;
+            else if ((a->dialect = gt_schema_dialect_from_name(value)) < 0) {
+                fprintf(stderr, "gauntlet validate: unknown dialect '%s'\n", value);
+                return 2;
+            }
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            fprintf(stderr, "gauntlet validate: unknown option '%s'\n", arg);
+            validate_usage(stderr);
+            return 2;
+        } else if (a->input != NULL) {
+            fprintf(stderr, "gauntlet validate: more than one input ('%s' and '%s')\n", a->input, arg);
+            return 2;
+        } else
+            a->input = arg;
+    }
+    if (a->schema_path == NULL) {
+        fprintf(stderr, "gauntlet validate: --schema is required\n");
+        validate_usage(stderr);
+        return 2;
+    }
+    if (a->jsonl != NULL && a->input != NULL) {
+        fprintf(stderr, "gauntlet validate: --jsonl and an input file ('%s') exclude each other\n", a->input);
+        return 2;
+    }
+    return -1;
+}
+
+static gt_schema *load_schema(const validate_args *a)
+{
+    char err[512];
+    size_t len;
+    char *text = gt_read_file(a->schema_path, &len, err, sizeof err);
+    if (text == NULL) {
+        fprintf(stderr, "gauntlet validate: %s\n", err);
+        return NULL;
+    }
+    gt_schema_options options;
+    gt_schema_options_init(&options);
+    options.assert_formats = a->formats;
+    options.default_dialect = (gt_schema_dialect)a->dialect;
+    options.remotes_dir = a->remotes;
+    gt_schema_problem problem;
+    gt_schema *schema = gt_schema_compile(text, len, &options, &problem);
+    free(text);
+    if (schema == NULL)
+        fprintf(stderr, "gauntlet validate: invalid schema %s at \"%s\": %s: %s\n", a->schema_path, problem.location,
+                gt_schema_problem_code_str(problem.code), problem.message);
+    return schema;
+}
+
+static int validate_one(const gt_schema *schema, const char *path)
+{
+    char err[512];
+    size_t len;
+    char *text = gt_read_file(path, &len, err, sizeof err);
+    if (text == NULL) {
+        fprintf(stderr, "gauntlet validate: %s\n", err);
+        return 2;
+    }
+    gt_arena *arena = gt_arena_new();
+    gt_parse_error perr;
+    gt_value *value = arena ? gt_parse(arena, text, len, NULL, &perr) : NULL;
+    int status;
+    if (arena == NULL) {
+        fprintf(stderr, "gauntlet validate: out of memory\n");
+        status = 2;
+    } else if (value == NULL) {
+        printf("reject syntax %s at %u:%u: %s\n", gt_syntax_reason_code(perr.reason), perr.line, perr.column,
+               perr.message);
+        status = perr.reason == GT_SYNTAX_OUT_OF_MEMORY ? 2 : 1;
+    } else {
+        gt_schema_errors errors;
+        gt_schema_errors_init(&errors);
+        gt_schema_result r = gt_schema_validate(schema, value, &errors);
+        for (size_t i = 0; i < errors.count; i++)
+            printf("%s %s: %s\n", errors.items[i].instance_path_dollar, errors.items[i].keyword,
+                   errors.items[i].message);
+        if (r == GT_SCHEMA_ERROR)
+            fprintf(stderr, "gauntlet validate: evaluation failed (out of memory or too deep)\n");
+        status = r == GT_SCHEMA_VALID ? 0 : r == GT_SCHEMA_INVALID ? 1 : 2;
+        gt_schema_errors_free(&errors);
+    }
+    gt_arena_free(arena);
+    free(text);
+    return status;
+}
+
+/* Counts by (gate, reason), in order of first appearance. */
+typedef struct reason_count {
+    const char *gate;
+    char reason[64];
+    size_t count;
+} reason_count;
+
+typedef struct tally {
+    reason_count *items;
+    size_t count, cap;
+    size_t valid, invalid;
+} tally;
+
+static void tally_add(tally *t, const char *gate, const char *reason)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (t->items[i].gate == gate && strcmp(t->items[i].reason, reason) == 0) {
+            t->items[i].count++;
+            return;
+        }
+    if (t->count == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 16;
+        reason_count *grown = realloc(t->items, cap * sizeof *grown);
+        if (grown == NULL)
+            return;
+        t->items = grown, t->cap = cap;
+    }
+    reason_count *rc = &t->items[t->count++];
+    rc->gate = gate, rc->count = 1;
+    snprintf(rc->reason, sizeof rc->reason, "%s", reason);
+}
+
+typedef struct line_buffer {
+    char *data;
+    size_t cap;
+} line_buffer;
+
+static int hex4(const char *p)
+{
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = p[i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+static size_t put_utf8(char *w, unsigned long cp)
+{
+    if (cp < 0x80)
+        return w[0] = (char)cp, 1;
+    if (cp < 0x800)
+        return w[0] = (char)(0xc0 | (cp >> 6)), w[1] = (char)(0x80 | (cp & 0x3f)), 2;
+    if (cp < 0x10000)
+        return w[0] = (char)(0xe0 | (cp >> 12)), w[1] = (char)(0x80 | ((cp >> 6) & 0x3f)),
+               w[2] = (char)(0x80 | (cp & 0x3f)), 3;
+    w[0] = (char)(0xf0 | (cp >> 18)), w[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    w[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), w[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+/* Fast path for the common line: exactly one string literal with ordinary
+ * escapes. Returns the decoded length, or (size_t)-1 when the line needs the
+ * full syntax gate (anything unusual, including lone surrogates). UTF-8 of the
+ * decoded text is checked by the syntax gate that runs on it next. */
+static size_t decode_literal(const char *line, size_t len, line_buffer *buf)
+{
+    if (len < 2 || line[0] != '"' || line[len - 1] != '"')
+        return (size_t)-1;
+    if (buf->cap < len) {
+        char *grown = realloc(buf->data, len);
+        if (grown == NULL)
+            return (size_t)-1;
+        buf->data = grown, buf->cap = len;
+    }
+    char *w = buf->data;
+    for (size_t i = 1; i < len - 1; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if (c == '"' || c < 0x20)
+            return (size_t)-1;
+        if (c != '\\') {
+            *w++ = (char)c;
+            continue;
+        }
+        if (++i >= len - 1)
+            return (size_t)-1;
+        switch (line[i]) {
+        case '"': *w++ = '"'; break;
+        case '\\': *w++ = '\\'; break;
+        case '/': *w++ = '/'; break;
+        case 'b': *w++ = '\b'; break;
+        case 'f': *w++ = '\f'; break;
+        case 'n': *w++ = '\n'; break;
+        case 'r': *w++ = '\r'; break;
+        case 't': *w++ = '\t'; break;
+        case 'u': {
+            if (i + 4 >= len - 1)
+                return (size_t)-1;
+            long cp = hex4(line + i + 1);
+            i += 4;
+            if (cp < 0 || (cp >= 0xdc00 && cp <= 0xdfff))
+                return (size_t)-1;
+            if (cp >= 0xd800 && cp <= 0xdbff) {
+                if (i + 6 >= len - 1 || line[i + 1] != '\\' || line[i + 2] != 'u')
+                    return (size_t)-1;
+                long lo = hex4(line + i + 3);
+                if (lo < 0xdc00 || lo > 0xdfff)
+                    return (size_t)-1;
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                i += 6;
+            }
+            w += put_utf8(w, (unsigned long)cp);
+            break;
+        }
+        default: return (size_t)-1;
+        }
+    }
+    return (size_t)(w - buf->data);
+}
+
+/* One JSONL line: decode the string literal, then both gates. Returns 0, or 2
+ * when the line is not a JSON string literal. */
+static int jsonl_line(const gt_schema *schema, gt_arena *arena, gt_schema_errors *errors, const char *line,
+                      size_t len, line_buffer *buf, tally *t)
+{
+    gt_parse_error perr;
+    const char *raw;
+    size_t raw_len = decode_literal(line, len, buf);
+    if (raw_len != (size_t)-1)
+        raw = buf->data;
+    else {
+        gt_parse_options lo;
+        gt_parse_options_init(&lo);
+        lo.allow_nul = true;
+        lo.max_bytes = 1024u * 1024u * 1024u;
+        gt_value *literal = gt_parse(arena, line, len, &lo, &perr);
+        if (literal == NULL || literal->type != GT_STRING)
+            return 2;
+        raw = literal->u.str.chars, raw_len = literal->u.str.len;
+    }
+    gt_value *value = gt_parse(arena, raw, raw_len, NULL, &perr);
+    if (value == NULL) {
+        t->invalid++;
+        tally_add(t, "syntax", gt_syntax_reason_code(perr.reason));
+        return 0;
+    }
+    gt_schema_result r = gt_schema_validate(schema, value, errors);
+    if (r == GT_SCHEMA_VALID)
+        t->valid++;
+    else {
+        t->invalid++;
+        tally_add(t, "structure", r == GT_SCHEMA_ERROR ? "evaluation_error" : gt_schema_errors_reason(errors));
+    }
+    return 0;
+}
+
+/* The whole file, mapped when it is a regular file (no copy), else read. */
+static char *map_file(const char *path, size_t *len, bool *mapped, char *err, size_t err_len)
+{
+    *mapped = false;
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        close(fd);
+        if (p != MAP_FAILED) {
+            *mapped = true;
+            *len = (size_t)st.st_size;
+            return p;
+        }
+    } else if (fd >= 0)
+        close(fd);
+    return gt_read_file(path, len, err, err_len);
+}
+
+static int validate_jsonl(const gt_schema *schema, const char *path)
+{
+    char err[512];
+    size_t len;
+    bool mapped;
+    char *text = map_file(path, &len, &mapped, err, sizeof err);
+    if (text == NULL) {
+        fprintf(stderr, "gauntlet validate: %s\n", err);
+        return 2;
+    }
+    line_buffer buf = {0};
+    gt_arena *arena = gt_arena_new();
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    tally t = {0};
+    int status = arena ? 0 : 2;
+    size_t line_no = 0;
+    for (size_t pos = 0; pos < len && status == 0;) {
+        const char *start = text + pos;
+        const char *nl = memchr(start, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - start) : len - pos;
+        pos += n + 1;
+        line_no++;
+        if (n == 0 || (n == 1 && start[0] == '\r'))
+            continue;
+        gt_arena_reset(arena);
+        if (jsonl_line(schema, arena, &errors, start, n, &buf, &t) != 0) {
+            fprintf(stderr, "gauntlet validate: %s:%zu: not a JSON string literal\n", path, line_no);
+            status = 2;
+        }
+    }
+    if (status == 0) {
+        printf("%zu valid, %zu invalid\n", t.valid, t.invalid);
+        for (size_t i = 0; i < t.count; i++)
+            printf("%s %s %zu\n", t.items[i].gate, t.items[i].reason, t.items[i].count);
+        status = t.invalid == 0 ? 0 : 1;
+    }
+    free(t.items);
+    free(buf.data);
+    gt_schema_errors_free(&errors);
+    gt_arena_free(arena);
+    if (mapped)
+        munmap(text, len);
+    else
+        free(text);
+    return status;
+}
+
+int gt_cmd_validate(int argc, char **argv)
+{
+    validate_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    gt_schema *schema = load_schema(&a);
+    if (schema == NULL)
+        return 2;
+    rc = a.jsonl ? validate_jsonl(schema, a.jsonl) : validate_one(schema, a.input);
+    gt_schema_free(schema);
+    return rc;
+}

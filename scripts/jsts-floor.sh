@@ -1,0 +1,41 @@
+# jsts-floor.sh — sourced by scripts/run-tests.sh: run the official
+# JSON-Schema-Test-Suite through `gauntlet jsts` and hold each dialect to a
+# committed floor (the number of tests passing today). Adds one check per
+# floor to `passed`/`failed`, sets status=1 on a breach, skips (with a line)
+# when the suite is not beside the repository. Raise a floor when it improves.
+JSTS_DIR=${JSTS_DIR:-../shared/JSON-Schema-Test-Suite}
+
+# dialect  required-floor  optional/format-floor (with --formats)
+JSTS_FLOORS="draft2020-12 1299 756
+draft2019-09 1259 749
+draft7 927 668
+draft6 839 325
+draft4 618 219"
+
+jsts_check() { # label floor args...
+    _label=$1; _floor=$2; shift 2
+    _line=$("$GAUNTLET" jsts "$@" 2>&1 | tail -n 1)
+    _got=$(echo "$_line" | sed -n -E 's/^([0-9]+) passed, ([0-9]+) failed.*/\1/p')
+    _bad=$(echo "$_line" | sed -n -E 's/^([0-9]+) passed, ([0-9]+) failed.*/\2/p')
+    if [ -z "$_got" ]; then
+        echo "jsts: $_label: no totals ($_line)"; failed=$((failed + 1)); status=1; return
+    fi
+    if [ "$_got" -lt "$_floor" ]; then
+        echo "jsts: $_label: $_got passed, $_bad failed — BELOW FLOOR $_floor"; failed=$((failed + 1)); status=1
+    else
+        echo "jsts: $_label: $_got passed, $_bad failed (floor $_floor)"; passed=$((passed + 1))
+    fi
+}
+
+if [ -d "$JSTS_DIR/tests" ]; then
+    echo "== JSON-Schema-Test-Suite ($JSTS_DIR)"
+    _rows=$(echo "$JSTS_FLOORS" | tr ' ' ':')
+    for _row in $_rows; do
+        _d=${_row%%:*}; _rest=${_row#*:}; _req=${_rest%%:*}; _fmt=${_rest#*:}
+        jsts_check "$_d required" "$_req" "$JSTS_DIR/tests/$_d"
+        jsts_check "$_d optional/format --formats" "$_fmt" "$JSTS_DIR/tests/$_d/optional/format" --formats
+    done
+else
+    echo "jsts: skipped: JSON-Schema-Test-Suite not found at $JSTS_DIR"
+    skipped=$((skipped + 1))
+fi

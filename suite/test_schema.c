@@ -1,0 +1,394 @@
+/* test_schema.c — the structure gate (schema.h): keyword families, error
+ * messages and locations, compile problems, exact decimals, code points and
+ * a compiled schema shared by two threads. */
+#include <pthread.h>
+#include <string.h>
+
+#include "gauntlet/parse.h"
+#include "gauntlet/schema.h"
+#include "gt_test.h"
+
+static gt_schema *compile(const char *json, gt_schema_problem *problem)
+{
+    gt_schema_options options;
+    gt_schema_options_init(&options);
+    return gt_schema_compile(json, strlen(json), &options, problem);
+}
+
+static gt_schema *compile_ok(const char *json)
+{
+    gt_schema_problem problem;
+    gt_schema *schema = compile(json, &problem);
+    ck_assert_msg(schema != NULL, "compile failed: %s at %s: %s", gt_schema_problem_code_str(problem.code),
+                  problem.location, problem.message);
+    return schema;
+}
+
+/* Validate `instance` against `schema_json`; errors land in `errors`. */
+static gt_schema_result check(const char *schema_json, const char *instance, gt_schema_errors *errors)
+{
+    gt_schema *schema = compile_ok(schema_json);
+    gt_arena *arena = gt_arena_new();
+    gt_parse_options po;
+    gt_parse_options_init(&po);
+    po.allow_big_integers = true;
+    gt_parse_error perr;
+    gt_value *value = gt_parse(arena, instance, strlen(instance), &po, &perr);
+    ck_assert_msg(value != NULL, "instance does not parse: %s", perr.message);
+    gt_schema_result quick = gt_schema_validate(schema, value, NULL);
+    gt_schema_result full = gt_schema_validate(schema, value, errors);
+    ck_assert_int_eq(quick, full);
+    /* error strings are owned by `errors`, so the schema can go now */
+    gt_schema_free(schema);
+    gt_arena_free(arena);
+    return full;
+}
+
+static bool valid(const char *schema_json, const char *instance)
+{
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    gt_schema_result r = check(schema_json, instance, &errors);
+    ck_assert_int_ne(r, GT_SCHEMA_ERROR);
+    gt_schema_errors_free(&errors);
+    return r == GT_SCHEMA_VALID;
+}
+
+/* The first error's "<$path> <keyword>: <message>" line. */
+static void first_error(const char *schema_json, const char *instance, char *out, size_t cap)
+{
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(check(schema_json, instance, &errors), GT_SCHEMA_INVALID);
+    ck_assert_uint_gt(errors.count, 0);
+    snprintf(out, cap, "%s %s: %s", errors.items[0].instance_path_dollar, errors.items[0].keyword,
+             errors.items[0].message);
+    gt_schema_errors_free(&errors);
+}
+
+#define ASSERT_FIRST_ERROR(schema, instance, expected)                                                   \
+    do {                                                                                                 \
+        char line_[512];                                                                                 \
+        first_error(schema, instance, line_, sizeof line_);                                              \
+        ck_assert_str_eq(line_, expected);                                                               \
+    } while (0)
+
+static gt_schema_problem_code problem_of(const char *json)
+{
+    gt_schema_problem problem;
+    gt_schema *schema = compile(json, &problem);
+    ck_assert_msg(schema == NULL, "expected a compile problem for %s", json);
+    return problem.code;
+}
+
+START_TEST(test_types_no_coercion)
+{
+    ck_assert(!valid("{\"type\":\"integer\"}", "true"));
+    ck_assert(!valid("{\"type\":\"number\"}", "\"4\""));
+    ck_assert(valid("{\"type\":\"integer\"}", "4.0"));
+    ck_assert(valid("{\"type\":\"integer\"}", "1e2"));
+    ck_assert(!valid("{\"type\":\"integer\"}", "1.5"));
+    ck_assert(!valid("{\"type\":\"boolean\"}", "\"false\""));
+    ck_assert(!valid("{\"type\":\"boolean\"}", "1"));
+    ck_assert(valid("{\"type\":[\"string\",\"null\"]}", "null"));
+    ck_assert(!valid("{\"type\":\"array\"}", "\"a,b\""));
+    ck_assert(valid("true", "{}"));
+    ck_assert(!valid("false", "{}"));
+}
+END_TEST
+
+START_TEST(test_messages)
+{
+    ASSERT_FIRST_ERROR("{\"properties\":{\"priority\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":5}}}",
+                       "{\"priority\":7}", "$.priority maximum: expected integer from 1 through 5");
+    ASSERT_FIRST_ERROR("{\"properties\":{\"priority\":{\"type\":\"integer\"}}}", "{\"priority\":true}",
+                       "$.priority type: expected integer, got boolean");
+    ASSERT_FIRST_ERROR("{\"properties\":{\"priority\":{\"type\":\"integer\"}}}", "{\"priority\":\"4\"}",
+                       "$.priority type: expected integer, got string");
+    ASSERT_FIRST_ERROR("{\"required\":[\"x\"]}", "{}", "$ required: missing required property \"x\"");
+    ASSERT_FIRST_ERROR("{\"properties\":{\"a\":{}},\"additionalProperties\":false}", "{\"a\":1,\"debug_context\":2}",
+                       "$.debug_context additionalProperties: unexpected property \"debug_context\"");
+    ASSERT_FIRST_ERROR("{\"enum\":[\"billing\",\"bug\",\"feature\"]}", "\"Billing\"",
+                       "$ enum: expected one of \"billing\", \"bug\", \"feature\"");
+    ASSERT_FIRST_ERROR("{\"type\":\"number\",\"exclusiveMinimum\":0}", "0", "$ exclusiveMinimum: expected number > 0");
+    ASSERT_FIRST_ERROR("{\"maxLength\":2}", "\"abc\"", "$ maxLength: expected string of at most 2 characters, got 3");
+    ASSERT_FIRST_ERROR("{\"pattern\":\"^[a-z]+$\"}", "\"A\"", "$ pattern: expected string matching /^[a-z]+$/");
+    ASSERT_FIRST_ERROR("{\"const\":\"x\"}", "\"y\"", "$ const: expected \"x\"");
+    ASSERT_FIRST_ERROR("{\"minItems\":1}", "[]", "$ minItems: expected at least 1 item, got 0");
+    ASSERT_FIRST_ERROR("{\"uniqueItems\":true}", "[1,2,1.0]", "$ uniqueItems: expected unique items, but items 0 and 2 are equal");
+    ASSERT_FIRST_ERROR("{\"dependentRequired\":{\"a\":[\"b\"]}}", "{\"a\":1}", "$ dependentRequired: property \"a\" requires property \"b\"");
+    ASSERT_FIRST_ERROR("{\"not\":{}}", "1", "$ not: expected not to match the \"not\" schema");
+    ASSERT_FIRST_ERROR("{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"null\"}]}", "5",
+                       "$ anyOf: expected to match at least one of the 2 anyOf schemas (closest is schema 0: $ type: "
+                       "expected string, got integer)");
+    ASSERT_FIRST_ERROR("{\"oneOf\":[{},{}]}", "5",
+                       "$ oneOf: expected to match exactly one of the 2 oneOf schemas, but schemas 0 and 1 both match");
+}
+END_TEST
+
+START_TEST(test_locations_and_order)
+{
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    const char *schema = "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":"
+                         "{\"properties\":{\"odd key\":{\"type\":\"string\"},\"n\":{\"type\":\"integer\"}}}}},"
+                         "\"required\":[\"z\"]}";
+    ck_assert_int_eq(check(schema, "{\"items\":[{\"odd key\":1,\"n\":\"x\"}]}", &errors), GT_SCHEMA_INVALID);
+    ck_assert_uint_eq(errors.count, 3);
+    ck_assert_str_eq(errors.items[0].instance_path, "/items/0/odd key");
+    ck_assert_str_eq(errors.items[0].instance_path_dollar, "$.items[0][\"odd key\"]");
+    ck_assert_str_eq(errors.items[0].keyword_location, "/properties/items/items/properties/odd key/type");
+    ck_assert_str_eq(errors.items[1].instance_path_dollar, "$.items[0].n");
+    ck_assert_str_eq(errors.items[2].keyword, "required");
+    ck_assert_str_eq(errors.items[2].instance_path, "");
+    ck_assert_str_eq(errors.items[2].instance_path_dollar, "$");
+    ck_assert_str_eq(gt_schema_errors_reason(&errors), "type");
+    /* max_errors stops early */
+    errors.max_errors = 1;
+    ck_assert_int_eq(check(schema, "{\"items\":[{\"odd key\":1,\"n\":\"x\"}]}", &errors), GT_SCHEMA_INVALID);
+    ck_assert_uint_eq(errors.count, 1);
+    /* a failed anyOf is one error at the instance's path, whatever its branches say */
+    errors.max_errors = 0;
+    const char *alternatives = "{\"properties\":{\"action\":{\"anyOf\":[{\"required\":[\"a\",\"b\"]},"
+                               "{\"properties\":{\"kind\":{\"const\":\"x\"}}, \"required\":[\"kind\"]}]}}}";
+    ck_assert_int_eq(check(alternatives, "{\"action\":{\"kind\":\"y\"}}", &errors), GT_SCHEMA_INVALID);
+    ck_assert_uint_eq(errors.count, 1);
+    ck_assert_str_eq(errors.items[0].instance_path, "/action");
+    ck_assert_str_eq(errors.items[0].keyword, "anyOf");
+    ck_assert_ptr_nonnull(strstr(errors.items[0].message, "closest is schema 1: $.action.kind const"));
+    /* additionalProperties: false reports at each extra member's path */
+    ck_assert_int_eq(check("{\"properties\":{\"a\":{}},\"additionalProperties\":false}", "{\"a\":1,\"x/y\":2,\"z\":3}",
+                           &errors),
+                     GT_SCHEMA_INVALID);
+    ck_assert_uint_eq(errors.count, 2);
+    ck_assert_str_eq(errors.items[0].instance_path, "/x~1y");
+    ck_assert_str_eq(errors.items[1].instance_path, "/z");
+    gt_schema_errors_free(&errors);
+}
+END_TEST
+
+START_TEST(test_multiple_of_decimal)
+{
+    ck_assert(valid("{\"multipleOf\":0.01}", "0.07"));
+    ck_assert(!valid("{\"multipleOf\":0.01}", "1.005"));
+    ck_assert(valid("{\"multipleOf\":0.1}", "0.3"));
+    ck_assert(valid("{\"multipleOf\":1e-5}", "0.00012"));
+    ck_assert(valid("{\"multipleOf\":3}", "123456789012345678901234567890"));
+    ck_assert(!valid("{\"multipleOf\":7}", "123456789012345678901234567891"));
+    ck_assert(valid("{\"type\":\"integer\",\"multipleOf\":0.5}", "1e308"));
+    ck_assert(valid("{\"multipleOf\":12345678901234567890123}", "24691357802469135780246"));
+    ck_assert(!valid("{\"multipleOf\":2}", "7"));
+    ck_assert(valid("{\"maximum\":18446744073709551615}", "18446744073709551615"));
+    ck_assert(!valid("{\"maximum\":18446744073709551615}", "18446744073709551616"));
+}
+END_TEST
+
+START_TEST(test_code_point_lengths)
+{
+    ck_assert(valid("{\"maxLength\":5}", "\"h\\u00e9llo\""));
+    ck_assert(valid("{\"maxLength\":1}", "\"\\ud83d\\ude00\""));
+    ck_assert(!valid("{\"minLength\":2}", "\"\\ud83d\\ude00\""));
+    ck_assert(valid("{\"pattern\":\"^.$\"}", "\"\\ud83d\\ude00\""));
+    ck_assert(!valid("{\"pattern\":\"^\\\\d$\"}", "\"\\u0661\""));
+    ck_assert(valid("{\"pattern\":\"^\\\\s$\"}", "\"\\u00a0\""));
+    ck_assert(!valid("{\"pattern\":\"^a$\"}", "\"a\\n\""));
+}
+END_TEST
+
+START_TEST(test_applicators)
+{
+    const char *s = "{\"if\":{\"properties\":{\"kind\":{\"const\":\"refund\"}}},"
+                    "\"then\":{\"required\":[\"amount\"]},\"else\":{\"required\":[\"reason\"]}}";
+    ck_assert(valid(s, "{\"kind\":\"refund\",\"amount\":1}"));
+    ck_assert(!valid(s, "{\"kind\":\"refund\"}"));
+    ck_assert(valid(s, "{\"kind\":\"other\",\"reason\":\"x\"}"));
+    ck_assert(valid("{\"prefixItems\":[{\"type\":\"integer\"}],\"items\":false}", "[1]"));
+    ck_assert(!valid("{\"prefixItems\":[{\"type\":\"integer\"}],\"items\":false}", "[1,2]"));
+    ck_assert(valid("{\"contains\":{\"type\":\"string\"},\"minContains\":2,\"maxContains\":3}", "[\"a\",1,\"b\"]"));
+    ck_assert(!valid("{\"contains\":{\"type\":\"string\"},\"minContains\":2}", "[\"a\",1]"));
+    ck_assert(!valid("{\"propertyNames\":{\"maxLength\":2}}", "{\"abc\":1}"));
+    ck_assert(!valid("{\"dependentSchemas\":{\"a\":{\"required\":[\"b\"]}}}", "{\"a\":1}"));
+    const char *u = "{\"allOf\":[{\"properties\":{\"a\":{}}}],\"unevaluatedProperties\":false}";
+    ck_assert(valid(u, "{\"a\":1}"));
+    ck_assert(!valid(u, "{\"a\":1,\"b\":2}"));
+    const char *dyn = "{\"$id\":\"https://example.com/root\",\"$dynamicAnchor\":\"node\","
+                      "\"properties\":{\"child\":{\"$dynamicRef\":\"#node\"}},\"type\":\"object\"}";
+    ck_assert(valid(dyn, "{\"child\":{\"child\":{}}}"));
+    ck_assert(!valid(dyn, "{\"child\":{\"child\":1}}"));
+    ck_assert(valid("{\"$defs\":{\"n\":{\"type\":\"integer\"}},\"items\":{\"$ref\":\"#/$defs/n\"}}", "[1,2]"));
+    ck_assert(valid("{\"enum\":[1,{\"a\":[1.0]}]}", "{\"a\":[1]}"));
+}
+END_TEST
+
+START_TEST(test_dialects)
+{
+    ck_assert(valid("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"maximum\":5,\"exclusiveMaximum\":true}", "4"));
+    ck_assert(!valid("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"maximum\":5,\"exclusiveMaximum\":true}", "5"));
+    ck_assert(valid("{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$ref\":\"#/definitions/a\","
+                    "\"type\":\"string\",\"definitions\":{\"a\":{\"type\":\"integer\"}}}", "1"));
+    ck_assert(!valid("{\"$schema\":\"https://json-schema.org/draft/2019-09/schema\",\"$ref\":\"#/$defs/a\","
+                     "\"type\":\"string\",\"$defs\":{\"a\":{\"type\":\"integer\"}}}", "1"));
+    ck_assert(valid("{\"$schema\":\"https://json-schema.org/draft/2019-09/schema\",\"items\":[{\"type\":\"integer\"}],"
+                    "\"additionalItems\":{\"type\":\"string\"}}", "[1,\"a\"]"));
+    ck_assert_int_eq(problem_of("{\"$schema\":\"https://example.com/unknown\"}"), GT_SCHEMA_PROBLEM_UNKNOWN_DIALECT);
+}
+END_TEST
+
+START_TEST(test_formats)
+{
+    ck_assert(valid("{\"format\":\"date\"}", "\"2024-02-30\"")); /* annotation by default */
+    gt_schema_options options;
+    gt_schema_options_init(&options);
+    options.assert_formats = true;
+    const char *json = "{\"format\":\"date\"}";
+    gt_schema *schema = gt_schema_compile(json, strlen(json), &options, NULL);
+    ck_assert_ptr_nonnull(schema);
+    gt_arena *arena = gt_arena_new();
+    gt_parse_error perr;
+    gt_value *bad = gt_parse(arena, "\"2024-02-30\"", 12, NULL, &perr);
+    gt_value *good = gt_parse(arena, "\"2024-02-29\"", 12, NULL, &perr);
+    ck_assert_int_eq(gt_schema_validate(schema, bad, NULL), GT_SCHEMA_INVALID);
+    ck_assert_int_eq(gt_schema_validate(schema, good, NULL), GT_SCHEMA_VALID);
+    gt_arena_free(arena);
+    gt_schema_free(schema);
+    ck_assert_int_eq(gt_schema_format_check("email", "a@example.com", 13), 1);
+    ck_assert_int_eq(gt_schema_format_check("ipv4", "1.2.3.256", 9), 0);
+    ck_assert_int_eq(gt_schema_format_check("uuid", "123e4567-e89b-12d3-a456-426614174000", 36), 1);
+    ck_assert_int_eq(gt_schema_format_check("date-time", "2024-01-01T10:00:00Z", 20), 1);
+    ck_assert_int_eq(gt_schema_format_check("no-such-format", "x", 1), -1);
+}
+END_TEST
+
+START_TEST(test_schema_problems)
+{
+    ck_assert_int_eq(problem_of("[]"), GT_SCHEMA_PROBLEM_NOT_OBJECT);
+    ck_assert_int_eq(problem_of("\"x\""), GT_SCHEMA_PROBLEM_NOT_OBJECT);
+    ck_assert_int_eq(problem_of("{\"a\":"), GT_SCHEMA_PROBLEM_SYNTAX);
+    ck_assert_int_eq(problem_of("{\"type\":\"strin\"}"), GT_SCHEMA_PROBLEM_INVALID);
+    ck_assert_int_eq(problem_of("{\"pattern\":\"(\"}"), GT_SCHEMA_PROBLEM_BAD_PATTERN);
+    ck_assert_int_eq(problem_of("{\"patternProperties\":{\"\\\\a\":{}}}"), GT_SCHEMA_PROBLEM_BAD_PATTERN);
+    ck_assert_int_eq(problem_of("{\"$ref\":\"#/$defs/missing\"}"), GT_SCHEMA_PROBLEM_UNRESOLVED_REF);
+    ck_assert_int_eq(problem_of("{\"$ref\":\"http://example.com/remote.json\"}"), GT_SCHEMA_PROBLEM_UNRESOLVED_REF);
+    ck_assert_int_eq(problem_of("{\"$ref\":\"#\"}"), GT_SCHEMA_PROBLEM_REF_CYCLE);
+    ck_assert_int_eq(problem_of("{\"anyOf\":[{\"type\":\"null\"},{\"$ref\":\"#\"}]}"), GT_SCHEMA_PROBLEM_REF_CYCLE);
+    gt_schema_problem problem;
+    ck_assert_ptr_null(compile("{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":\"#/$defs/a\"}},"
+                               "\"$ref\":\"#/$defs/a\"}", &problem));
+    ck_assert_int_eq(problem.code, GT_SCHEMA_PROBLEM_REF_CYCLE);
+    ck_assert(strstr(problem.location, "$ref") != NULL);
+    /* recursion that descends into the instance is fine */
+    ck_assert(valid("{\"properties\":{\"next\":{\"$ref\":\"#\"}}}", "{\"next\":{\"next\":{}}}"));
+    ck_assert_str_eq(gt_schema_problem_code_str(GT_SCHEMA_PROBLEM_TOO_DEEP), "schema_too_deep");
+}
+END_TEST
+
+/* {"not":{"not":...}} nested `levels` deep. */
+static char *nested_schema(size_t levels)
+{
+    char *json = malloc(levels * 9 + 8);
+    char *w = json;
+    for (size_t i = 0; i < levels; i++)
+        w += sprintf(w, "{\"not\":");
+    w += sprintf(w, "{}");
+    for (size_t i = 0; i < levels; i++)
+        *w++ = '}';
+    *w = '\0';
+    return json;
+}
+
+START_TEST(test_size_guards)
+{
+    gt_schema_problem problem;
+    char *deep = nested_schema(GT_SCHEMA_MAX_DEPTH + 5);
+    ck_assert_ptr_null(compile(deep, &problem));
+    ck_assert_int_eq(problem.code, GT_SCHEMA_PROBLEM_TOO_DEEP);
+    free(deep);
+    /* just under the limit compiles and validates without crashing */
+    deep = nested_schema(GT_SCHEMA_MAX_DEPTH / 2 - 10);
+    gt_schema *schema = compile(deep, &problem);
+    ck_assert_msg(schema != NULL, "%s", problem.message);
+    gt_arena *arena = gt_arena_new();
+    gt_parse_error perr;
+    gt_value *one = gt_parse(arena, "1", 1, NULL, &perr);
+    ck_assert_int_ne(gt_schema_validate(schema, one, NULL), GT_SCHEMA_ERROR);
+    gt_arena_free(arena);
+    gt_schema_free(schema);
+    free(deep);
+    size_t n = GT_SCHEMA_MAX_NODES + 10;
+    char *wide = malloc(n * 2 + 32);
+    char *w = wide + sprintf(wide, "{\"enum\":[");
+    for (size_t i = 0; i < n; i++)
+        w += sprintf(w, i ? ",0" : "0");
+    strcpy(w, "]}");
+    ck_assert_ptr_null(compile(wide, &problem));
+    ck_assert_int_eq(problem.code, GT_SCHEMA_PROBLEM_TOO_MANY_NODES);
+    free(wide);
+}
+END_TEST
+
+typedef struct thread_job {
+    const gt_schema *schema;
+    const gt_value *good, *bad;
+    int mismatches;
+} thread_job;
+
+static void *validate_many(void *arg)
+{
+    thread_job *job = arg;
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    for (int i = 0; i < 2000; i++) {
+        if (gt_schema_validate(job->schema, job->good, &errors) != GT_SCHEMA_VALID)
+            job->mismatches++;
+        if (gt_schema_validate(job->schema, job->bad, &errors) != GT_SCHEMA_INVALID || errors.count != 3)
+            job->mismatches++;
+    }
+    gt_schema_errors_free(&errors);
+    return NULL;
+}
+
+START_TEST(test_two_threads)
+{
+    gt_schema *schema = compile_ok("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":"
+                                   "\"^[A-Z]{3}-\\\\d+$\"},\"n\":{\"multipleOf\":0.01},\"z\":{}},\"required\":[\"id\",\"z\"],"
+                                   "\"unevaluatedProperties\":false}");
+    gt_arena *arena = gt_arena_new();
+    const char *good = "{\"id\":\"ABC-12\",\"n\":0.07,\"z\":1}";
+    const char *bad = "{\"id\":\"abc\",\"n\":1.005}";
+    thread_job jobs[2];
+    gt_parse_error perr;
+    for (int i = 0; i < 2; i++)
+        jobs[i] = (thread_job){schema, gt_parse(arena, good, strlen(good), NULL, &perr),
+                               gt_parse(arena, bad, strlen(bad), NULL, &perr), 0};
+    pthread_t threads[2];
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, validate_many, &jobs[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(threads[i], NULL);
+    ck_assert_int_eq(jobs[0].mismatches + jobs[1].mismatches, 0);
+    gt_arena_free(arena);
+    gt_schema_free(schema);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("schema");
+    TCase *tc = tcase_create("structure");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_types_no_coercion);
+    tcase_add_test(tc, test_messages);
+    tcase_add_test(tc, test_locations_and_order);
+    tcase_add_test(tc, test_multiple_of_decimal);
+    tcase_add_test(tc, test_code_point_lengths);
+    tcase_add_test(tc, test_applicators);
+    tcase_add_test(tc, test_dialects);
+    tcase_add_test(tc, test_formats);
+    tcase_add_test(tc, test_schema_problems);
+    tcase_add_test(tc, test_size_guards);
+    tcase_add_test(tc, test_two_threads);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+GT_TEST_MAIN()
