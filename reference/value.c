@@ -248,15 +248,20 @@ gt_value *gt_value_new_number(gt_arena *arena, double number)
     if (value == NULL)
         return NULL;
     char text[40];
-    int len = snprintf(text, sizeof text, "%.17g", number);
-    /* Prefer the shortest text that reads back as the same double. */
-    for (int precision = 1; precision < 17; precision++) {
-        char shorter[40];
-        int n = snprintf(shorter, sizeof shorter, "%.*g", precision, number);
-        if (strtod(shorter, NULL) == number) {
-            memcpy(text, shorter, (size_t)n + 1);
-            len = n;
-            break;
+    int len;
+    if (isfinite(number) && floor(number) == number && fabs(number) < 1e15) {
+        len = snprintf(text, sizeof text, "%.0f", number); /* 100, not 1e+02 */
+    } else {
+        len = snprintf(text, sizeof text, "%.17g", number);
+        /* Prefer the shortest text that reads back as the same double. */
+        for (int precision = 1; precision < 17; precision++) {
+            char shorter[40];
+            int n = snprintf(shorter, sizeof shorter, "%.*g", precision, number);
+            if (strtod(shorter, NULL) == number) {
+                memcpy(text, shorter, (size_t)n + 1);
+                len = n;
+                break;
+            }
         }
     }
     value->u.num.number = number;

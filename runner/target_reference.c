@@ -1,10 +1,9 @@
 /* target_reference.c — the "reference" target: libgauntlet in process.
  *
  * Syntax and structure cases go through gt_pipeline_check (syntax, then
- * structure when the case has a schema). Semantic and policy cases go through
- * the same pipeline first (a rejection there is definitive) and, when it
- * accepts, to gt_reference_check_gates; loop/stream and wire cases belong
- * wholly to their layer's hook (reference_hooks.h). Compiled schemas are
+ * structure when the case has a schema). Semantic and policy cases (and their
+ * repair loops), loop/stream and wire cases belong wholly to their layer's
+ * hook (reference_hooks.h), which runs the earlier gates itself. Compiled schemas are
  * cached per target instance (one per worker thread), keyed by the schema
  * text and the `formats` option, so a corpus sharing one schema file compiles
  * it once per thread. */
@@ -145,6 +144,8 @@ static reference_hook layer_hook(const char *case_gate)
         return gt_reference_check_loop;
     if (is_gate(case_gate, "wire"))
         return gt_reference_check_wire;
+    if (is_gate(case_gate, "semantic") || is_gate(case_gate, "policy"))
+        return gt_reference_check_gates; /* runs all four gates itself, and the repair loop */
     return NULL;
 }
 
@@ -207,18 +208,6 @@ static int reference_check(void *opaque, const gt_case_input *input, gt_observed
         if (gt_observed_reject(observed, "structure", gt_schema_problem_code_str(slot->problem.code), message) != 0)
             goto out_of_memory;
         return GT_CHECK_DONE;
-    }
-    if (is_gate(input->gate, "semantic") || is_gate(input->gate, "policy")) {
-        /* Syntax and structure accepted: the later gates decide. The hook fills
-         * `observed` from scratch; gate statuses it leaves unset keep ours. */
-        gt_gate_status earlier[GT_GATE_COUNT];
-        memcpy(earlier, observed->gates, sizeof earlier);
-        gt_observed_clear(observed);
-        int status = gt_reference_check_gates(input, observed, note, note_len);
-        for (int gate = 0; gate <= GT_GATE_STRUCTURE; gate++)
-            if (observed->gates[gate] == GT_GATE_NOT_RUN)
-                observed->gates[gate] = earlier[gate];
-        return status;
     }
     observed->verdict = GT_VERDICT_ACCEPT;
     if (outcome->value != NULL) {
