@@ -561,6 +561,7 @@ static void load_expect_layers(file_ctx *ctx, const gt_value *value, const char 
                     json_type_name(accounting));
             return;
         }
+        expect->accounting_given = true;
         int *slots[] = {&expect->accounting.attempts_used,  &expect->accounting.attempts_limit,
                         &expect->accounting.retracted,      &expect->accounting.enforce_messages,
                         &expect->accounting.api_attempts,   &expect->accounting.model_calls};

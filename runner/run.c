@@ -329,8 +329,9 @@ static bool compare_errors(const gt_expect *expect, const gt_observed *observed,
     return equal;
 }
 
-/* Equality of two JSON texts as values (member order and number spelling
- * aside), via the strict parser. */
+/* Equality of two JSON texts after normalising whitespace only: member order
+ * and number spelling count (a wire transform's output is compared exactly,
+ * as the provider receives it). */
 static bool json_texts_equal(const char *a, const char *b)
 {
     if (a == NULL || b == NULL)
@@ -343,10 +344,17 @@ static bool json_texts_equal(const char *a, const char *b)
     options.allow_big_integers = true;
     options.allow_nul = true;
     options.max_depth = 100000;
+    options.max_bytes = (size_t)1 << 30;
     gt_parse_error error;
     const gt_value *x = gt_parse(arena, a, strlen(a), &options, &error);
     const gt_value *y = gt_parse(arena, b, strlen(b), &options, &error);
-    bool equal = x != NULL && y != NULL && gt_value_equal(x, y);
+    bool equal = false;
+    if (x != NULL && y != NULL) {
+        char *x_text = gt_value_to_json(x, NULL), *y_text = gt_value_to_json(y, NULL);
+        equal = x_text != NULL && y_text != NULL && strcmp(x_text, y_text) == 0;
+        free(x_text);
+        free(y_text);
+    }
     gt_arena_free(arena);
     return equal;
 }
@@ -364,7 +372,7 @@ static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *obs
     const int *got = &observed->accounting.attempts_used;
     static const char *const names[] = {"attempts_used", "attempts_limit", "retracted",
                                         "enforce_messages", "api_attempts", "model_calls"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    for (size_t i = 0; expect->accounting_given && i < sizeof names / sizeof names[0]; i++) {
         if (want[i] < 0)
             continue;
         if (!observed->has_accounting) {

@@ -101,6 +101,40 @@ START_TEST(compare_errors_as_sets)
 }
 END_TEST
 
+START_TEST(compare_subtype_accounting_and_output)
+{
+    char why[256];
+    gt_expect expect = {.verdict = GT_VERDICT_ACCEPT, .subtype = "success", .accounting_given = true};
+    gt_accounting_init(&expect.accounting);
+    expect.accounting.attempts_used = 2;
+    expect.accounting.retracted = 1;
+    gt_observed observed = {.verdict = GT_VERDICT_ACCEPT};
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected subtype success, observed (none)");
+    observed.subtype = strdup("success");
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected accounting (attempts_used 2), observed none");
+    observed.has_accounting = true;
+    gt_accounting_init(&observed.accounting);
+    observed.accounting.attempts_used = 2;
+    observed.accounting.retracted = 0;
+    observed.accounting.model_calls = 9; /* not expected: not compared */
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected retracted 1, observed 0");
+    observed.accounting.retracted = 1;
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_PASS);
+    /* output: exact up to whitespace (member order and number spelling count) */
+    expect.output_json = "{\"a\":[1,2],\"b\":1.0}";
+    observed.output_json = strdup("{ \"a\": [1, 2],\n \"b\": 1.0 }");
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_PASS);
+    free(observed.output_json);
+    observed.output_json = strdup("{\"b\":1.0,\"a\":[1,2]}");
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_ptr_nonnull(strstr(why, "expected output"));
+    gt_observed_clear(&observed);
+}
+END_TEST
+
 START_TEST(gate_names_round_trip)
 {
     for (int gate = 0; gate < GT_GATE_COUNT; gate++)
@@ -454,6 +488,7 @@ static Suite *make_suite(void)
     tcase_add_test(compare, compare_accept_and_verdicts);
     tcase_add_test(compare, compare_gate_and_reason);
     tcase_add_test(compare, compare_errors_as_sets);
+    tcase_add_test(compare, compare_subtype_accounting_and_output);
     tcase_add_test(compare, gate_names_round_trip);
     suite_add_tcase(suite, compare);
 

@@ -60,6 +60,7 @@ typedef struct gt_expect {
     const char *expect_json; /* the whole expectation as compact JSON, for fields later layers add */
     const char *subtype;     /* loop cases: terminal subtype ("success", "error_max_structured_output_retries") */
     gt_accounting accounting; /* loop/stream cases: figures from expect.accounting; -1 where not given */
+    bool accounting_given;    /* expect.accounting present: only then are the figures compared */
     const char *output_json;  /* expect.output as compact JSON (wire cases: the exact produced schema), or NULL */
 } gt_expect;
 
