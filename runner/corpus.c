@@ -583,14 +583,18 @@ static void load_expect_layers(file_ctx *ctx, const gt_value *value, const char 
                 *slots[which] = (int)member->value->u.num.number;
         }
     }
-    const gt_value *output = member_value(value, "output");
-    if (output != NULL) {
-        char *json = gt_value_to_json(output, NULL);
+    const char *const json_members[] = {"output", "structured_output"};
+    const char **slots_json[] = {&expect->output_json, &expect->structured_output_json};
+    for (size_t i = 0; i < 2; i++) {
+        const gt_value *member = member_value(value, json_members[i]);
+        if (member == NULL)
+            continue;
+        char *json = gt_value_to_json(member, NULL);
         if (json == NULL) {
             ctx->corpus->out_of_memory = true;
             return;
         }
-        expect->output_json = corpus_strdup(ctx->corpus, json, strlen(json));
+        *slots_json[i] = corpus_strdup(ctx->corpus, json, strlen(json));
         free(json);
     }
 }
@@ -1253,6 +1257,21 @@ size_t gt_corpus_filter(gt_corpus *corpus, const char *gate, const char *tag, co
         if (keep)
             corpus->cases[kept++] = kase;
     }
+    corpus->count = kept;
+    return kept;
+}
+
+/* Keep shard `index` (1-based) of `count`: the cases whose position in the
+ * current selection is index-1 modulo count (round-robin, so every gate is
+ * spread over every shard). Declared in corpus_shard.h. */
+size_t gt_corpus_shard(gt_corpus *corpus, unsigned index, unsigned count)
+{
+    size_t kept = 0;
+    if (count == 0 || index == 0 || index > count)
+        return corpus->count;
+    for (size_t i = 0; i < corpus->count; i++)
+        if (i % count == index - 1)
+            corpus->cases[kept++] = corpus->cases[i];
     corpus->count = kept;
     return kept;
 }

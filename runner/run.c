@@ -329,6 +329,18 @@ static bool compare_errors(const gt_expect *expect, const gt_observed *observed,
     return equal;
 }
 
+static const gt_value *parse_loose(gt_arena *arena, const char *text)
+{
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.allow_big_integers = true;
+    options.allow_nul = true;
+    options.max_depth = 100000;
+    options.max_bytes = (size_t)1 << 30;
+    gt_parse_error error;
+    return text ? gt_parse(arena, text, strlen(text), &options, &error) : NULL;
+}
+
 /* Equality of two JSON texts after normalising whitespace only: member order
  * and number spelling count (a wire transform's output is compared exactly,
  * as the provider receives it). */
@@ -339,15 +351,7 @@ static bool json_texts_equal(const char *a, const char *b)
     gt_arena *arena = gt_arena_new();
     if (arena == NULL)
         return false;
-    gt_parse_options options;
-    gt_parse_options_init(&options);
-    options.allow_big_integers = true;
-    options.allow_nul = true;
-    options.max_depth = 100000;
-    options.max_bytes = (size_t)1 << 30;
-    gt_parse_error error;
-    const gt_value *x = gt_parse(arena, a, strlen(a), &options, &error);
-    const gt_value *y = gt_parse(arena, b, strlen(b), &options, &error);
+    const gt_value *x = parse_loose(arena, a), *y = parse_loose(arena, b);
     bool equal = false;
     if (x != NULL && y != NULL) {
         char *x_text = gt_value_to_json(x, NULL), *y_text = gt_value_to_json(y, NULL);
@@ -357,6 +361,31 @@ static bool json_texts_equal(const char *a, const char *b)
     }
     gt_arena_free(arena);
     return equal;
+}
+
+/* JSON value equality of two texts (member order aside, 1 == 1.0). */
+static bool json_values_equal(const char *a, const char *b)
+{
+    gt_arena *arena = gt_arena_new();
+    if (arena == NULL)
+        return false;
+    const gt_value *x = parse_loose(arena, a), *y = parse_loose(arena, b);
+    bool equal = x != NULL && y != NULL && gt_value_equal(x, y);
+    gt_arena_free(arena);
+    return equal;
+}
+
+/* One member of a JSON object text, as compact JSON (malloc'd), or NULL. */
+static char *envelope_member(const char *object_json, const char *key)
+{
+    gt_arena *arena = gt_arena_new();
+    if (arena == NULL)
+        return NULL;
+    const gt_value *object = parse_loose(arena, object_json);
+    const gt_value *member = object ? gt_value_get(object, key, strlen(key)) : NULL;
+    char *json = member ? gt_value_to_json(member, NULL) : NULL;
+    gt_arena_free(arena);
+    return json;
 }
 
 /* Loop, stream and wire expectations: terminal subtype, attempt accounting
@@ -383,6 +412,18 @@ static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *obs
             buf_printf(buf, "expected %s %d, observed %d", names[i], want[i], got[i]);
             return GT_OUTCOME_FAIL;
         }
+    }
+    if (expect->structured_output_json != NULL) {
+        /* The terminal envelope's surviving object: a retracted or late object
+         * must not leak into it. */
+        char *survivor = envelope_member(observed->output_json, "structured_output");
+        bool same = json_values_equal(expect->structured_output_json, survivor ? survivor : "null");
+        if (!same)
+            buf_printf(buf, "expected structured_output %.200s, observed %.200s", expect->structured_output_json,
+                       survivor ? survivor : "(none)");
+        free(survivor);
+        if (!same)
+            return GT_OUTCOME_FAIL;
     }
     if (expect->output_json != NULL && !json_texts_equal(expect->output_json, observed->output_json)) {
         buf_printf(buf, "expected output %.200s, observed %.200s", expect->output_json,

@@ -62,6 +62,7 @@ typedef struct gt_expect {
     gt_accounting accounting; /* loop/stream cases: figures from expect.accounting; -1 where not given */
     bool accounting_given;    /* expect.accounting present: only then are the figures compared */
     const char *output_json;  /* expect.output as compact JSON (wire cases: the exact produced schema), or NULL */
+    const char *structured_output_json; /* loop cases: expect.structured_output (null = no object may survive), or NULL */
 } gt_expect;
 
 typedef struct gt_case {
