@@ -55,7 +55,7 @@ LIBAPP   := $(BUILD)/libgtapp.a
 GAUNTLET := $(BUILD)/gauntlet
 ADAPTER_BIN := $(ADAPTER_SRC:adapters/%/main.c=$(BUILD)/adapters/gauntlet-adapter-%)
 
-.PHONY: all test check-suite sanitize coverage bench format install clean help deps interop
+.PHONY: all test test-browser check-suite sanitize coverage bench format install clean help deps interop
 
 all: $(GAUNTLET) $(LIBGT) $(ADAPTER_BIN)
 ifeq ($(BUILD),build)
@@ -94,6 +94,10 @@ $(BUILD)/bench/%: bench/%.c $(LIBAPP) $(LIBGT)
 test: $(GAUNTLET) $(ADAPTER_BIN) $(TEST_BIN)
 	@BUILD=$(BUILD) GAUNTLET=$(GAUNTLET) sh scripts/run-tests.sh $(TEST_BIN)
 
+## test-browser: render the HTML report in headless Chromium (apt-get install -y chromium); fails if absent
+test-browser: $(BUILD)/suite/test_html_browser
+	GAUNTLET_REQUIRE_BROWSER=1 $(BUILD)/suite/test_html_browser
+
 ## sanitize: ASan + UBSan build running the whole test suite
 sanitize:
 	$(MAKE) BUILD=build/sanitize SAN=1 OPT=-O1 test
@@ -131,7 +135,7 @@ clean:
 
 ## help: this list
 help:
-	@grep -E '^## ' Makefile | sed -e 's/^## /  make /'
+	@grep -hE '^## ' Makefile mk/*.mk | sed -e 's/^## /  make /'
 
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(CFLAGS) -c $< -o $@

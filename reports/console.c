@@ -1,10 +1,13 @@
-/* console.c — the human report: a per-gate table, one line per case that did
- * not pass, and the totals line.
+/* console.c — the human report: a per-gate table, the attempt-accounting
+ * table, one line per case that did not pass, the baseline diff, the
+ * certification footer (on request) and the totals line.
  *
  * The table has a row per gate that has cases and a total row; columns are
  * gate, cases, pass, fail, error, skip. Every string that came from a case
  * file or a target is escaped for the terminal (report.c). Colour only when
  * the caller says the output is a terminal. */
+#include <string.h>
+
 #include "gauntlet/report.h"
 #include "report_util.h"
 
@@ -49,6 +52,7 @@ void gt_report_console_summary(FILE *out, const gt_run *run, bool colour)
         if (counts[gate].cases > 0)
             table_row(out, gt_gate_name((gt_gate)gate), &counts[gate], colour);
     table_row(out, "total", &counts[GT_GATE_COUNT], colour);
+    gt_report_console_accounting(out, run, colour);
 
     bool first = true;
     for (size_t i = 0; i < run->count; i++) {
@@ -71,6 +75,133 @@ void gt_report_console_summary(FILE *out, const gt_run *run, bool colour)
     }
 }
 
+/* "2/2", "-/3" (not given), "2/?" (target reported none). */
+static int accounting_cell(char *cell, size_t len, int expected, int observed, bool has_observed)
+{
+    char want[16] = "-", got[16] = "-";
+    if (expected >= 0)
+        snprintf(want, sizeof want, "%d", expected);
+    if (!has_observed)
+        snprintf(got, sizeof got, "?");
+    else if (observed >= 0)
+        snprintf(got, sizeof got, "%d", observed);
+    return snprintf(cell, len, "%s/%s", want, got);
+}
+
+void gt_report_console_accounting(FILE *out, const gt_run *run, bool colour)
+{
+    static const char *const headers[6] = {"attempts", "limit", "retracted", "enforce", "api", "calls"};
+    size_t rows = 0, id_width = 4;
+    for (size_t i = 0; i < run->count; i++) {
+        if (!gt_report_has_accounting(&run->results[i]))
+            continue;
+        rows++;
+        size_t len = strlen(run->results[i].kase->input.id);
+        if (len > id_width)
+            id_width = len;
+    }
+    if (rows == 0)
+        return;
+    if (id_width > 60)
+        id_width = 60;
+    fprintf(out, "\n%sattempt accounting%s (expected/observed; - not given, ? not reported)\n",
+            colour ? COLOUR_BOLD : "", colour ? COLOUR_RESET : "");
+    fprintf(out, "  %-*s", (int)id_width, "case");
+    for (size_t f = 0; f < 6; f++)
+        fprintf(out, "  %9s", headers[f]);
+    fputc('\n', out);
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (!gt_report_has_accounting(result))
+            continue;
+        bool differs = false;
+        char cells[6][32];
+        for (size_t f = 0; f < 6; f++) {
+            int want = gt_report_accounting_figure(&result->kase->expect.accounting, f);
+            int got = gt_report_accounting_figure(&result->observed.accounting, f);
+            accounting_cell(cells[f], sizeof cells[f], want, got, result->observed.has_accounting);
+            differs = differs || (want >= 0 && (!result->observed.has_accounting || want != got));
+        }
+        fputs(differs ? (colour ? COLOUR_RED "! " COLOUR_RESET : "! ") : "  ", out);
+        size_t len = strlen(result->kase->input.id);
+        gt_report_console_text(out, result->kase->input.id);
+        for (size_t pad = len; pad < id_width; pad++)
+            fputc(' ', out);
+        for (size_t f = 0; f < 6; f++)
+            fprintf(out, "  %9s", cells[f]);
+        fputc('\n', out);
+    }
+}
+
+void gt_report_console_baseline(FILE *out, const gt_baseline_diff *diff, bool colour)
+{
+    if (diff == NULL)
+        return;
+    fputs("\nbaseline ", out);
+    gt_report_console_text(out, diff->file);
+    fprintf(out, ": %zu regressed, %zu fixed, %zu new, %zu now skipped (%zu baseline cases, %zu not run)\n",
+            diff->counts[GT_BASELINE_REGRESSED], diff->counts[GT_BASELINE_FIXED], diff->counts[GT_BASELINE_NEW],
+            diff->counts[GT_BASELINE_NOW_SKIPPED], diff->baseline_cases, diff->not_run);
+    static const char *const labels[GT_BASELINE_KIND_COUNT] = {"REGRESSED", "FIXED", "NEW", "NOW-SKIPPED"};
+    for (int kind = 0; kind < GT_BASELINE_KIND_COUNT; kind++) {
+        for (size_t i = 0; i < diff->entry_count; i++) {
+            const gt_baseline_entry *entry = &diff->entries[i];
+            if (entry->kind != (gt_baseline_kind)kind)
+                continue;
+            const char *paint = kind == GT_BASELINE_REGRESSED ? COLOUR_RED
+                                : kind == GT_BASELINE_FIXED   ? COLOUR_GREEN
+                                                              : COLOUR_YELLOW;
+            fprintf(out, "%s%s%s ", colour ? paint : "", labels[kind], colour ? COLOUR_RESET : "");
+            gt_report_console_text(out, entry->id);
+            fprintf(out, " (%s -> %s)\n", entry->before < 0 ? "absent" : gt_outcome_name((gt_outcome)entry->before),
+                    gt_outcome_name(entry->after));
+        }
+    }
+}
+
+void gt_report_console_certification(FILE *out, const gt_run *run, const gt_report_info *info)
+{
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
+    char name[256], version[128];
+    gt_report_split_name(run->target_name, name, sizeof name, version, sizeof version);
+    fputs("\ncertification\n  implementation  ", out);
+    gt_report_console_text(out, name[0] ? name : run->target);
+    fputc(' ', out);
+    gt_report_console_text(out, version[0] ? version : "(version not reported)");
+    fputs("\n  corpus          " GT_CORPUS_FORMAT, out);
+    if (info && info->corpus_version) {
+        fputs(" version ", out);
+        gt_report_console_text(out, info->corpus_version);
+    }
+    if (info && info->corpus_sha256) {
+        fputs(", sha256 ", out);
+        gt_report_console_text(out, info->corpus_sha256);
+        fprintf(out, " (%zu cases, %zu selected)", info->corpus_cases, info->selected_cases);
+    }
+    fputs("\n  pass rates     ", out);
+    for (int gate = 0; gate <= GT_GATE_COUNT; gate++) {
+        if (counts[gate].cases == 0)
+            continue;
+        double rate = gt_report_pass_rate(&counts[gate]);
+        fprintf(out, " %s ", gate == GT_GATE_COUNT ? "total" : gt_gate_name((gt_gate)gate));
+        if (rate < 0)
+            fputs("n/a", out);
+        else
+            fprintf(out, "%.2f%%", rate * 100.0);
+        fprintf(out, " (%zu/%zu)", counts[gate].pass, counts[gate].cases - counts[gate].skip);
+    }
+    gt_report_accounting_totals totals;
+    gt_report_accounting_sum(run, &totals);
+    fprintf(out, "\n  accounting      %zu cases: %zu matched, %zu mismatched, %zu not reported", totals.cases,
+            totals.matched, totals.mismatched, totals.missing);
+    fprintf(out, "; attempts %ld/%ld, model calls %ld/%ld (expected/observed)", totals.expected[0],
+            totals.observed[0], totals.expected[5], totals.observed[5]);
+    fputs("\n  reproduce       ", out);
+    gt_report_console_text(out, info && info->command ? info->command : "(command not recorded)");
+    fputc('\n', out);
+}
+
 void gt_report_console_totals(FILE *out, const gt_run *run)
 {
     gt_run_counts counts[GT_GATE_COUNT + 1];
@@ -79,9 +210,14 @@ void gt_report_console_totals(FILE *out, const gt_run *run)
     fprintf(out, "%zu passed, %zu failed, %zu skipped\n", total->pass, total->fail + total->error, total->skip);
 }
 
-int gt_report_console(FILE *out, const gt_run *run, bool tty)
+int gt_report_console(FILE *out, const gt_run *run, const gt_report_info *info, bool tty)
 {
     gt_report_console_summary(out, run, tty);
+    if (info != NULL) {
+        gt_report_console_baseline(out, info->baseline, tty);
+        if (info->certify)
+            gt_report_console_certification(out, run, info);
+    }
     fputc('\n', out);
     gt_report_console_totals(out, run);
     fflush(out);

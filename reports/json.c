@@ -23,7 +23,34 @@ static const char *gate_status_name(gt_gate_status status)
     return status == GT_GATE_PASSED ? "passed" : status == GT_GATE_FAILED ? "failed" : "not_run";
 }
 
-static void write_expected(FILE *out, const gt_expect *expect)
+/* The six accounting figures as an object (-1 = null), or null. */
+static void write_accounting(FILE *out, const gt_accounting *accounting, bool present)
+{
+    if (!present) {
+        fputs("null", out);
+        return;
+    }
+    fputc('{', out);
+    for (size_t i = 0; i < 6; i++) {
+        int figure = gt_report_accounting_figure(accounting, i);
+        fprintf(out, "%s\"%s\": ", i ? ", " : "", gt_report_accounting_names[i]);
+        if (figure < 0)
+            fputs("null", out);
+        else
+            fprintf(out, "%d", figure);
+    }
+    fputc('}', out);
+}
+
+static bool any_figure(const gt_accounting *accounting)
+{
+    for (size_t i = 0; i < 6; i++)
+        if (gt_report_accounting_figure(accounting, i) >= 0)
+            return true;
+    return false;
+}
+
+static void write_expected(FILE *out, const gt_expect *expect, bool detail)
 {
     fputs("{\"verdict\": ", out);
     gt_report_json_string(out, verdict_name(expect->verdict));
@@ -45,10 +72,18 @@ static void write_expected(FILE *out, const gt_expect *expect)
         }
         fputc(']', out);
     }
+    fputs(", \"subtype\": ", out);
+    gt_report_json_string(out, expect->subtype);
+    fputs(", \"accounting\": ", out);
+    write_accounting(out, &expect->accounting, expect->accounting_given || any_figure(&expect->accounting));
+    fputs(", \"output\": ", out);
+    gt_report_json_string(out, detail ? expect->output_json : NULL);
+    fputs(", \"structured_output\": ", out);
+    gt_report_json_string(out, detail ? expect->structured_output_json : NULL);
     fputc('}', out);
 }
 
-static void write_observed(FILE *out, const gt_observed *observed)
+static void write_observed(FILE *out, const gt_observed *observed, bool detail)
 {
     fputs("{\"verdict\": ", out);
     gt_report_json_string(out, verdict_name(observed->verdict));
@@ -73,13 +108,22 @@ static void write_observed(FILE *out, const gt_observed *observed)
         fprintf(out, "%s\"%s\": \"%s\"", gate ? ", " : "", gt_gate_name((gt_gate)gate),
                 gate_status_name(observed->gates[gate]));
     }
-    fputs("}}", out);
+    fputs("}, \"subtype\": ", out);
+    gt_report_json_string(out, observed->subtype);
+    fputs(", \"accounting\": ", out);
+    write_accounting(out, &observed->accounting, observed->has_accounting);
+    fputs(", \"output\": ", out);
+    gt_report_json_string(out, detail ? observed->output_json : NULL);
+    fputs(", \"transcript\": ", out);
+    gt_report_json_string(out, detail ? observed->transcript : NULL);
+    fputc('}', out);
 }
 
-static void write_case(FILE *out, const gt_case_result *result)
+static void write_case(FILE *out, const gt_case_result *result, size_t index)
 {
     const gt_case *kase = result->kase;
-    fputs("{\"id\": ", out);
+    bool detail = result->outcome != GT_OUTCOME_PASS; /* inputs and outputs only where someone will look */
+    fprintf(out, "{\"index\": %zu, \"id\": ", index);
     gt_report_json_string(out, kase->input.id);
     fputs(", \"gate\": ", out);
     gt_report_json_string(out, kase->input.gate);
@@ -96,15 +140,107 @@ static void write_case(FILE *out, const gt_case_result *result)
     fputs(", \"file\": ", out);
     gt_report_json_string(out, kase->file);
     fprintf(out, ", \"line\": %u, \"outcome\": \"%s\", \"expected\": ", kase->line, gt_outcome_name(result->outcome));
-    write_expected(out, &kase->expect);
+    write_expected(out, &kase->expect, detail);
     fputs(", \"observed\": ", out);
-    write_observed(out, &result->observed);
+    write_observed(out, &result->observed, detail);
+    fputs(", \"input_base64\": ", out);
+    if (detail && kase->input.raw != NULL)
+        gt_report_base64_json(out, kase->input.raw, kase->input.raw_len);
+    else
+        fputs("null", out);
     fputs(", \"note\": ", out);
     gt_report_json_string(out, result->note);
     fprintf(out, ", \"elapsed_ms\": %.3f}", result->elapsed_ms);
 }
 
-int gt_report_json(FILE *out, const gt_run *run)
+static void write_size_or_null(FILE *out, size_t value, bool known)
+{
+    if (known)
+        fprintf(out, "%zu", value);
+    else
+        fputs("null", out);
+}
+
+static void write_corpus(FILE *out, const gt_report_info *info)
+{
+    fputs("{\"format\": \"" GT_CORPUS_FORMAT "\", \"version\": ", out);
+    gt_report_json_string(out, info ? info->corpus_version : NULL);
+    fputs(", \"sha256\": ", out);
+    gt_report_json_string(out, info ? info->corpus_sha256 : NULL);
+    fputs(", \"cases\": ", out);
+    write_size_or_null(out, info ? info->corpus_cases : 0, info && info->corpus_sha256);
+    fputs(", \"selected\": ", out);
+    write_size_or_null(out, info ? info->selected_cases : 0, info && info->corpus_sha256);
+    fputc('}', out);
+}
+
+static void write_rate(FILE *out, double rate)
+{
+    if (rate < 0)
+        fputs("null", out);
+    else
+        fprintf(out, "%.6f", rate);
+}
+
+/* The certification summary: who was certified against what, how well, and
+ * how to reproduce it. */
+static void write_certification(FILE *out, const gt_run *run, const gt_report_info *info,
+                                const gt_run_counts counts[GT_GATE_COUNT + 1])
+{
+    char name[256], version[128];
+    gt_report_split_name(run->target_name, name, sizeof name, version, sizeof version);
+    fputs("{\n    \"implementation\": {\"name\": ", out);
+    gt_report_json_string(out, name[0] ? name : run->target);
+    fputs(", \"version\": ", out);
+    gt_report_json_string(out, version[0] ? version : NULL);
+    fputs("},\n    \"corpus\": ", out);
+    write_corpus(out, info);
+    fputs(",\n    \"pass_rates\": {", out);
+    for (int gate = 0; gate <= GT_GATE_COUNT; gate++) {
+        fprintf(out, "%s\"%s\": ", gate ? ", " : "", gate == GT_GATE_COUNT ? "total" : gt_gate_name((gt_gate)gate));
+        write_rate(out, gt_report_pass_rate(&counts[gate]));
+    }
+    gt_report_accounting_totals totals;
+    gt_report_accounting_sum(run, &totals);
+    fprintf(out, "},\n    \"accounting\": {\"cases\": %zu, \"matched\": %zu, \"mismatched\": %zu, \"missing\": %zu",
+            totals.cases, totals.matched, totals.mismatched, totals.missing);
+    for (int side = 0; side < 2; side++) {
+        fprintf(out, ", \"%s\": {", side ? "observed" : "expected");
+        for (size_t i = 0; i < 6; i++)
+            fprintf(out, "%s\"%s\": %ld", i ? ", " : "", gt_report_accounting_names[i],
+                    side ? totals.observed[i] : totals.expected[i]);
+        fputc('}', out);
+    }
+    fputs("},\n    \"command\": ", out);
+    gt_report_json_string(out, info ? info->command : NULL);
+    fputs("\n  }", out);
+}
+
+static void write_baseline(FILE *out, const gt_baseline_diff *diff)
+{
+    if (diff == NULL) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"file\": ", out);
+    gt_report_json_string(out, diff->file);
+    fprintf(out, ", \"baseline_cases\": %zu, \"not_run\": %zu", diff->baseline_cases, diff->not_run);
+    for (int kind = 0; kind < GT_BASELINE_KIND_COUNT; kind++) {
+        fprintf(out, ", \"%s\": [", gt_baseline_kind_name((gt_baseline_kind)kind));
+        bool first = true;
+        for (size_t i = 0; i < diff->entry_count; i++) {
+            if (diff->entries[i].kind != (gt_baseline_kind)kind)
+                continue;
+            fputs(first ? "" : ", ", out);
+            first = false;
+            gt_report_json_string(out, diff->entries[i].id);
+        }
+        fputc(']', out);
+    }
+    fputc('}', out);
+}
+
+int gt_report_json(FILE *out, const gt_run *run, const gt_report_info *info)
 {
     gt_run_counts counts[GT_GATE_COUNT + 1];
     gt_run_count(run, counts);
@@ -117,17 +253,30 @@ int gt_report_json(FILE *out, const gt_run *run)
     gt_report_json_string(out, run->target);
     fputs(",\n  \"target_name\": ", out);
     gt_report_json_string(out, run->target_name);
-    fprintf(out, ",\n  \"jobs\": %u,\n  \"totals\": ", run->jobs);
+    fprintf(out, ",\n  \"jobs\": %u,\n  \"command\": ", run->jobs);
+    gt_report_json_string(out, info ? info->command : NULL);
+    fputs(",\n  \"corpus\": ", out);
+    write_corpus(out, info);
+    fputs(",\n  \"shard\": ", out);
+    if (info && info->shard_count > 0)
+        fprintf(out, "{\"index\": %u, \"count\": %u}", info->shard_index, info->shard_count);
+    else
+        fputs("null", out);
+    fputs(",\n  \"totals\": ", out);
     write_counts(out, &counts[GT_GATE_COUNT]);
     fputs(",\n  \"gates\": {", out);
     for (int gate = 0; gate < GT_GATE_COUNT; gate++) {
         fprintf(out, "%s\n    \"%s\": ", gate ? "," : "", gt_gate_name((gt_gate)gate));
         write_counts(out, &counts[gate]);
     }
-    fputs("\n  },\n  \"problems\": [", out);
-    size_t problems = run->corpus ? gt_corpus_problem_count(run->corpus) : 0;
+    fputs("\n  },\n  \"certification\": ", out);
+    write_certification(out, run, info, counts);
+    fputs(",\n  \"baseline\": ", out);
+    write_baseline(out, info ? info->baseline : NULL);
+    fputs(",\n  \"problems\": [", out);
+    size_t problems = gt_report_problem_count(run, info);
     for (size_t i = 0; i < problems; i++) {
-        const gt_load_problem *problem = gt_corpus_problem(run->corpus, i);
+        const gt_load_problem *problem = gt_report_problem(run, info, i);
         fputs(i ? ",\n    {\"file\": " : "\n    {\"file\": ", out);
         gt_report_json_string(out, problem->file);
         fprintf(out, ", \"line\": %u, \"field\": ", problem->line);
@@ -139,7 +288,7 @@ int gt_report_json(FILE *out, const gt_run *run)
     fputs(problems ? "\n  ],\n  \"cases\": [" : "],\n  \"cases\": [", out);
     for (size_t i = 0; i < run->count; i++) {
         fputs(i ? ",\n    " : "\n    ", out);
-        write_case(out, &run->results[i]);
+        write_case(out, &run->results[i], gt_report_case_index(info, i));
     }
     fputs(run->count ? "\n  ]\n}\n" : "]\n}\n", out);
     fflush(out);

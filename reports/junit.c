@@ -58,11 +58,11 @@ static void write_case(FILE *out, const gt_case_result *result)
     fputs("    </testcase>\n", out);
 }
 
-int gt_report_junit(FILE *out, const gt_run *run)
+int gt_report_junit(FILE *out, const gt_run *run, const gt_report_info *info)
 {
     gt_run_counts counts[GT_GATE_COUNT + 1];
     gt_run_count(run, counts);
-    size_t problems = run->corpus ? gt_corpus_problem_count(run->corpus) : 0;
+    size_t problems = gt_report_problem_count(run, info);
     const gt_run_counts *total = &counts[GT_GATE_COUNT];
 
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
@@ -88,6 +88,14 @@ int gt_report_junit(FILE *out, const gt_run *run)
         write_attr(out, "value", run->target);
         fputs("/>\n      <property name=\"target_name\"", out);
         write_attr(out, "value", run->target_name);
+        if (info != NULL && info->corpus_sha256 != NULL) {
+            fputs("/>\n      <property name=\"corpus_sha256\"", out);
+            write_attr(out, "value", info->corpus_sha256);
+        }
+        if (info != NULL && info->command != NULL) {
+            fputs("/>\n      <property name=\"command\"", out);
+            write_attr(out, "value", info->command);
+        }
         fputs("/>\n    </properties>\n", out);
         for (size_t i = 0; i < run->count; i++)
             if (gt_gate_from_name(run->results[i].kase->input.gate) == gate)
@@ -99,7 +107,7 @@ int gt_report_junit(FILE *out, const gt_run *run)
         fprintf(out, "  <testsuite name=\"corpus\" tests=\"%zu\" failures=\"0\" errors=\"%zu\" skipped=\"0\">\n",
                 problems, problems);
         for (size_t i = 0; i < problems; i++) {
-            const gt_load_problem *problem = gt_corpus_problem(run->corpus, i);
+            const gt_load_problem *problem = gt_report_problem(run, info, i);
             char where[64];
             snprintf(where, sizeof where, ":%u", problem->line);
             fputs("    <testcase classname=\"gauntlet.corpus\" name=\"", out);

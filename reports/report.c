@@ -1,10 +1,12 @@
 /* report.c — writer lookup and the escaping every writer shares.
  *
  * The strings a report carries (ids, notes, messages from targets, file
- * names) are not trusted to be printable, valid UTF-8 or free of markup, so
- * escaping lives here once, and each format's rules are written down above
- * its function in report_util.h. Not for: formatting a run (console.c,
- * json.c, junit.c). */
+ * names, raw inputs) are not trusted to be printable, valid UTF-8 or free of
+ * markup, so escaping lives here once — JSON, XML, terminal, HTML, Markdown
+ * code spans, visible raw bytes, base64 — and each format's rules are
+ * written down above its function in report_util.h. Not for: formatting a
+ * run (console.c, json.c, junit.c, tap.c, html.c, markdown.c). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gauntlet/report.h"
@@ -144,20 +146,270 @@ void gt_report_console_text(FILE *out, const char *text)
     }
 }
 
-static int console_plain(FILE *out, const gt_run *run)
+void gt_report_html_text_n(FILE *out, const char *text, size_t len)
 {
-    return gt_report_console(out, run, false);
+    if (text == NULL)
+        return;
+    const unsigned char *bytes = (const unsigned char *)text;
+    for (size_t i = 0; i < len;) {
+        uint32_t code_point;
+        size_t span = gt_report_utf8_decode(bytes + i, len - i, &code_point);
+        if (span == 0) {
+            fputs("&#xfffd;", out);
+            i++;
+            continue;
+        }
+        switch (code_point) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        case '\t':
+        case '\n': fputc((int)code_point, out); break;
+        case 0x2028:
+        case 0x2029: fprintf(out, "&#x%x;", (unsigned)code_point); break;
+        case 0xfffe:
+        case 0xffff: fputs("&#xfffd;", out); break;
+        default:
+            if (code_point < 0x20 || code_point == 0x7f)
+                fprintf(out, "\\x%02x", (unsigned)code_point);
+            else if (code_point >= 0x80 && code_point < 0xa0)
+                fprintf(out, "\\u%04x", (unsigned)code_point);
+            else
+                fwrite(bytes + i, 1, span, out);
+        }
+        i += span;
+    }
+}
+
+void gt_report_html_text(FILE *out, const char *text)
+{
+    if (text != NULL)
+        gt_report_html_text_n(out, text, strlen(text));
+}
+
+void gt_report_md_code(FILE *out, const char *text)
+{
+    if (text == NULL)
+        text = "";
+    /* The fence is one backtick longer than the longest run inside. */
+    size_t longest = 0, run = 0;
+    for (const char *p = text; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    for (size_t i = 0; i <= longest; i++)
+        fputc('`', out);
+    fputc(' ', out);
+    const unsigned char *bytes = (const unsigned char *)text;
+    size_t len = strlen(text);
+    for (size_t i = 0; i < len;) {
+        uint32_t code_point;
+        size_t span = gt_report_utf8_decode(bytes + i, len - i, &code_point);
+        if (span == 0) {
+            fputs("\xef\xbf\xbd", out);
+            i++;
+            continue;
+        }
+        if (code_point == '|')
+            fputs("\\|", out);
+        else if (code_point == '\n')
+            fputs("\\n", out);
+        else if (code_point < 0x20 || code_point == 0x7f)
+            fprintf(out, "\\x%02x", (unsigned)code_point);
+        else if ((code_point >= 0x80 && code_point < 0xa0) || code_point == 0x2028 || code_point == 0x2029)
+            fprintf(out, "\\u%04x", (unsigned)code_point);
+        else
+            fwrite(bytes + i, 1, span, out);
+        i += span;
+    }
+    fputc(' ', out);
+    for (size_t i = 0; i <= longest; i++)
+        fputc('`', out);
+}
+
+/* A short name for an invisible or confusable code point, or NULL when the
+ * code point shows as itself. */
+static const char *invisible_name(uint32_t code_point)
+{
+    switch (code_point) {
+    case 0x00: return "NUL";
+    case 0x09: return "TAB";
+    case 0x0d: return "CR";
+    case 0x1b: return "ESC";
+    case 0x7f: return "DEL";
+    case 0xa0: return "U+00A0 NBSP";
+    case 0xad: return "U+00AD SHY";
+    case 0x200b: return "U+200B ZWSP";
+    case 0x200c: return "U+200C ZWNJ";
+    case 0x200d: return "U+200D ZWJ";
+    case 0x200e: return "U+200E LRM";
+    case 0x200f: return "U+200F RLM";
+    case 0x2028: return "U+2028 LS";
+    case 0x2029: return "U+2029 PS";
+    case 0x202e: return "U+202E RLO";
+    case 0x2060: return "U+2060 WJ";
+    case 0xfeff: return "U+FEFF BOM";
+    }
+    return NULL;
+}
+
+static bool is_invisible(uint32_t code_point)
+{
+    return code_point < 0x20 || (code_point >= 0x7f && code_point <= 0xa0) || code_point == 0xad ||
+           code_point == 0x34f || code_point == 0x61c || code_point == 0x115f || code_point == 0x1160 ||
+           code_point == 0x17b4 || code_point == 0x17b5 || code_point == 0x180e ||
+           (code_point >= 0x2000 && code_point <= 0x200f) || (code_point >= 0x2028 && code_point <= 0x202f) ||
+           (code_point >= 0x205f && code_point <= 0x206f) || code_point == 0x3000 || code_point == 0x3164 ||
+           (code_point >= 0xfe00 && code_point <= 0xfe0f) || code_point == 0xfeff ||
+           (code_point >= 0xfff9 && code_point <= 0xfffb) || code_point == 0xfffe || code_point == 0xffff ||
+           (code_point >= 0xe0000 && code_point <= 0xe007f);
+}
+
+static void visible_marker(FILE *out, const char *text, bool html)
+{
+    fputs(html ? "<span class=\"m\">\xe2\x9f\xa8" : "\xe2\x9f\xa8", out); /* U+27E8 */
+    fputs(text, out); /* our own ASCII: nothing to escape */
+    fputs(html ? "\xe2\x9f\xa9</span>" : "\xe2\x9f\xa9", out);
+}
+
+void gt_report_visible(FILE *out, const unsigned char *raw, size_t len, bool html)
+{
+    if (raw == NULL)
+        return;
+    for (size_t i = 0; i < len;) {
+        uint32_t code_point;
+        size_t span = gt_report_utf8_decode(raw + i, len - i, &code_point);
+        char marker[32];
+        if (span == 0) {
+            snprintf(marker, sizeof marker, "\\x%02x", raw[i]);
+            visible_marker(out, marker, html);
+            i++;
+            continue;
+        }
+        if (code_point == '\n') {
+            visible_marker(out, "LF", html);
+            fputc('\n', out);
+        } else if (is_invisible(code_point)) {
+            const char *name = invisible_name(code_point);
+            if (name == NULL) {
+                if (code_point < 0x100)
+                    snprintf(marker, sizeof marker, "\\x%02x", (unsigned)code_point);
+                else
+                    snprintf(marker, sizeof marker, "U+%04X", (unsigned)code_point);
+                name = marker;
+            }
+            visible_marker(out, name, html);
+        } else if (html) {
+            gt_report_html_text_n(out, (const char *)raw + i, span);
+        } else {
+            fwrite(raw + i, 1, span, out);
+        }
+        i += span;
+    }
+}
+
+static const char base64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void gt_report_base64_json(FILE *out, const unsigned char *bytes, size_t len)
+{
+    fputc('"', out);
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t group = (uint32_t)bytes[i] << 16;
+        if (i + 1 < len)
+            group |= (uint32_t)bytes[i + 1] << 8;
+        if (i + 2 < len)
+            group |= bytes[i + 2];
+        fputc(base64_alphabet[group >> 18 & 63], out);
+        fputc(base64_alphabet[group >> 12 & 63], out);
+        fputc(i + 1 < len ? base64_alphabet[group >> 6 & 63] : '=', out);
+        fputc(i + 2 < len ? base64_alphabet[group & 63] : '=', out);
+    }
+    fputc('"', out);
+}
+
+static int base64_value(char c)
+{
+    const char *at = c ? strchr(base64_alphabet, c) : NULL;
+    return at ? (int)(at - base64_alphabet) : -1;
+}
+
+unsigned char *gt_report_base64_decode(const char *text, size_t *len)
+{
+    size_t text_len = strlen(text);
+    if (text_len % 4 != 0)
+        return NULL;
+    unsigned char *bytes = malloc(text_len / 4 * 3 + 1);
+    if (bytes == NULL)
+        return NULL;
+    size_t used = 0;
+    for (size_t i = 0; i < text_len; i += 4) {
+        int v[4];
+        bool last = i + 4 == text_len;
+        for (int k = 0; k < 4; k++)
+            v[k] = base64_value(text[i + k]);
+        int padding = last && text[i + 3] == '=' ? (text[i + 2] == '=' ? 2 : 1) : 0;
+        bool bad = v[0] < 0 || v[1] < 0 || (padding < 2 && v[2] < 0) || (padding < 1 && v[3] < 0) ||
+                   (padding == 2 && (v[1] & 15) != 0) || (padding == 1 && (v[2] & 3) != 0);
+        if (bad) {
+            free(bytes);
+            return NULL;
+        }
+        uint32_t group = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)(padding < 2 ? v[2] : 0) << 6 |
+                         (uint32_t)(padding < 1 ? v[3] : 0);
+        bytes[used++] = (unsigned char)(group >> 16);
+        if (padding < 2)
+            bytes[used++] = (unsigned char)(group >> 8);
+        if (padding < 1)
+            bytes[used++] = (unsigned char)group;
+    }
+    bytes[used] = '\0';
+    *len = used;
+    return bytes;
+}
+
+size_t gt_report_problem_count(const gt_run *run, const gt_report_info *info)
+{
+    if (run->corpus != NULL)
+        return gt_corpus_problem_count(run->corpus);
+    return info ? info->problem_count : 0;
+}
+
+const gt_load_problem *gt_report_problem(const gt_run *run, const gt_report_info *info, size_t index)
+{
+    if (run->corpus != NULL)
+        return gt_corpus_problem(run->corpus, index);
+    return &info->problems[index];
+}
+
+size_t gt_report_case_index(const gt_report_info *info, size_t index)
+{
+    if (info == NULL || info->shard_count == 0 || info->shard_index == 0)
+        return index;
+    return index * info->shard_count + info->shard_index - 1;
+}
+
+static int console_plain(FILE *out, const gt_run *run, const gt_report_info *info)
+{
+    return gt_report_console(out, run, info, false);
 }
 
 gt_report_writer gt_report_writer_for(const char *format)
 {
+    static const struct {
+        const char *name;
+        gt_report_writer writer;
+    } writers[] = {
+        {"console", console_plain}, {"json", gt_report_json},     {"junit", gt_report_junit},
+        {"tap", gt_report_tap},     {"html", gt_report_html},     {"md", gt_report_markdown},
+        {"markdown", gt_report_markdown},
+    };
     if (format == NULL)
         return NULL;
-    if (strcmp(format, "console") == 0)
-        return console_plain;
-    if (strcmp(format, "json") == 0)
-        return gt_report_json;
-    if (strcmp(format, "junit") == 0)
-        return gt_report_junit;
+    for (size_t i = 0; i < sizeof writers / sizeof writers[0]; i++)
+        if (strcmp(format, writers[i].name) == 0)
+            return writers[i].writer;
     return NULL;
 }

@@ -1,4 +1,5 @@
-/* report_util.h — helpers shared by the report writers (reports/report.c).
+/* report_util.h — helpers shared by the report writers (reports/report.c,
+ * certify.c, sha256.c, merge.c).
  *
  * Private to reports/ and the runner: escaping for JSON, XML and terminals
  * (the corpus is full of control bytes, invalid UTF-8 and injection strings,
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gauntlet/report.h"
 #include "gauntlet/run.h"
 
 #include "gauntlet/version.h"
@@ -39,6 +41,98 @@ void gt_report_xml_text(FILE *out, const char *text, bool attribute);
 /* Write `text` for a terminal: control bytes, DEL and ill-formed UTF-8 are
  * shown as \xNN, so a case can never move the cursor or change colours. */
 void gt_report_console_text(FILE *out, const char *text);
+
+/* Write `text` (`len` bytes) escaped for HTML text and for a quoted
+ * attribute value: & < > " ' as entities; C0 controls but tab and newline,
+ * DEL and C1 controls as the visible text \xNN; U+2028/U+2029 as numeric
+ * references; each byte that is not well-formed UTF-8 and U+FFFE/U+FFFF as
+ * U+FFFD. The output never contains markup. NULL writes nothing. */
+void gt_report_html_text_n(FILE *out, const char *text, size_t len);
+void gt_report_html_text(FILE *out, const char *text);
+
+/* Write `text` as a Markdown code span that is safe in a GFM table cell: no
+ * markup, emphasis, link or @mention is interpreted; | is escaped; newlines
+ * show as the visible "\n"; control bytes as \xNN; ill-formed UTF-8 as
+ * U+FFFD. NULL writes an empty string. */
+void gt_report_md_code(FILE *out, const char *text);
+
+/* Write raw model output with every invisible byte made visible: control
+ * characters, invalid UTF-8, BOM, zero-width and bidirectional characters,
+ * unusual spaces and line separators become markers such as <NUL>, <\xff>,
+ * <U+FEFF BOM> (written with U+27E8/U+27E9 brackets); a newline shows as a
+ * marker followed by a real newline. With `html`, text is HTML-escaped and
+ * markers are wrapped in <span class="m">. */
+void gt_report_visible(FILE *out, const unsigned char *raw, size_t len, bool html);
+
+/* Standard base64 (RFC 4648 section 4, padded) of `len` bytes as a JSON
+ * string literal. */
+void gt_report_base64_json(FILE *out, const unsigned char *bytes, size_t len);
+/* Decode standard padded base64. Returns a malloc'd buffer (NUL-terminated,
+ * length in *len), or NULL when `text` is not canonical base64 or out of
+ * memory. */
+unsigned char *gt_report_base64_decode(const char *text, size_t *len);
+
+/* SHA-256 (FIPS 180-4), incremental. */
+typedef struct gt_sha256 {
+    uint32_t state[8];
+    uint64_t length; /* bytes hashed so far */
+    unsigned char block[64];
+    size_t used;
+} gt_sha256;
+void gt_sha256_init(gt_sha256 *sha);
+void gt_sha256_update(gt_sha256 *sha, const void *data, size_t len);
+void gt_sha256_hex(gt_sha256 *sha, char hex[65]); /* finishes the hash */
+
+/* The load problems a report lists: the corpus's when the run has one, else
+ * info->problems (a merged run). */
+size_t gt_report_problem_count(const gt_run *run, const gt_report_info *info);
+const gt_load_problem *gt_report_problem(const gt_run *run, const gt_report_info *info, size_t index);
+
+/* Position of result `index` in the selected corpus: the same as `index` for
+ * an unsharded run; round-robin for shard K of N (index * N + K - 1). */
+size_t gt_report_case_index(const gt_report_info *info, size_t index);
+
+/* Certification figures computed from a run (reports/certify.c). */
+typedef struct gt_report_accounting_totals {
+    size_t cases;      /* cases not skipped whose expectation gives accounting figures */
+    size_t matched;    /* every given figure equal */
+    size_t mismatched; /* a figure differs */
+    size_t missing;    /* the target reported no accounting */
+    long expected[6];  /* sums of the given expected figures (order of gt_accounting) */
+    long observed[6];  /* sums of the observed figures where the case expects that figure */
+} gt_report_accounting_totals;
+
+/* Names of the six gt_accounting figures, in struct order. */
+extern const char *const gt_report_accounting_names[6];
+/* Figure `i` of an accounting record (-1 = not given). */
+int gt_report_accounting_figure(const gt_accounting *accounting, size_t i);
+/* True when the case has accounting to show: an expectation with figures or
+ * an observation that reports them, and the case was not skipped. */
+bool gt_report_has_accounting(const gt_case_result *result);
+void gt_report_accounting_sum(const gt_run *run, gt_report_accounting_totals *totals);
+/* Pass rate of a counts row: pass / (cases - skip), or -1 when every case
+ * was skipped or there are none. */
+double gt_report_pass_rate(const gt_run_counts *row);
+/* Split the target's self-reported name ("acme-guard 2.3.1") into name and
+ * version (a last word starting with a digit or 'v' followed by a digit).
+ * Writes "" for a missing part. */
+void gt_report_split_name(const char *target_name, char *name, size_t name_len, char *version, size_t version_len);
+
+/* The console's attempt-accounting table (cases with accounting only; writes
+ * nothing when none has any), the baseline lists and the certification
+ * footer. */
+void gt_report_console_accounting(FILE *out, const gt_run *run, bool colour);
+void gt_report_console_baseline(FILE *out, const gt_baseline_diff *diff, bool colour);
+void gt_report_console_certification(FILE *out, const gt_run *run, const gt_report_info *info);
+
+/* A recorded command line without the options that only choose outputs or
+ * the shard (--shard, --report, --baseline, --certify, --quiet). Malloc'd;
+ * NULL for NULL or when out of memory. */
+char *gt_report_command_without_outputs(const char *command);
+
+/* The HTML page; `csp` false leaves out the Content-Security-Policy (tests
+ * use it to prove the escaping alone keeps injected markup inert). */
+int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info, bool csp);
 
 /* The console report's body: the per-gate table and one line per case that
  * did not pass (FAIL / ERROR / SKIP with its note). Colour when `colour`. */

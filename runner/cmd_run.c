@@ -9,6 +9,14 @@
  *   exit:   0 every case passed (skips allowed), 1 a case failed or errored,
  *           2 usage, I/O or case-file error (load problems give 2 even though
  *           the good cases ran and appear in the reports).
+ *           With --baseline FILE: 1 only when a case that passed in FILE
+ *           fails or errors now (a regression); known failures give 0; 2 as
+ *           above, or when FILE cannot be read. docs/ci.md.
+ * Between the table and the FAIL lines: the attempt-accounting table (cases
+ * with accounting only); before the totals line: the baseline diff (with
+ * --baseline) and the certification footer (with --certify). On a terminal
+ * a progress line is redrawn; with CI set (and not a terminal) a plain
+ * progress line goes to stderr at most every RUN_CI_PROGRESS_MS. 
  * When a --report goes to standard output ("json:-"), the human output moves
  * to stderr so the report stays parseable. */
 #include <limits.h>
@@ -20,6 +28,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "corpus_shard.h"
 #include "gauntlet/corpus.h"
 #include "gauntlet/report.h"
 #include "gauntlet/run.h"
@@ -28,6 +37,8 @@
 
 #define RUN_MAX_JOBS 1024u
 #define RUN_MAX_REPORTS 16
+#define RUN_MAX_SHARDS 1024u
+#define RUN_CI_PROGRESS_MS 30000.0 /* a CI log line every 30 s keeps long runs visibly alive */
 
 typedef struct report_spec {
     const char *format;
@@ -45,6 +56,9 @@ typedef struct run_options {
     report_spec reports[RUN_MAX_REPORTS];
     size_t report_count;
     bool quiet;
+    bool certify;
+    const char *baseline; /* earlier JSON report, or NULL */
+    unsigned shard_index, shard_count; /* 0 = not sharded */
     char *report_args[RUN_MAX_REPORTS]; /* strdup'd --report values (split in place) */
     size_t report_arg_count;
 } run_options;
@@ -53,7 +67,7 @@ static void run_usage(FILE *out)
 {
     fprintf(out,
             "usage: gauntlet run [PATH...] [--gate G] [--tag T] [--id GLOB] [--target SPEC] [-j N]\n"
-            "                    [--report FORMAT:FILE]... [--quiet]\n"
+            "                    [--report FORMAT:FILE]... [--baseline FILE] [--shard K/N] [--certify] [--quiet]\n"
             "\n"
             "Replay corpus cases against a target and report per gate.\n"
             "  PATH                 case files or directories (recursive, *.cases.json);\n"
@@ -65,10 +79,17 @@ static void run_usage(FILE *out)
             "  -j, --jobs N         worker threads, each with its own target (default 1; 0 = one per CPU)\n"
             "  --timeout T          per-case deadline of an adapter target: seconds, or with a unit\n"
             "                       (500ms, 10s; default %d s)\n"
-            "  --report FORMAT:FILE write a report: json, junit or console; FILE '-' is standard output;\n"
-            "                       repeatable, or comma-separated (json:r.json,junit:r.xml)\n"
+            "  --report FORMAT:FILE write a report: " GT_REPORT_FORMATS "; FILE '-' is standard output;\n"
+            "                       repeatable, or comma-separated (json:r.json,junit:r.xml,html:r.html)\n"
+            "  --baseline FILE      compare with an earlier JSON report: exit 1 only when a case that passed\n"
+            "                       there fails now (regressions, fixed and new cases are listed)\n"
+            "  --shard K/N          run only shard K of N (round-robin over the selected cases); join the\n"
+            "                       JSON reports with 'gauntlet merge'\n"
+            "  --certify            print the certification summary (implementation, corpus hash, pass\n"
+            "                       rates, attempt accounting, command to reproduce)\n"
             "  -q, --quiet          print only the totals line (and load problems)\n"
-            "exit: 0 all passed, 1 a case failed or errored, 2 usage, I/O or case-file error\n",
+            "exit: 0 all passed, 1 a case failed or errored (with --baseline: a regression), 2 usage, I/O or\n"
+            "      case-file error\n",
             GT_ADAPTER_DEFAULT_TIMEOUT_MS / 1000);
 }
 
@@ -99,7 +120,7 @@ static int add_reports(run_options *options, const char *value)
         *colon = '\0';
         gt_report_writer writer = gt_report_writer_for(item);
         if (writer == NULL)
-            return usage_error("unknown report format '%s' (known: console, json, junit)", item);
+            return usage_error("unknown report format '%s' (known: " GT_REPORT_FORMATS ")", item);
         if (options->report_count == RUN_MAX_REPORTS)
             return usage_error("too many reports%s", "");
         options->reports[options->report_count++] = (report_spec){item, colon + 1, writer};
@@ -161,6 +182,23 @@ static const char *option_value(int argc, char **argv, int *index, const char *n
     return argv[++*index];
 }
 
+/* "K/N" with 1 <= K <= N <= RUN_MAX_SHARDS. */
+static int parse_shard(const char *text, unsigned *index, unsigned *count)
+{
+    char *end = NULL;
+    if (text[0] < '0' || text[0] > '9')
+        return -1;
+    unsigned long k = strtoul(text, &end, 10);
+    if (*end != '/' || end[1] < '0' || end[1] > '9')
+        return -1;
+    unsigned long n = strtoul(end + 1, &end, 10);
+    if (*end != '\0' || k == 0 || n == 0 || k > n || n > RUN_MAX_SHARDS)
+        return -1;
+    *index = (unsigned)k;
+    *count = (unsigned)n;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, run_options *options, bool *help)
 {
     options->paths = calloc((size_t)argc, sizeof *options->paths);
@@ -180,6 +218,17 @@ static int parse_args(int argc, char **argv, run_options *options, bool *help)
             return 0;
         } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
             options->quiet = true;
+        } else if (strcmp(arg, "--certify") == 0) {
+            options->certify = true;
+        } else if ((value = option_value(argc, argv, &i, "--baseline", &missing)) != NULL) {
+            if (options->baseline != NULL)
+                return usage_error("--baseline given twice%s", "");
+            options->baseline = value;
+        } else if ((value = option_value(argc, argv, &i, "--shard", &missing)) != NULL) {
+            if (options->shard_count != 0)
+                return usage_error("--shard given twice%s", "");
+            if (parse_shard(value, &options->shard_index, &options->shard_count) != 0)
+                return usage_error("--shard needs K/N with 1 <= K <= N <= 1024 (e.g. 2/4), got '%s'", value);
         } else if ((value = option_value(argc, argv, &i, "--gate", &missing)) != NULL) {
             if (options->gate != NULL)
                 return usage_error("--gate given twice%s", "");
@@ -229,7 +278,7 @@ static bool is_directory(const char *path)
 /* The bundled corpus: ./corpus, else next to the executable (build/gauntlet
  * -> ./corpus, build/x/gauntlet -> ../../corpus, bin/gauntlet ->
  * ../share/gauntlet/corpus). Returns false when none exists. */
-static bool default_corpus(char *out, size_t out_len)
+bool gt_cmd_default_corpus(char *out, size_t out_len)
 {
     if (is_directory("corpus")) {
         snprintf(out, out_len, "corpus");
@@ -256,6 +305,9 @@ static bool default_corpus(char *out, size_t out_len)
 typedef struct progress_state {
     FILE *out;
     double last_ms;
+    double started_ms;
+    size_t not_passed; /* failed or errored so far */
+    bool ci;           /* line-oriented, to stderr, rarely */
 } progress_state;
 
 static double wall_ms(void)
@@ -271,10 +323,23 @@ static void show_progress(void *user, size_t done, size_t total, const gt_case_r
 {
     progress_state *state = user;
     double now = wall_ms();
+    if (last->outcome == GT_OUTCOME_FAIL || last->outcome == GT_OUTCOME_ERROR)
+        state->not_passed++;
+    if (state->ci) {
+        if (done == total || now - state->last_ms < RUN_CI_PROGRESS_MS)
+            return;
+        state->last_ms = now;
+        fprintf(state->out, "gauntlet run: %zu/%zu cases, %zu failed, %.0f s\n", done, total, state->not_passed,
+                (now - state->started_ms) / 1000.0);
+        fflush(state->out);
+        return;
+    }
     if (done != total && now - state->last_ms < 50.0)
         return;
     state->last_ms = now;
     fprintf(state->out, "\r[%zu/%zu] ", done, total);
+    if (state->not_passed > 0)
+        fprintf(state->out, "%zu failed ", state->not_passed);
     gt_report_console_text(state->out, last->kase->input.id);
     fputs("\033[K", state->out);
     fflush(state->out);
@@ -282,10 +347,10 @@ static void show_progress(void *user, size_t done, size_t total, const gt_case_r
 
 /* Write one report through a temporary file, so a reader never sees half a
  * report. Returns 0, or -1 after printing why. */
-static int write_report(const report_spec *report, const gt_run *run)
+static int write_report(const report_spec *report, const gt_run *run, const gt_report_info *info)
 {
     if (strcmp(report->path, "-") == 0) {
-        if (report->writer(stdout, run) != 0) {
+        if (report->writer(stdout, run, info) != 0) {
             fprintf(stderr, "gauntlet run: cannot write the %s report to standard output\n", report->format);
             return -1;
         }
@@ -299,7 +364,7 @@ static int write_report(const report_spec *report, const gt_run *run)
         perror(NULL);
         return -1;
     }
-    int status = report->writer(out, run);
+    int status = report->writer(out, run, info);
     if (fclose(out) != 0)
         status = -1;
     if (status != 0 || rename(temporary, report->path) != 0) {
@@ -330,6 +395,77 @@ static void free_options(run_options *options)
         free(options->report_args[i]);
 }
 
+/* Append `word` to `out` quoted for a POSIX shell (as is when it needs no
+ * quoting). */
+static void shell_word(FILE *out, const char *word)
+{
+    bool plain = word[0] != '\0';
+    for (const char *p = word; *p && plain; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,+@%", *p) != NULL;
+    if (plain) {
+        fputs(word, out);
+        return;
+    }
+    fputc('\'', out);
+    for (const char *p = word; *p; p++) {
+        if (*p == '\'')
+            fputs("'\\''", out);
+        else
+            fputc(*p, out);
+    }
+    fputc('\'', out);
+}
+
+/* "gauntlet run ARGS..." shell-quoted: the command that reproduces this run.
+ * Malloc'd, or NULL when out of memory. */
+static char *run_command_line(int argc, char **argv)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (out == NULL)
+        return NULL;
+    fputs("gauntlet", out);
+    for (int i = 0; i < argc; i++) {
+        fputc(' ', out);
+        shell_word(out, argv[i]);
+    }
+    if (fclose(out) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* The corpus version: the first line of VERSION at the root of the first
+ * corpus directory that has one. Returns false when none does. */
+static bool corpus_version(const run_options *options, char *out, size_t out_len)
+{
+    for (size_t i = 0; i < options->path_count; i++) {
+        if (!is_directory(options->paths[i]))
+            continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/VERSION", options->paths[i]);
+        FILE *in = fopen(path, "r");
+        if (in == NULL)
+            continue;
+        bool ok = fgets(out, (int)out_len, in) != NULL;
+        fclose(in);
+        if (!ok)
+            continue;
+        out[strcspn(out, "\r\n")] = '\0';
+        if (out[0] != '\0')
+            return true;
+    }
+    return false;
+}
+
+static bool ci_environment(void)
+{
+    const char *ci = getenv("CI");
+    return ci != NULL && ci[0] != '\0' && strcmp(ci, "false") != 0 && strcmp(ci, "0") != 0;
+}
+
 int gt_cmd_run(int argc, char **argv)
 {
     run_options options = {.target = "reference", .jobs = 1};
@@ -342,17 +478,37 @@ int gt_cmd_run(int argc, char **argv)
         return status;
     }
 
+    /* A baseline that cannot be read is a usage error: find out before running. */
+    gt_report_doc *baseline = NULL;
+    if (options.baseline != NULL) {
+        char err[512];
+        baseline = gt_report_load(options.baseline, err, sizeof err);
+        if (baseline == NULL) {
+            fprintf(stderr, "gauntlet run: --baseline: ");
+            gt_report_console_text(stderr, err);
+            fputc('\n', stderr);
+            free_options(&options);
+            return 2;
+        }
+    }
+
     gt_corpus *corpus = gt_corpus_new();
-    if (corpus == NULL) {
+    char *command = run_command_line(argc, argv);
+    if (corpus == NULL || command == NULL) {
         fprintf(stderr, "gauntlet run: out of memory\n");
+        gt_corpus_free(corpus);
+        free(command);
+        gt_report_doc_free(baseline);
         free_options(&options);
         return 2;
     }
     char bundled[PATH_MAX];
     if (options.path_count == 0) {
-        if (!default_corpus(bundled, sizeof bundled)) {
+        if (!gt_cmd_default_corpus(bundled, sizeof bundled)) {
             fprintf(stderr, "gauntlet run: no corpus given and none found (./corpus or next to the binary)\n");
             gt_corpus_free(corpus);
+            free(command);
+            gt_report_doc_free(baseline);
             free_options(&options);
             return 2;
         }
@@ -362,47 +518,83 @@ int gt_cmd_run(int argc, char **argv)
         if (gt_corpus_load(corpus, options.paths[i]) < 0) {
             fprintf(stderr, "gauntlet run: out of memory loading '%s'\n", options.paths[i]);
             gt_corpus_free(corpus);
+            free(command);
+            gt_report_doc_free(baseline);
             free_options(&options);
             return 2;
         }
     }
-    gt_corpus_filter(corpus, options.gate, options.tag, options.id_glob);
+    char sha256[65], version[256];
+    gt_report_corpus_hash(corpus, sha256);
+    gt_report_info info = {
+        .command = command,
+        .corpus_version = corpus_version(&options, version, sizeof version) ? version : NULL,
+        .corpus_sha256 = sha256,
+        .corpus_cases = gt_corpus_count(corpus),
+        .shard_index = options.shard_index,
+        .shard_count = options.shard_count,
+        .certify = options.certify,
+    };
+    info.selected_cases = gt_corpus_filter(corpus, options.gate, options.tag, options.id_glob);
+    if (options.shard_count > 0)
+        gt_corpus_shard(corpus, options.shard_index, options.shard_count);
 
     bool report_on_stdout = false;
     for (size_t i = 0; i < options.report_count; i++)
         report_on_stdout = report_on_stdout || strcmp(options.reports[i].path, "-") == 0;
     FILE *human = report_on_stdout ? stderr : stdout;
-    const char *ci = getenv("CI");
-    bool terminal = !report_on_stdout && isatty(fileno(stdout)) && (ci == NULL || ci[0] == '\0');
+    bool ci = ci_environment();
+    bool terminal = !report_on_stdout && isatty(fileno(stdout)) && !ci;
     bool colour = terminal && getenv("NO_COLOR") == NULL;
-    progress_state progress = {stdout, 0};
+    progress_state progress = {terminal ? stdout : stderr, wall_ms(), wall_ms(), 0, !terminal};
+    bool show = !options.quiet && (terminal || ci);
 
     if (options.timeout_ms > 0)
         gt_adapter_set_timeout_ms(options.timeout_ms);
     char err[512] = "";
-    gt_run *run = gt_run_cases(corpus, options.target, options.jobs, terminal && !options.quiet ? show_progress : NULL,
-                               &progress, err, sizeof err);
+    gt_run *run = gt_run_cases(corpus, options.target, options.jobs, show ? show_progress : NULL, &progress, err,
+                               sizeof err);
     if (run == NULL) {
         fprintf(stderr, "gauntlet run: %s\n", err);
         print_problems(corpus);
         gt_corpus_free(corpus);
+        free(command);
+        gt_report_doc_free(baseline);
         free_options(&options);
         return 2;
     }
-    if (terminal && !options.quiet && run->count > 0)
+    if (terminal && show && run->count > 0)
         fputs("\r\033[K", stdout);
 
-    if (!options.quiet)
+    gt_baseline_diff *diff = NULL;
+    if (baseline != NULL) {
+        diff = gt_baseline_compare(gt_report_doc_run(baseline), options.baseline, run);
+        if (diff == NULL) {
+            fprintf(stderr, "gauntlet run: out of memory comparing with the baseline\n");
+            status = 2;
+        }
+        info.baseline = diff;
+    }
+
+    if (!options.quiet) {
         gt_report_console_summary(human, run, colour);
+        gt_report_console_baseline(human, diff, colour);
+    } else if (diff != NULL && diff->counts[GT_BASELINE_REGRESSED] > 0) {
+        gt_report_console_baseline(human, diff, false); /* a gating failure is never silent */
+    }
+    if (options.certify)
+        gt_report_console_certification(human, run, &info);
     fflush(human);
     print_problems(corpus);
     if (run->count == 0)
         fprintf(stderr, "gauntlet run: no cases to run%s\n",
-                options.gate || options.tag || options.id_glob ? " (no case matched the filters)" : "");
+                options.gate || options.tag || options.id_glob || options.shard_count
+                    ? " (no case matched the filters or this shard is empty)"
+                    : "");
 
-    bool io_failed = false;
+    bool io_failed = status != 0;
     for (size_t i = 0; i < options.report_count; i++)
-        if (write_report(&options.reports[i], run) != 0)
+        if (write_report(&options.reports[i], run, &info) != 0)
             io_failed = true;
     fflush(stdout);
     fflush(stderr);
@@ -415,12 +607,17 @@ int gt_cmd_run(int argc, char **argv)
     gt_run_count(run, counts);
     if (io_failed || gt_corpus_problem_count(corpus) > 0)
         status = 2;
+    else if (diff != NULL)
+        status = diff->counts[GT_BASELINE_REGRESSED] > 0 ? 1 : 0;
     else if (counts[GT_GATE_COUNT].fail + counts[GT_GATE_COUNT].error > 0)
         status = 1;
     else
         status = 0;
+    gt_baseline_diff_free(diff);
+    gt_report_doc_free(baseline);
     gt_run_free(run);
     gt_corpus_free(corpus);
+    free(command);
     free_options(&options);
     return status;
 }

@@ -16,5 +16,15 @@ int gt_cmd_strict(int argc, char **argv);    /* wire layer */
 int gt_cmd_transform(int argc, char **argv); /* wire layer */
 int gt_cmd_lint(int argc, char **argv);      /* wire layer */
 int gt_cmd_repair(int argc, char **argv);    /* repair loop */
+int gt_cmd_serve(int argc, char **argv);     /* mock model server */
+int gt_cmd_client(int argc, char **argv);    /* libcurl reference client */
+int gt_cmd_merge(int argc, char **argv);     /* join shard reports */
+int gt_cmd_show(int argc, char **argv);      /* one case, in detail */
+
+#include <stdbool.h>
+#include <stddef.h>
+/* The bundled corpus directory for run and show (./corpus, else next to the
+ * binary) into `out`; false when there is none. cmd_run.c. */
+bool gt_cmd_default_corpus(char *out, size_t out_len);
 
 #endif

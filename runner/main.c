@@ -15,12 +15,16 @@ static const command commands[] = {
     {"parse", gt_cmd_parse, "syntax gate on one raw output: exit 0 accepted, 1 rejected"},
     {"validate", gt_cmd_validate, "syntax + structure gate against a JSON Schema"},
     {"run", gt_cmd_run, "replay the corpus against a target and report per gate"},
+    {"merge", gt_cmd_merge, "join the JSON reports of 'run --shard K/N' into one run's reports"},
+    {"show", gt_cmd_show, "run one case and show everything about it (input, gates, transcript)"},
     {"jsts", gt_cmd_jsts, "run JSON-Schema-Test-Suite files against the structure gate"},
     {"loop", gt_cmd_loop, "play a scripted agent loop through the reference StructuredOutput state machine"},
     {"strict", gt_cmd_strict, "strict-subset wire conversion of a schema (seed 000)"},
     {"transform", gt_cmd_transform, "SDK-style wire transform of a schema (seed 004)"},
     {"lint", gt_cmd_lint, "predict provider rejections of a schema"},
     {"repair", gt_cmd_repair, "print the bounded repair request for a failed output"},
+    {"serve", gt_cmd_serve, "run the mock model server (Anthropic + OpenAI over HTTP) until SIGINT"},
+    {"client", gt_cmd_client, "run the reference pipeline against a base URL over HTTP (libcurl)"},
 };
 
 static void usage(FILE *out)

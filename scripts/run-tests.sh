@@ -5,6 +5,9 @@
 GAUNTLET=${GAUNTLET:-build/gauntlet}
 BUILD=${BUILD:-build}
 passed=0; failed=0; skipped=0; status=0
+# suites that drive the CLI or the adapters find them here
+GAUNTLET_ADAPTER_REFERENCE=${GAUNTLET_ADAPTER_REFERENCE:-$BUILD/adapters/gauntlet-adapter-reference}
+export GAUNTLET GAUNTLET_ADAPTER_REFERENCE
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 
 for bin in "$@"; do

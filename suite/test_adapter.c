@@ -183,11 +183,11 @@ END_TEST
 
 START_TEST(test_reference_adapter_round_trip)
 {
+    /* built by `make test`; scripts/run-tests.sh names it */
     const char *bin = getenv("GAUNTLET_ADAPTER_REFERENCE");
-    if (bin == NULL || access(bin, X_OK) != 0)
+    if (bin == NULL)
         bin = "build/adapters/gauntlet-adapter-reference";
-    if (access(bin, X_OK) != 0)
-        return; /* built by `make`; scripts/run-tests.sh sets the variable */
+    ck_assert_msg(access(bin, X_OK) == 0, "reference adapter %s is not built", bin);
     void *state;
     char err[512], note[2048];
     ck_assert_int_eq(gt_target_adapter_ops.open(bin, &state, err, sizeof err), 0);

@@ -1,7 +1,11 @@
 /* test_report.c — report writers: the JSON report parses and has every
- * documented field; JUnit and the console escape injection strings, control
- * bytes and invalid UTF-8; the console table counts. */
+ * documented field and reads back to the same report; JUnit, TAP, Markdown,
+ * HTML and the console escape injection strings, control bytes and invalid
+ * UTF-8 (each escaper is tested on its own too); the console table, the
+ * attempt-accounting table, the baseline lists and the certification
+ * footer; SHA-256 and base64 against known vectors. */
 #include <cJSON.h>
+#include <math.h>
 #include <string.h>
 
 #include "gauntlet/report.h"
@@ -25,7 +29,7 @@ static const char corpus_text[] =
     "  {\"id\": \"syntax.utf8.error\", \"gate\": \"syntax\", \"category\": \"utf8\", \"input\": \"{}\", \"expect\": "
     "{\"verdict\": \"accept\"}},\n"
     "  {\"id\": \"loop.retries.skip\", \"gate\": \"loop\", \"category\": \"retries\", \"expect\": {\"verdict\": "
-    "\"accept\"}},\n"
+    "\"accept\", \"subtype\": \"success\", \"accounting\": {\"attempts_used\": 2, \"model_calls\": 2}}},\n"
     "  {\"id\": \"x\", \"gate\": \"</script>\\u0007\", \"category\": \"c\", \"input\": \"1\", \"expect\": "
     "{\"verdict\": \"accept\"}}\n"
     " ]}\n";
@@ -74,19 +78,51 @@ static gt_run *nasty_run(gt_corpus **corpus_out)
     return run;
 }
 
-static char *render(int (*writer)(FILE *, const gt_run *), const gt_run *run)
+static char *render_info(gt_report_writer writer, const gt_run *run, const gt_report_info *info)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    ck_assert_int_eq(writer(out, run), 0);
+    ck_assert_int_eq(writer(out, run, info), 0);
     fclose(out);
     return text;
 }
 
-static int console_colour(FILE *out, const gt_run *run)
+static char *render(gt_report_writer writer, const gt_run *run)
 {
-    return gt_report_console(out, run, true);
+    return render_info(writer, run, NULL);
+}
+
+static int console_colour(FILE *out, const gt_run *run, const gt_report_info *info)
+{
+    return gt_report_console(out, run, info, true);
+}
+
+static gt_baseline_diff *sample_diff(void)
+{
+    gt_baseline_diff *diff = calloc(1, sizeof *diff);
+    diff->file = strdup("base<line>.json");
+    diff->baseline_cases = 5;
+    diff->not_run = 1;
+    diff->entries = calloc(2, sizeof *diff->entries);
+    diff->entries[0] = (gt_baseline_entry){strdup("structure.types.fail"), GT_BASELINE_REGRESSED, GT_OUTCOME_PASS,
+                                           GT_OUTCOME_FAIL};
+    diff->entries[1] = (gt_baseline_entry){strdup("syntax.fence.pass"), GT_BASELINE_FIXED, GT_OUTCOME_FAIL,
+                                           GT_OUTCOME_PASS};
+    diff->entry_count = 2;
+    diff->counts[GT_BASELINE_REGRESSED] = diff->counts[GT_BASELINE_FIXED] = 1;
+    return diff;
+}
+
+static gt_report_info sample_info(const gt_baseline_diff *diff)
+{
+    return (gt_report_info){.command = "gauntlet run --target 'adapter:./v <x>' --report json:r.json",
+                            .corpus_version = "2026.1",
+                            .corpus_sha256 = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+                            .corpus_cases = 9,
+                            .selected_cases = 4,
+                            .baseline = diff,
+                            .certify = true};
 }
 
 /* Every byte is well-formed UTF-8, and no control byte but newline appears. */
@@ -271,6 +307,12 @@ START_TEST(junit_escapes_markup_and_forbidden_characters)
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"target\" value=\"adapter:./vendor --x &apos;&lt;y&gt;&apos;\"/>"));
     ck_assert_ptr_nonnull(strstr(text, "<error type=\"load_problem\""));
     free(text);
+    gt_report_info info = sample_info(NULL);
+    text = render_info(gt_report_junit, run, &info);
+    ck_assert_ptr_nonnull(strstr(text, "<property name=\"command\" value=\"gauntlet run --target &apos;adapter:./v "
+                                       "&lt;x&gt;&apos; --report json:r.json\"/>"));
+    ck_assert_ptr_nonnull(strstr(text, "<property name=\"corpus_sha256\" value=\"0011"));
+    free(text);
     gt_run_free(run);
     gt_corpus_free(corpus);
 }
@@ -308,6 +350,10 @@ START_TEST(writer_lookup)
 {
     ck_assert_ptr_eq(gt_report_writer_for("json"), gt_report_json);
     ck_assert_ptr_eq(gt_report_writer_for("junit"), gt_report_junit);
+    ck_assert_ptr_eq(gt_report_writer_for("tap"), gt_report_tap);
+    ck_assert_ptr_eq(gt_report_writer_for("html"), gt_report_html);
+    ck_assert_ptr_eq(gt_report_writer_for("md"), gt_report_markdown);
+    ck_assert_ptr_eq(gt_report_writer_for("markdown"), gt_report_markdown);
     ck_assert_ptr_nonnull(gt_report_writer_for("console"));
     ck_assert_ptr_null(gt_report_writer_for("yaml"));
     ck_assert_ptr_null(gt_report_writer_for(NULL));
@@ -341,6 +387,471 @@ START_TEST(escaping_helpers)
 }
 END_TEST
 
+/* ---- escapers ------------------------------------------------------------ */
+
+static char *capture_html(const char *text, size_t len)
+{
+    char *out_text = NULL;
+    size_t out_len = 0;
+    FILE *out = open_memstream(&out_text, &out_len);
+    gt_report_html_text_n(out, text, len);
+    fclose(out);
+    return out_text;
+}
+
+START_TEST(html_escaper_neutralises_markup_and_bytes)
+{
+    char *text = capture_html("<script>alert('x')</script>", 27);
+    ck_assert_str_eq(text, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+    free(text);
+    text = capture_html("</script><img src=x onerror=\"a&b\">", 34);
+    ck_assert_str_eq(text, "&lt;/script&gt;&lt;img src=x onerror=&quot;a&amp;b&quot;&gt;");
+    free(text);
+    /* NUL, SOH, ESC, DEL, a C1 CSI, tab and newline kept */
+    text = capture_html("a\0b\x01\x1b[31m\x7f\xc2\x9b\t\n", 14);
+    ck_assert_str_eq(text, "a\\x00b\\x01\\x1b[31m\\x7f\\u009b\t\n");
+    free(text);
+    /* invalid UTF-8 (stray continuation, overlong, surrogate, truncated), U+2028/2029, U+FFFE */
+    static const char invalid[] = "\x80|\xc0\xaf|\xed\xa0\x80|\xe2\x82|\xe2\x80\xa8\xe2\x80\xa9|\xef\xbf\xbe|\xe2\x9c\x93";
+    text = capture_html(invalid, sizeof invalid - 1);
+    ck_assert_str_eq(text, "&#xfffd;|&#xfffd;&#xfffd;|&#xfffd;&#xfffd;&#xfffd;|&#xfffd;&#xfffd;|&#x2028;&#x2029;|"
+                           "&#xfffd;|\xe2\x9c\x93");
+    free(text);
+    /* the result never holds a byte that could open markup or an attribute */
+    static const char every_byte[] = "<>&\"'`=/\\";
+    text = capture_html(every_byte, sizeof every_byte - 1);
+    ck_assert_ptr_null(strpbrk(text, "<>\"'"));
+    free(text);
+}
+END_TEST
+
+static char *capture_md(const char *value)
+{
+    char *out_text = NULL;
+    size_t out_len = 0;
+    FILE *out = open_memstream(&out_text, &out_len);
+    gt_report_md_code(out, value);
+    fclose(out);
+    return out_text;
+}
+
+START_TEST(markdown_code_span_is_inert)
+{
+    char *text = capture_md("<img src=x onerror=alert(1)> @octocat [x](javascript:y) | *b*");
+    ck_assert_str_eq(text, "` <img src=x onerror=alert(1)> @octocat [x](javascript:y) \\| *b* `");
+    free(text);
+    text = capture_md("a``b`c\nd\x01\xff");
+    ck_assert_str_eq(text, "``` a``b`c\\nd\\x01\xef\xbf\xbd ```");
+    free(text);
+    text = capture_md(NULL);
+    ck_assert_str_eq(text, "`  `");
+    free(text);
+}
+END_TEST
+
+START_TEST(visible_raw_input_marks_invisible_bytes)
+{
+    static const char raw[] = "\xef\xbb\xbf{\"a\": \"\0\xe2\x80\x8b\xff\xe2\x80\xae\xc2\xa0\"}\r\n<b>";
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    gt_report_visible(out, (const unsigned char *)raw, sizeof raw - 1, false);
+    fclose(out);
+    ck_assert_str_eq(text, "\xe2\x9f\xa8U+FEFF BOM\xe2\x9f\xa9{\"a\": \"\xe2\x9f\xa8NUL\xe2\x9f\xa9\xe2\x9f\xa8U+200B "
+                           "ZWSP\xe2\x9f\xa9\xe2\x9f\xa8\\xff\xe2\x9f\xa9\xe2\x9f\xa8U+202E RLO\xe2\x9f\xa9\xe2\x9f\xa8U+00A0 "
+                           "NBSP\xe2\x9f\xa9\"}\xe2\x9f\xa8" "CR\xe2\x9f\xa9\xe2\x9f\xa8LF\xe2\x9f\xa9\n<b>");
+    free(text);
+    out = open_memstream(&text, &len);
+    gt_report_visible(out, (const unsigned char *)raw, sizeof raw - 1, true);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(text, "<span class=\"m\">\xe2\x9f\xa8NUL\xe2\x9f\xa9</span>"));
+    ck_assert_ptr_nonnull(strstr(text, "&lt;b&gt;"));
+    ck_assert_ptr_null(strstr(text, "<b>"));
+    free(text);
+}
+END_TEST
+
+START_TEST(base64_and_sha256)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    gt_report_base64_json(out, (const unsigned char *)"\0\xff" "ab", 4);
+    fclose(out);
+    ck_assert_str_eq(text, "\"AP9hYg==\"");
+    free(text);
+    size_t decoded_len = 0;
+    unsigned char *decoded = gt_report_base64_decode("AP9hYg==", &decoded_len);
+    ck_assert_uint_eq(decoded_len, 4);
+    ck_assert(memcmp(decoded, "\0\xff" "ab", 4) == 0);
+    free(decoded);
+    ck_assert_ptr_null(gt_report_base64_decode("AP9hYh==", &decoded_len)); /* non-zero padding bits */
+    ck_assert_ptr_null(gt_report_base64_decode("AP9", &decoded_len));
+    ck_assert_ptr_null(gt_report_base64_decode("A*9h", &decoded_len));
+
+    char hex[65];
+    gt_sha256 sha;
+    gt_sha256_init(&sha);
+    gt_sha256_hex(&sha, hex);
+    ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    gt_sha256_init(&sha);
+    gt_sha256_update(&sha, "abc", 3);
+    gt_sha256_hex(&sha, hex);
+    ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    gt_sha256_init(&sha);
+    for (int i = 0; i < 1000; i++)
+        gt_sha256_update(&sha, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                         1000);
+    gt_sha256_hex(&sha, hex); /* one million 'a' (FIPS 180-2 appendix B.3) */
+    ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+END_TEST
+
+START_TEST(split_name_and_pass_rate)
+{
+    char name[64], version[64];
+    gt_report_split_name("acme-guard 2.3.1", name, sizeof name, version, sizeof version);
+    ck_assert_str_eq(name, "acme-guard");
+    ck_assert_str_eq(version, "2.3.1");
+    gt_report_split_name("naive node v18.1", name, sizeof name, version, sizeof version);
+    ck_assert_str_eq(name, "naive node");
+    ck_assert_str_eq(version, "v18.1");
+    gt_report_split_name("reference", name, sizeof name, version, sizeof version);
+    ck_assert_str_eq(name, "reference");
+    ck_assert_str_eq(version, "");
+    gt_run_counts row = {.cases = 10, .pass = 6, .fail = 2, .skip = 2};
+    ck_assert(gt_report_pass_rate(&row) == 0.75);
+    gt_run_counts skipped = {.cases = 3, .skip = 3};
+    ck_assert(gt_report_pass_rate(&skipped) < 0);
+}
+END_TEST
+
+/* ---- writers with run information ---------------------------------------- */
+
+START_TEST(json_report_has_certification_baseline_and_details)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    run->results[2].observed.has_accounting = true;
+    gt_accounting_init(&run->results[2].observed.accounting);
+    run->results[2].observed.accounting.attempts_used = 3;
+    run->results[1].observed.transcript = strdup("turn 1 </script>\n");
+    run->results[3].outcome = GT_OUTCOME_FAIL; /* a loop case that ran: its accounting counts */
+    gt_baseline_diff *diff = sample_diff();
+    gt_report_info info = sample_info(diff);
+    char *text = render_info(gt_report_json, run, &info);
+    assert_clean_utf8(text, false);
+    ck_assert_ptr_null(strstr(text, "<"));
+    cJSON *root = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(root);
+    ck_assert_str_eq(json_str(root, "command"), info.command);
+    const cJSON *corpus_info = cJSON_GetObjectItemCaseSensitive(root, "corpus");
+    ck_assert_str_eq(json_str(corpus_info, "format"), "gauntlet-corpus/1");
+    ck_assert_str_eq(json_str(corpus_info, "version"), "2026.1");
+    ck_assert_str_eq(json_str(corpus_info, "sha256"), info.corpus_sha256);
+    ck_assert(json_num(corpus_info, "cases") == 9 && json_num(corpus_info, "selected") == 4);
+    assert_null(root, "shard");
+    const cJSON *cert = cJSON_GetObjectItemCaseSensitive(root, "certification");
+    const cJSON *impl = cJSON_GetObjectItemCaseSensitive(cert, "implementation");
+    ck_assert_str_eq(json_str(impl, "name"), "vendor \"impl\" <1.0>"); /* "<1.0>" is no version */
+    assert_null(impl, "version");
+    cJSON_Delete(root);
+    free(text);
+
+    /* pass rates: syntax 1 pass of 2 judged, structure 0 of 1, loop 0 of 1, wire none */
+    free(run->target_name);
+    run->target_name = strdup("vendor-impl 1.0.2");
+    text = render_info(gt_report_json, run, &info);
+    root = cJSON_Parse(text);
+    cert = cJSON_GetObjectItemCaseSensitive(root, "certification");
+    impl = cJSON_GetObjectItemCaseSensitive(cert, "implementation");
+    ck_assert_str_eq(json_str(impl, "name"), "vendor-impl");
+    ck_assert_str_eq(json_str(impl, "version"), "1.0.2");
+    const cJSON *rates = cJSON_GetObjectItemCaseSensitive(cert, "pass_rates");
+    ck_assert(json_num(rates, "syntax") == 0.5);
+    ck_assert(json_num(rates, "structure") == 0);
+    ck_assert(json_num(rates, "loop") == 0);
+    assert_null(rates, "wire");
+    ck_assert(json_num(rates, "total") == 0.25);
+    const cJSON *accounting = cJSON_GetObjectItemCaseSensitive(cert, "accounting");
+    ck_assert(json_num(accounting, "cases") == 1 && json_num(accounting, "missing") == 1);
+    ck_assert(json_num(cJSON_GetObjectItemCaseSensitive(accounting, "expected"), "attempts_used") == 2);
+    ck_assert_str_eq(json_str(cert, "command"), info.command);
+
+    const cJSON *baseline = cJSON_GetObjectItemCaseSensitive(root, "baseline");
+    ck_assert_str_eq(json_str(baseline, "file"), "base<line>.json");
+    ck_assert(json_num(baseline, "not_run") == 1);
+    ck_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(baseline, "regressed"), 0)->valuestring,
+                     "structure.types.fail");
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(baseline, "new")), 0);
+
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
+    const cJSON *pass = cJSON_GetArrayItem(cases, 0), *fail = cJSON_GetArrayItem(cases, 1),
+                *loop = cJSON_GetArrayItem(cases, 3);
+    ck_assert(json_num(fail, "index") == 1);
+    assert_null(pass, "input_base64");               /* passing cases stay small */
+    ck_assert_str_eq(json_str(fail, "input_base64"), "e30="); /* "{}" */
+    ck_assert_str_eq(json_str(cJSON_GetObjectItemCaseSensitive(fail, "observed"), "transcript"),
+                     "turn 1 </script>\n");
+    const cJSON *loop_expected = cJSON_GetObjectItemCaseSensitive(loop, "expected");
+    ck_assert_str_eq(json_str(loop_expected, "subtype"), "success");
+    const cJSON *figures = cJSON_GetObjectItemCaseSensitive(loop_expected, "accounting");
+    ck_assert(json_num(figures, "attempts_used") == 2 && json_num(figures, "model_calls") == 2);
+    assert_null(figures, "retracted");
+    assert_null(cJSON_GetObjectItemCaseSensitive(loop, "observed"), "accounting");
+    const cJSON *error_observed = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cases, 2), "observed");
+    ck_assert(json_num(cJSON_GetObjectItemCaseSensitive(error_observed, "accounting"), "attempts_used") == 3);
+    cJSON_Delete(root);
+    free(text);
+
+    /* a shard report numbers its cases by their place in the whole selection */
+    info.shard_index = 2;
+    info.shard_count = 3;
+    text = render_info(gt_report_json, run, &info);
+    root = cJSON_Parse(text);
+    const cJSON *shard = cJSON_GetObjectItemCaseSensitive(root, "shard");
+    ck_assert(json_num(shard, "index") == 2 && json_num(shard, "count") == 3);
+    cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
+    ck_assert(json_num(cJSON_GetArrayItem(cases, 0), "index") == 1);
+    ck_assert(json_num(cJSON_GetArrayItem(cases, 2), "index") == 7);
+    cJSON_Delete(root);
+    free(text);
+    gt_baseline_diff_free(diff);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(json_report_reads_back_to_the_same_report)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    run->results[1].observed.transcript = strdup("t\n");
+    run->results[1].observed.output_json = strdup("{\"a\":1}");
+    run->results[1].observed.subtype = strdup("success");
+    run->results[1].observed.has_accounting = true;
+    gt_accounting_init(&run->results[1].observed.accounting);
+    run->results[1].observed.accounting.model_calls = 4;
+    gt_report_info info = sample_info(NULL);
+    char *first = render_info(gt_report_json, run, &info);
+    char err[256] = "";
+    gt_report_doc *doc = gt_report_load_text("mem", first, strlen(first), err, sizeof err);
+    ck_assert_msg(doc != NULL, "%s", err);
+    char *second = render_info(gt_report_json, gt_report_doc_run(doc), gt_report_doc_info(doc));
+    cJSON *a = cJSON_Parse(first), *b = cJSON_Parse(second);
+    ck_assert_msg(cJSON_Compare(a, b, true), "round trip differs:\n%s\n---\n%s", first, second);
+    /* every other writer formats the read-back run too */
+    static const char *const formats[] = {"console", "junit", "tap", "html", "md"};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        char *one = render_info(gt_report_writer_for(formats[i]), run, &info);
+        char *two = render_info(gt_report_writer_for(formats[i]), gt_report_doc_run(doc), gt_report_doc_info(doc));
+        ck_assert(one[0] != '\0' && two[0] != '\0');
+        free(one);
+        free(two);
+    }
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    free(second);
+    free(first);
+    gt_report_doc_free(doc);
+
+    ck_assert_ptr_null(gt_report_load_text("x", "{\"format\": \"other\"}", 19, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "format"));
+    ck_assert_ptr_null(gt_report_load_text("x", "[1]", 3, err, sizeof err));
+    static const char bad_case[] = "{\"format\": \"gauntlet-report/1\", \"cases\": [{\"id\": 3}]}";
+    ck_assert_ptr_null(gt_report_load_text("x", bad_case, sizeof bad_case - 1, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "id"));
+    ck_assert_ptr_null(gt_report_load("/nonexistent/r.json", err, sizeof err));
+    static const char negative[] = "{\"format\": \"gauntlet-report/1\", \"cases\": [{\"id\": \"a\", \"gate\": "
+                                   "\"syntax\", \"outcome\": \"pass\", \"index\": -1}]}";
+    ck_assert_ptr_null(gt_report_load_text("x", negative, sizeof negative - 1, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "index"));
+    static const char huge[] = "{\"format\": \"gauntlet-report/1\", \"shard\": {\"index\": 1e300, \"count\": 2}, "
+                               "\"cases\": []}";
+    ck_assert_ptr_null(gt_report_load_text("x", huge, sizeof huge - 1, err, sizeof err));
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(tap_report)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    char *text = render(gt_report_tap, run);
+    assert_clean_utf8(text, false);
+    ck_assert_ptr_nonnull(strstr(text, "TAP version 13\n1..5\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nok 1 - syntax.fence.pass\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nnot ok 2 - structure.types.fail\n  ---\n  outcome: \"fail\"\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nnot ok 3 - syntax.utf8.error\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nok 4 - loop.retries.skip # SKIP no loop layer\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nnot ok 5 - corpus problem corpus/<evil>&\"dir\"/r.cases.json:10\n"));
+    ck_assert_ptr_nonnull(strstr(text, "  message: \"crash \\u0001\\u001b[31m red \\ufffd\\ufffd \\u003c/script"));
+    ck_assert_uint_eq(count_of(text, "  ---\n"), 3);
+    ck_assert_uint_eq(count_of(text, "  ...\n"), 3);
+    free(text);
+
+    /* '#' in a description is escaped so it cannot become a directive */
+    run->results[1].note = (free(run->results[1].note), strdup("x # TODO y\nok 9 - fake"));
+    run->results[1].outcome = GT_OUTCOME_SKIP;
+    text = render(gt_report_tap, run);
+    ck_assert_ptr_nonnull(strstr(text, "# SKIP x \\# TODO y\\x0aok 9 - fake\n"));
+    ck_assert_ptr_null(strstr(text, "\nok 9"));
+    free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(markdown_report)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    run->results[2].observed.has_accounting = true;
+    gt_accounting_init(&run->results[2].observed.accounting);
+    run->results[2].observed.accounting.attempts_used = 3;
+    gt_baseline_diff *diff = sample_diff();
+    gt_report_info info = sample_info(diff);
+    char *text = render_info(gt_report_markdown, run, &info);
+    assert_clean_utf8(text, false);
+    ck_assert_ptr_nonnull(strstr(text, "## gauntlet \xe2\x9d\x8c: 1 passed, 2 failed, 1 skipped\n"));
+    ck_assert_ptr_nonnull(strstr(text, "1 regression against the baseline."));
+    ck_assert_ptr_nonnull(strstr(text, "| syntax | 2 | 1 | 0 | 1 | 0 | 50.00% |\n"));
+    ck_assert_ptr_nonnull(strstr(text, "| loop | 1 | 0 | 0 | 0 | 1 | n/a |\n"));
+    ck_assert_ptr_nonnull(strstr(text, "| reproduce | ` gauntlet run --target 'adapter:./v <x>' --report json:r.json ` |"));
+    ck_assert_ptr_nonnull(strstr(text, "sha256 ` 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff ` (9 "
+                                       "cases, 4 selected)"));
+    ck_assert_ptr_nonnull(strstr(text, "- regressed ` structure.types.fail ` (pass \xe2\x86\x92 fail)"));
+    ck_assert_ptr_nonnull(strstr(text, "### Attempt accounting"));
+    ck_assert_ptr_nonnull(strstr(text, "|  | ` syntax.utf8.error ` | - / 3 | - / - |"));
+    ck_assert_ptr_null(strstr(text, "| ` loop.retries.skip ` | 2 / ? |")); /* skipped: nothing to compare */
+    ck_assert_ptr_nonnull(strstr(text, "| error | ` syntax.utf8.error ` | accept | \xe2\x80\x94 | ` crash \\x01\\x1b[31m "
+                                       "red \xef\xbf\xbd\xef\xbf\xbd </script><script>alert(1)</script> \\u2028 end ` |"));
+    ck_assert_ptr_nonnull(strstr(text, "### Corpus problems (1)"));
+    /* outside code spans nothing from the corpus appears */
+    const char *script = strstr(text, "<script>");
+    ck_assert(script != NULL && strstr(script + 1, "<script>") == NULL); /* only the one inside the note's span */
+    free(text);
+    gt_baseline_diff_free(diff);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* Every '<' in the page opens one of the page's own elements. */
+static void assert_only_own_markup(const char *text)
+{
+    static const char *const own[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3",
+                                      "p", "strong", "table", "tr", "th", "td", "code", "span", "pre", "section",
+                                      "dl", "dt", "dd", "br"};
+    for (const char *at = strchr(text, '<'); at != NULL; at = strchr(at + 1, '<')) {
+        const char *name = at + 1 + (at[1] == '/');
+        size_t len = strcspn(name, " >");
+        bool known = false;
+        for (size_t i = 0; i < sizeof own / sizeof own[0] && !known; i++)
+            known = strlen(own[i]) == len && strncmp(own[i], name, len) == 0;
+        ck_assert_msg(known, "unexpected markup at: %.40s", at);
+    }
+}
+
+START_TEST(html_report_escapes_everything)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    run->results[1].observed.transcript = strdup("<script>alert(2)</script>\n\x1b[2J");
+    run->results[1].observed.output_json = strdup("{\"x\":\"<img src=x onerror=alert(3)>\"}");
+    run->results[2].observed.has_accounting = true;
+    gt_accounting_init(&run->results[2].observed.accounting);
+    run->results[2].observed.accounting.attempts_used = 3;
+    gt_baseline_diff *diff = sample_diff();
+    gt_report_info info = sample_info(diff);
+    char *text = render_info(gt_report_html, run, &info);
+    assert_clean_utf8(text, false);
+    assert_only_own_markup(text);
+    ck_assert_ptr_nonnull(strstr(text, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"));
+    ck_assert_ptr_null(strstr(text, "<script"));
+    ck_assert_ptr_null(strstr(text, "http://"));
+    ck_assert_ptr_null(strstr(text, "https://"));
+    ck_assert_ptr_nonnull(strstr(text, "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
+    ck_assert_ptr_nonnull(strstr(text, "&lt;img src=x onerror=alert(3)&gt;"));
+    ck_assert_ptr_nonnull(strstr(text, "<h2>Per-gate results</h2>"));
+    ck_assert_ptr_nonnull(strstr(text, "<h2>Gate matrix</h2>"));
+    ck_assert_ptr_nonnull(strstr(text, "<h2>Attempt accounting</h2>"));
+    ck_assert_ptr_nonnull(strstr(text, "<h2>Baseline</h2>"));
+    ck_assert_ptr_nonnull(strstr(text, "<h2>Cases that did not pass (3)</h2>"));
+    ck_assert_ptr_nonnull(strstr(text, "<h2>Corpus problems (1)</h2>"));
+    ck_assert_ptr_nonnull(strstr(text, "<pre class=\"raw\">{}</pre>"));
+    ck_assert_ptr_nonnull(strstr(text, "corpus/&lt;evil&gt;&amp;&quot;dir&quot;/r.cases.json"));
+    ck_assert_ptr_nonnull(strstr(text, "<code>adapter:./vendor --x &#39;&lt;y&gt;&#39;</code>"));
+    free(text);
+    gt_baseline_diff_free(diff);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(console_accounting_baseline_and_certification)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    run->results[2].observed.has_accounting = true;
+    gt_accounting_init(&run->results[2].observed.accounting);
+    run->results[2].observed.accounting.attempts_used = 3;
+    gt_baseline_diff *diff = sample_diff();
+    gt_report_info info = sample_info(diff);
+    char *text = render_info(gt_report_writer_for("console"), run, &info);
+    assert_clean_utf8(text, false);
+    ck_assert_ptr_nonnull(strstr(text, "\nattempt accounting (expected/observed; - not given, ? not reported)\n"));
+    ck_assert_ptr_nonnull(strstr(text, "  syntax.utf8.error        -/3        -/-        -/-        -/-        -/-        -/-\n"));
+    ck_assert_ptr_null(strstr(text, "! loop.retries.skip")); /* skipped: nothing to compare */
+    ck_assert_ptr_nonnull(strstr(text, "\nbaseline base<line>.json: 1 regressed, 1 fixed, 0 new, 0 now skipped (5 "
+                                       "baseline cases, 1 not run)\nREGRESSED structure.types.fail (pass -> fail)\n"
+                                       "FIXED syntax.fence.pass (fail -> pass)\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\ncertification\n  implementation  vendor \"impl\" <1.0> (version not reported)\n"));
+    ck_assert_ptr_nonnull(strstr(text, "  pass rates      syntax 50.00% (1/2) structure 0.00% (0/1) loop n/a (0/0) "
+                                       "total 33.33% (1/3)\n"));
+    ck_assert_ptr_nonnull(strstr(text, "  reproduce       gauntlet run --target 'adapter:./v <x>' --report json:r.json\n"));
+    /* the totals line stays last */
+    ck_assert_ptr_nonnull(strstr(text, "\n1 passed, 2 failed, 1 skipped\n"));
+    ck_assert_str_eq(text + strlen(text) - strlen("1 passed, 2 failed, 1 skipped\n"), "1 passed, 2 failed, 1 skipped\n");
+    free(text);
+    gt_baseline_diff_free(diff);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+START_TEST(corpus_hash_is_content_not_paths)
+{
+    gt_corpus *a = gt_corpus_new(), *b = gt_corpus_new(), *c = gt_corpus_new();
+    gt_corpus_load_text(a, "one/x.cases.json", corpus_text, sizeof corpus_text - 1);
+    gt_corpus_load_text(b, "elsewhere/y.cases.json", corpus_text, sizeof corpus_text - 1);
+    char changed[sizeof corpus_text];
+    memcpy(changed, corpus_text, sizeof corpus_text);
+    *strstr(changed, "```json") = '~'; /* one byte of one input */
+    gt_corpus_load_text(c, "one/x.cases.json", changed, sizeof changed - 1);
+    char ha[65], hb[65], hc[65];
+    gt_report_corpus_hash(a, ha);
+    gt_report_corpus_hash(b, hb);
+    gt_report_corpus_hash(c, hc);
+    ck_assert_uint_eq(strspn(ha, "0123456789abcdef"), 64);
+    ck_assert_str_eq(ha, hb);
+    ck_assert_str_ne(ha, hc);
+    gt_corpus_free(a);
+    gt_corpus_free(b);
+    gt_corpus_free(c);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("report");
@@ -351,6 +862,18 @@ static Suite *make_suite(void)
     tcase_add_test(writers, console_table_counts_and_escapes);
     tcase_add_test(writers, writer_lookup);
     tcase_add_test(writers, escaping_helpers);
+    tcase_add_test(writers, html_escaper_neutralises_markup_and_bytes);
+    tcase_add_test(writers, markdown_code_span_is_inert);
+    tcase_add_test(writers, visible_raw_input_marks_invisible_bytes);
+    tcase_add_test(writers, base64_and_sha256);
+    tcase_add_test(writers, split_name_and_pass_rate);
+    tcase_add_test(writers, json_report_has_certification_baseline_and_details);
+    tcase_add_test(writers, json_report_reads_back_to_the_same_report);
+    tcase_add_test(writers, tap_report);
+    tcase_add_test(writers, markdown_report);
+    tcase_add_test(writers, html_report_escapes_everything);
+    tcase_add_test(writers, console_accounting_baseline_and_certification);
+    tcase_add_test(writers, corpus_hash_is_content_not_paths);
     suite_add_tcase(suite, writers);
     return suite;
 }

@@ -51,6 +51,11 @@ typedef struct gt_observed {
     gt_accounting accounting; /* loop/stream cases; all -1 when the target reports none */
     bool has_accounting;
     char *transcript;  /* loop cases: a human turn-by-turn transcript, or NULL */
+    bool black_box;    /* a vendor client seen from outside (http target): gate and reason are not
+                          observable, so only the verdict, structured_output and the figures it reports
+                          (>= 0) are compared */
+    char *violation;   /* black box: what the request journal shows the client did wrong (a tool error
+                          without an instance path, strict kept after a capability 400), or NULL */
 } gt_observed;
 
 void gt_observed_clear(gt_observed *observed);

@@ -1,0 +1,92 @@
+/* mock.h — the mock model server: scripted, adversarial model behaviour over
+ * real HTTP (Anthropic Messages API and OpenAI Chat Completions, JSON and SSE).
+ *
+ * A server owns everything it serves: scenarios (scripts), one cursor per
+ * session (scenario + run id) and the request journal. There is no global
+ * mutable state, so a test may run several servers side by side. The server
+ * binds 127.0.0.1 unless the caller explicitly allows another address.
+ * Selection rules, script fields and the journal format: docs/mock-server.md.
+ * Not for: judging what a client did (the runner compares the journal and
+ * the client's envelope with a case's expectation). */
+#ifndef GAUNTLET_MOCK_H
+#define GAUNTLET_MOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Default cap on one request body (413 above it): 32 MiB, more than any
+ * real structured-output request carries. */
+#define GT_MOCK_DEFAULT_MAX_BODY (32u * 1024u * 1024u)
+/* In-memory journal cap per server (entries); the oldest are dropped first and
+ * counted, so a long benchmark never grows memory. The --journal file gets
+ * every entry. */
+#define GT_MOCK_DEFAULT_JOURNAL_ENTRIES 20000u
+/* Sessions (cursors) kept at once; the least recently used idle one goes. */
+#define GT_MOCK_MAX_SESSIONS 65536u
+/* Longest delay a script may ask for (latency, drip interval): 60 s, so a
+ * typo never hangs a test run. */
+#define GT_MOCK_MAX_DELAY_MS 60000
+
+typedef struct gt_mock_options {
+    const char *host;          /* address to bind; NULL = "127.0.0.1" */
+    unsigned port;             /* 0 = an ephemeral port */
+    bool allow_remote;         /* required to bind anything but a loopback address */
+    const char *corpus_dir;    /* load loop/stream cases and *.scenario.json below it; NULL = none */
+    const char *journal_path;  /* append every request as one JSON line; NULL = memory only */
+    size_t max_body;           /* 0 = GT_MOCK_DEFAULT_MAX_BODY */
+    size_t journal_entries;    /* 0 = GT_MOCK_DEFAULT_JOURNAL_ENTRIES */
+    bool quiet_journal_bodies; /* journal bodies only for scripted sessions (benchmarks) */
+} gt_mock_options;
+
+typedef struct gt_mock_server gt_mock_server;
+
+/* Start serving on a background thread. Returns the server, or NULL with
+ * `err` filled (bad address, port taken, unreadable corpus). Stop and free it
+ * with gt_mock_stop. */
+gt_mock_server *gt_mock_start(const gt_mock_options *options, char *err, size_t err_len);
+
+/* "http://127.0.0.1:PORT" (no trailing slash); owned by the server. */
+const char *gt_mock_base_url(const gt_mock_server *server);
+unsigned gt_mock_port(const gt_mock_server *server);
+
+/* Add or replace scenario `name` from script JSON: a loop script
+ * (docs/loop-scripts.md) with the mock's extensions (docs/mock-server.md), or
+ * a corpus case carrying one under "script". `default_schema_json` (may be
+ * NULL) is the caller's schema when the script gives none. Safe while
+ * serving; a session already running keeps the script it started with.
+ * Returns 0, or -1 with `err` filled when the script does not load. */
+int gt_mock_add_scenario(gt_mock_server *server, const char *name, const char *script_json,
+                         const char *default_schema_json, char *err, size_t err_len);
+
+/* Load every loop/stream case with a "script" below `path` (a corpus file or
+ * directory, read by the corpus loader) as a scenario named by its case id,
+ * and every "*.scenario.json" file as a scenario named by its base name.
+ * Returns the number loaded, or -1 with `err` filled. */
+int gt_mock_load_corpus(gt_mock_server *server, const char *path, char *err, size_t err_len);
+
+/* The loop script inside `json` (a script, or a case carrying one under
+ * "script") without the mock's extensions: the text gt_loop_script_load
+ * takes, so a client can run the same script's configuration. malloc'd;
+ * *schema_out (may be NULL) receives the case's inline schema or NULL.
+ * Returns NULL with `err` filled when the script does not load. */
+char *gt_mock_script_text(const char *json, char **schema_out, char *err, size_t err_len);
+
+/* Number of scenarios loaded. */
+size_t gt_mock_scenario_count(const gt_mock_server *server);
+
+/* The journal of one session ("scenario/run-id"; NULL = every session) as a
+ * JSON document {"session":..,"entries":[...],"dropped":N}. malloc'd; caller
+ * frees. NULL when out of memory. */
+char *gt_mock_journal_json(gt_mock_server *server, const char *session);
+
+/* Forget the cursor and journal of one session (NULL = all sessions). */
+void gt_mock_reset(gt_mock_server *server, const char *session);
+
+/* Requests served since start (every path, errors included). */
+unsigned long gt_mock_request_count(const gt_mock_server *server);
+
+/* Stop accepting, end streams in progress, join every thread, free. NULL is a
+ * no-op. */
+void gt_mock_stop(gt_mock_server *server);
+
+#endif

@@ -1,0 +1,32 @@
+/* mock_buf.h — a growable byte buffer for the mock server's response writers.
+ *
+ * Appends never fail silently: on out-of-memory the buffer is marked failed,
+ * later appends are no-ops and the caller checks `failed` once at the end. */
+#ifndef GT_MOCK_BUF_H
+#define GT_MOCK_BUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct mock_buf {
+    char *data; /* NUL-terminated when len > 0 */
+    size_t len, cap;
+    bool failed;
+} mock_buf;
+
+void mock_buf_init(mock_buf *buf);
+void mock_buf_free(mock_buf *buf);
+/* Hand the bytes to the caller (malloc'd, NUL-terminated; never NULL unless
+ * failed) and reset the buffer. */
+char *mock_buf_take(mock_buf *buf, size_t *len);
+void mock_buf_add(mock_buf *buf, const void *bytes, size_t len);
+void mock_buf_adds(mock_buf *buf, const char *text);
+void mock_buf_addf(mock_buf *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append `len` bytes as a JSON string literal (quoted). Bytes are copied as
+ * they are (invalid UTF-8 included) apart from the escapes JSON requires, so a
+ * script's exact text reaches the client. */
+void mock_buf_add_json_string(mock_buf *buf, const char *text, size_t len);
+/* Append a NUL-terminated string as a JSON literal, or `null` for NULL. */
+void mock_buf_add_json_cstr(mock_buf *buf, const char *text);
+
+#endif

@@ -1,0 +1,22 @@
+/* mock_render.h — a loop script's reply (gt_loop_reply) as an HTTP response
+ * for the endpoint the client called (render.c). */
+#ifndef GT_MOCK_RENDER_H
+#define GT_MOCK_RENDER_H
+
+#include "gauntlet/loop.h"
+#include "mock_impl.h"
+
+/* Render `reply` for `request`: a message as JSON or as SSE (whichever the
+ * request asked for, in the endpoint's API), a stream's bytes verbatim when
+ * the client streams in the same API (else the assembled message), an error
+ * in the endpoint's error shape (or `error_body` exactly). `cut`: the script
+ * cut the stream, so the connection closes abruptly after its bytes. Adds
+ * the x-gauntlet-turn and x-gauntlet-notices headers. Returns 0 or -1 (OOM). */
+int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, bool cut, const char *error_body,
+                      const char *script_model, gt_arena *arena, mock_reply *out);
+
+/* The notices of a reply as the x-gauntlet-notices JSON array (malloc'd), or
+ * NULL when there are none. */
+char *mock_notices_json(const gt_loop_reply *reply);
+
+#endif

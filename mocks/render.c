@@ -1,0 +1,204 @@
+/* render.c — a loop script's reply as the HTTP response a provider would send.
+ *
+ * The script decides what the model says; the client's request decides the
+ * form: a JSON body or SSE, Anthropic or OpenAI. A scripted stream is sent
+ * byte for byte when the client streams in the stream's own API (cuts and
+ * malformed events included); otherwise it is assembled (stream.h) and the
+ * message re-rendered, and a truncated one is sent cut short. In mirror mode
+ * (the reference client's x-gauntlet-mirror) the script's own form wins, so
+ * an HTTP replay sees exactly the bytes the in-process player hands the loop.
+ * Not for: picking the turn (server.c) or faults (faults.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_io.h"
+#include "mock_render.h"
+
+/* A gt_message as the writers' mock_turn (pointers borrowed; blocks in arena). */
+static int turn_from_message(const gt_message *message, const char *model, gt_arena *arena, mock_turn *turn)
+{
+    memset(turn, 0, sizeof *turn);
+    turn->model = model;
+    if (message == NULL) {
+        turn->input_tokens = turn->output_tokens = turn->cache_read_tokens = turn->cache_creation_tokens = -1;
+        return 0;
+    }
+    turn->message_id = message->id;
+    turn->stop_reason = message->stop_reason;
+    turn->input_tokens = (long)message->usage.input_tokens;
+    turn->output_tokens = (long)message->usage.output_tokens;
+    turn->cache_read_tokens = (long)message->usage.cache_read_input_tokens;
+    turn->cache_creation_tokens = (long)message->usage.cache_creation_input_tokens;
+    turn->blocks = gt_arena_alloc(arena, (message->block_count + 1) * sizeof *turn->blocks);
+    if (turn->blocks == NULL)
+        return -1;
+    for (size_t i = 0; i < message->block_count; i++) {
+        const gt_block *block = &message->blocks[i];
+        mock_block *out = &turn->blocks[turn->block_count];
+        memset(out, 0, sizeof *out);
+        switch (block->type) {
+        case GT_BLOCK_TEXT:
+            out->kind = MOCK_BLOCK_TEXT;
+            out->text = (char *)(block->text ? block->text : "");
+            out->text_len = block->text ? block->text_len : 0;
+            break;
+        case GT_BLOCK_THINKING:
+            out->kind = MOCK_BLOCK_THINKING;
+            out->text = (char *)(block->text ? block->text : "");
+            out->text_len = block->text ? block->text_len : 0;
+            break;
+        case GT_BLOCK_TOOL_USE:
+            out->kind = MOCK_BLOCK_TOOL_USE;
+            out->id = (char *)(block->id ? block->id : "toolu_gauntlet");
+            out->name = (char *)(block->name ? block->name : GT_LOOP_TOOL_NAME);
+            out->input_raw = (char *)(block->input_text ? block->input_text : "{}");
+            out->input_len = block->input_text ? block->input_len : 2;
+            break;
+        default:
+            continue; /* tool results never appear in an assistant turn */
+        }
+        turn->block_count++;
+    }
+    return 0;
+}
+
+/* Event ends of raw SSE text: after every blank line ("\n\n", "\r\n\r\n", "\r\r"). */
+static int index_events(mock_reply *reply)
+{
+    size_t cap = 16, count = 0;
+    size_t *ends = malloc(cap * sizeof *ends);
+    if (ends == NULL)
+        return -1;
+    const char *body = reply->body;
+    for (size_t i = 0; i + 1 < reply->body_len; i++) {
+        size_t end = 0;
+        if (body[i] == '\n' && body[i + 1] == '\n')
+            end = i + 2;
+        else if (body[i] == '\n' && body[i + 1] == '\r' && i + 2 < reply->body_len && body[i + 2] == '\n')
+            end = i + 3;
+        else if (body[i] == '\r' && body[i + 1] == '\r')
+            end = i + 2;
+        if (end == 0)
+            continue;
+        if (count == cap) {
+            size_t *grown = realloc(ends, (cap *= 2) * sizeof *ends);
+            if (grown == NULL) {
+                free(ends);
+                return -1;
+            }
+            ends = grown;
+        }
+        ends[count++] = end;
+        i = end - 1;
+    }
+    free(reply->event_ends);
+    reply->event_ends = ends;
+    reply->event_count = count;
+    return 0;
+}
+
+char *mock_notices_json(const gt_loop_reply *reply)
+{
+    if (reply->notice_count == 0)
+        return NULL;
+    mock_buf buf;
+    mock_buf_init(&buf);
+    mock_buf_adds(&buf, "[");
+    for (size_t i = 0; i < reply->notice_count; i++) {
+        const gt_loop_notice *notice = &reply->notices[i];
+        if (i)
+            mock_buf_adds(&buf, ",");
+        if (notice->kind == GT_LOOP_NOTICE_FALLBACK) {
+            mock_buf_adds(&buf, "{\"kind\":\"fallback\",\"message_id\":");
+            mock_buf_add_json_cstr(&buf, notice->message_id);
+        } else {
+            mock_buf_adds(&buf, "{\"kind\":\"late_attachment\",\"tool_use_id\":");
+            mock_buf_add_json_cstr(&buf, notice->tool_use_id);
+            mock_buf_adds(&buf, ",\"input_text\":");
+            mock_buf_add_json_string(&buf, notice->input_text ? notice->input_text : "",
+                                     notice->input_text ? notice->input_len : 0);
+        }
+        mock_buf_addf(&buf, ",\"turn\":%zu}", notice->turn);
+    }
+    mock_buf_adds(&buf, "]");
+    return mock_buf_take(&buf, NULL);
+}
+
+static int render_message_turn(const mock_request *request, const mock_turn *turn, mock_reply *out)
+{
+    return request->api == MOCK_API_OPENAI ? mock_openai_render(request, turn, out)
+                                           : mock_anthropic_render(request, turn, out);
+}
+
+int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, bool cut, const char *error_body,
+                      const char *script_model, gt_arena *arena, mock_reply *out)
+{
+    snprintf(out->turn_header, sizeof out->turn_header, "%zu", reply->turn);
+    char *notices = mock_notices_json(reply);
+    if (notices) {
+        out->notices_header = gt_base64_encode((const unsigned char *)notices, strlen(notices));
+        free(notices);
+        if (out->notices_header == NULL)
+            return -1;
+    }
+    const char *model = request->model ? request->model : script_model;
+    mock_turn turn;
+    switch (reply->kind) {
+    case GT_LOOP_REPLY_ERROR:
+        if (error_body) {
+            free(out->body);
+            out->body = strdup(error_body);
+            out->body_len = out->body ? strlen(out->body) : 0;
+            out->status = reply->http_status;
+            return out->body ? 0 : -1;
+        }
+        if (request->api == MOCK_API_OPENAI)
+            return mock_openai_error(out, reply->http_status, reply->error_type, reply->error_message);
+        return mock_anthropic_error(out, reply->http_status, reply->error_type, reply->error_message,
+                                    request->request_id);
+    case GT_LOOP_REPLY_MESSAGE: {
+        if (turn_from_message(reply->message, model, arena, &turn) != 0)
+            return -1;
+        if (request->mirror) {
+            mock_request plain = *request;
+            plain.stream = false;
+            return render_message_turn(&plain, &turn, out);
+        }
+        return render_message_turn(request, &turn, out);
+    }
+    case GT_LOOP_REPLY_STREAM: {
+        bool same_api = (reply->provider == GT_PROVIDER_OPENAI) == (request->api == MOCK_API_OPENAI);
+        if (request->mirror || (request->stream && same_api)) {
+            free(out->body);
+            out->body = malloc(reply->sse_len + 1);
+            if (out->body == NULL)
+                return -1;
+            memcpy(out->body, reply->sse, reply->sse_len);
+            out->body[reply->sse_len] = '\0';
+            out->body_len = reply->sse_len;
+            out->status = 200;
+            out->stream = true;
+            out->abort_at_end = cut;
+            snprintf(out->provider_header, sizeof out->provider_header, "%s",
+                     gt_stream_provider_name(reply->provider));
+            snprintf(out->content_type, sizeof out->content_type, "text/event-stream; charset=utf-8");
+            return index_events(out);
+        }
+        /* another form: what a client accumulating this stream would have */
+        gt_stream_result assembled;
+        gt_stream_assemble(reply->provider, reply->sse, reply->sse_len, arena, &assembled);
+        if (turn_from_message(assembled.message, model, arena, &turn) != 0)
+            return -1;
+        if (render_message_turn(request, &turn, out) != 0)
+            return -1;
+        if (assembled.message == NULL || assembled.reason == GT_STREAM_TRUNCATED) {
+            /* the stream never finished: neither does this body */
+            out->faults.cut_after_bytes = (long)(out->body_len / 2);
+            out->has_faults = true;
+        }
+        return 0;
+    }
+    }
+    return -1;
+}

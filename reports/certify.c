@@ -1,0 +1,136 @@
+/* certify.c — the figures of the certification summary, computed once from
+ * a run for every writer: the corpus content hash, per-gate pass rates,
+ * attempt-accounting totals and the implementation's name and version.
+ * Not for: formatting them (console.c, json.c, markdown.c, html.c). */
+#include <ctype.h>
+#include <string.h>
+
+#include "gauntlet/report.h"
+#include "report_util.h"
+
+const char *const gt_report_accounting_names[6] = {"attempts_used",    "attempts_limit", "retracted",
+                                                   "enforce_messages", "api_attempts",   "model_calls"};
+
+int gt_report_accounting_figure(const gt_accounting *accounting, size_t i)
+{
+    switch (i) {
+    case 0: return accounting->attempts_used;
+    case 1: return accounting->attempts_limit;
+    case 2: return accounting->retracted;
+    case 3: return accounting->enforce_messages;
+    case 4: return accounting->api_attempts;
+    case 5: return accounting->model_calls;
+    }
+    return -1;
+}
+
+static bool accounting_given(const gt_accounting *accounting)
+{
+    for (size_t i = 0; i < 6; i++)
+        if (gt_report_accounting_figure(accounting, i) >= 0)
+            return true;
+    return false;
+}
+
+bool gt_report_has_accounting(const gt_case_result *result)
+{
+    if (result->outcome == GT_OUTCOME_SKIP)
+        return false; /* the target does not implement the layer: nothing to compare */
+    return result->kase->expect.accounting_given || accounting_given(&result->kase->expect.accounting) ||
+           (result->observed.has_accounting && accounting_given(&result->observed.accounting));
+}
+
+void gt_report_accounting_sum(const gt_run *run, gt_report_accounting_totals *totals)
+{
+    memset(totals, 0, sizeof *totals);
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        const gt_accounting *want = &result->kase->expect.accounting;
+        if (result->outcome == GT_OUTCOME_SKIP || (!result->kase->expect.accounting_given && !accounting_given(want)))
+            continue;
+        totals->cases++;
+        for (size_t f = 0; f < 6; f++)
+            if (gt_report_accounting_figure(want, f) >= 0)
+                totals->expected[f] += gt_report_accounting_figure(want, f);
+        if (!result->observed.has_accounting) {
+            totals->missing++;
+            continue;
+        }
+        bool equal = true;
+        for (size_t f = 0; f < 6; f++) {
+            int expected = gt_report_accounting_figure(want, f);
+            int observed = gt_report_accounting_figure(&result->observed.accounting, f);
+            if (expected < 0)
+                continue;
+            if (observed >= 0)
+                totals->observed[f] += observed;
+            equal = equal && expected == observed;
+        }
+        if (equal)
+            totals->matched++;
+        else
+            totals->mismatched++;
+    }
+}
+
+double gt_report_pass_rate(const gt_run_counts *row)
+{
+    size_t judged = row->cases - row->skip;
+    return judged == 0 ? -1.0 : (double)row->pass / (double)judged;
+}
+
+void gt_report_split_name(const char *target_name, char *name, size_t name_len, char *version, size_t version_len)
+{
+    name[0] = version[0] = '\0';
+    if (target_name == NULL)
+        return;
+    const char *space = strrchr(target_name, ' ');
+    const char *last = space ? space + 1 : NULL;
+    bool versioned = last != NULL && (isdigit((unsigned char)last[0]) ||
+                                      (last[0] == 'v' && isdigit((unsigned char)last[1])));
+    if (!versioned) {
+        snprintf(name, name_len, "%s", target_name);
+        return;
+    }
+    snprintf(name, name_len, "%.*s", (int)(space - target_name), target_name);
+    snprintf(version, version_len, "%s", last);
+}
+
+/* Each field is hashed with its length first, so no two different corpora
+ * produce the same byte stream. */
+static void hash_field(gt_sha256 *sha, const void *data, size_t len)
+{
+    unsigned char prefix[8];
+    for (int i = 0; i < 8; i++)
+        prefix[i] = (unsigned char)((uint64_t)len >> (56 - 8 * i));
+    gt_sha256_update(sha, prefix, sizeof prefix);
+    if (len > 0)
+        gt_sha256_update(sha, data, len);
+}
+
+static void hash_text(gt_sha256 *sha, const char *text)
+{
+    if (text == NULL)
+        gt_sha256_update(sha, "\xff", 1); /* absent differs from empty */
+    else
+        hash_field(sha, text, strlen(text));
+}
+
+void gt_report_corpus_hash(const gt_corpus *corpus, char hex[65])
+{
+    gt_sha256 sha;
+    gt_sha256_init(&sha);
+    gt_sha256_update(&sha, GT_CORPUS_FORMAT, strlen(GT_CORPUS_FORMAT));
+    for (size_t i = 0; i < gt_corpus_count(corpus); i++) {
+        const gt_case *kase = gt_corpus_case(corpus, i);
+        hash_text(&sha, kase->input.id);
+        hash_text(&sha, kase->input.case_json);
+        hash_text(&sha, kase->input.schema_json);
+        hash_text(&sha, kase->expect.expect_json);
+        if (kase->input.raw == NULL)
+            gt_sha256_update(&sha, "\xff", 1);
+        else
+            hash_field(&sha, kase->input.raw, kase->input.raw_len);
+    }
+    gt_sha256_hex(&sha, hex);
+}

@@ -1,0 +1,409 @@
+/* html.c — one self-contained HTML page: summary, certification, per-gate
+ * matrices, baseline diff, attempt accounting and every case that did not
+ * pass with expected vs observed, its errors, its raw input (invisible bytes
+ * made visible) and its loop transcript.
+ *
+ * The corpus is full of <script> and injection text, so the page holds no
+ * script at all, loads nothing (no network: styles are inline), forbids
+ * everything else with a Content-Security-Policy, and writes every string it
+ * did not produce itself through gt_report_html_text (report.c). The CSP is
+ * a second wall, not the first: suite/test_html_browser.c renders the page
+ * without it in headless Chromium and checks that no injected markup became
+ * an element and no injected script ran. */
+#include <string.h>
+
+#include "gauntlet/report.h"
+#include "report_util.h"
+
+static const char page_style[] =
+    "body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:78em;padding:0 1em;color:#1b1b1b}"
+    "h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1.05em;margin:0 0 .5em}"
+    "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left;"
+    "vertical-align:top}th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+    ".pass{color:#176f2c}.fail,.error,.regressed{color:#b3261e;font-weight:600}.skip,.now_skipped{color:#8a6100}"
+    "code,pre{font:12.5px/1.4 ui-monospace,monospace}pre{background:#f6f6f6;border:1px solid #ddd;padding:.6em;"
+    "white-space:pre-wrap;word-break:break-all;max-height:30em;overflow:auto}"
+    ".m{background:#ffe08a;color:#5a3d00;border-radius:3px;padding:0 2px}"
+    "section.case{border:1px solid #ddd;border-left:4px solid #b3261e;padding:.8em 1em;margin:1em 0}"
+    "section.case.o-skip{border-left-color:#d9a400}dl{display:grid;grid-template-columns:9em 1fr;gap:.2em 1em}"
+    "dt{color:#555}dd{margin:0}.diff{background:#fde7e7}";
+
+static void text(FILE *out, const char *value)
+{
+    gt_report_html_text(out, value);
+}
+
+static void code(FILE *out, const char *value)
+{
+    if (value == NULL) {
+        fputs("<span class=\"none\">—</span>", out);
+        return;
+    }
+    fputs("<code>", out);
+    gt_report_html_text(out, value);
+    fputs("</code>", out);
+}
+
+static const char *verdict_text(gt_verdict verdict)
+{
+    return verdict == GT_VERDICT_ACCEPT ? "accept" : verdict == GT_VERDICT_REJECT ? "reject" : NULL;
+}
+
+static void rate(FILE *out, const gt_run_counts *row)
+{
+    double value = gt_report_pass_rate(row);
+    if (value < 0)
+        fputs("n/a", out);
+    else
+        fprintf(out, "%.2f%%", value * 100.0);
+}
+
+static void outcome_matrix(FILE *out, const gt_run_counts counts[GT_GATE_COUNT + 1])
+{
+    fputs("<h2>Per-gate results</h2>\n<table><tr><th>gate</th><th>cases</th><th>pass</th><th>fail</th>"
+          "<th>error</th><th>skip</th><th>pass rate</th></tr>\n",
+          out);
+    for (int gate = 0; gate <= GT_GATE_COUNT; gate++) {
+        const gt_run_counts *row = &counts[gate];
+        if (gate < GT_GATE_COUNT && row->cases == 0)
+            continue;
+        fprintf(out,
+                "<tr><th>%s</th><td class=\"n\">%zu</td><td class=\"n pass\">%zu</td><td class=\"n%s\">%zu</td>"
+                "<td class=\"n%s\">%zu</td><td class=\"n%s\">%zu</td><td class=\"n\">",
+                gate == GT_GATE_COUNT ? "total" : gt_gate_name((gt_gate)gate), row->cases, row->pass,
+                row->fail ? " fail" : "", row->fail, row->error ? " error" : "", row->error, row->skip ? " skip" : "",
+                row->skip);
+        rate(out, row);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
+/* Rows: the gate a case is about; columns: each gate's observed status over
+ * those cases (passed / failed; not run is the rest). */
+static void gate_matrix(FILE *out, const gt_run *run, const gt_run_counts counts[GT_GATE_COUNT + 1])
+{
+    size_t passed[GT_GATE_COUNT][GT_GATE_COUNT] = {{0}}, failed[GT_GATE_COUNT][GT_GATE_COUNT] = {{0}};
+    for (size_t i = 0; i < run->count; i++) {
+        int row = gt_gate_from_name(run->results[i].kase->input.gate);
+        if (row < 0)
+            continue;
+        for (int column = 0; column < GT_GATE_COUNT; column++) {
+            gt_gate_status status = run->results[i].observed.gates[column];
+            passed[row][column] += status == GT_GATE_PASSED;
+            failed[row][column] += status == GT_GATE_FAILED;
+        }
+    }
+    fputs("<h2>Gate matrix</h2>\n<p>Observed gate verdicts (passed / failed) by the gate each case is about; "
+          "an empty cell means the gate did not run.</p>\n<table><tr><th>case gate \\ observed</th>",
+          out);
+    for (int column = 0; column < GT_GATE_COUNT; column++)
+        fprintf(out, "<th>%s</th>", gt_gate_name((gt_gate)column));
+    fputs("</tr>\n", out);
+    for (int row = 0; row < GT_GATE_COUNT; row++) {
+        if (counts[row].cases == 0)
+            continue;
+        fprintf(out, "<tr><th>%s</th>", gt_gate_name((gt_gate)row));
+        for (int column = 0; column < GT_GATE_COUNT; column++) {
+            if (passed[row][column] + failed[row][column] == 0)
+                fputs("<td></td>", out);
+            else
+                fprintf(out, "<td class=\"n\"><span class=\"pass\">%zu</span> / <span class=\"%s\">%zu</span></td>",
+                        passed[row][column], failed[row][column] ? "fail" : "", failed[row][column]);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
+static void certification(FILE *out, const gt_run *run, const gt_report_info *info)
+{
+    char name[256], version[128];
+    gt_report_split_name(run->target_name, name, sizeof name, version, sizeof version);
+    fputs("<h2>Certification</h2>\n<table>\n<tr><th>implementation</th><td>", out);
+    code(out, name[0] ? name : run->target);
+    fputs(" version ", out);
+    if (version[0])
+        code(out, version);
+    else
+        fputs("not reported", out);
+    fputs("</td></tr>\n<tr><th>target</th><td>", out);
+    code(out, run->target);
+    fputs("</td></tr>\n<tr><th>corpus</th><td>" GT_CORPUS_FORMAT, out);
+    if (info && info->corpus_version) {
+        fputs(" version ", out);
+        code(out, info->corpus_version);
+    }
+    if (info && info->corpus_sha256) {
+        fputs(", sha256 ", out);
+        code(out, info->corpus_sha256);
+        fprintf(out, " (%zu cases, %zu selected)", info->corpus_cases, info->selected_cases);
+    }
+    gt_report_accounting_totals totals;
+    gt_report_accounting_sum(run, &totals);
+    fprintf(out,
+            "</td></tr>\n<tr><th>attempt accounting</th><td>%zu cases: %zu matched, %zu mismatched, %zu not "
+            "reported; attempts %ld / %ld, model calls %ld / %ld (expected / observed)</td></tr>\n",
+            totals.cases, totals.matched, totals.mismatched, totals.missing, totals.expected[0], totals.observed[0],
+            totals.expected[5], totals.observed[5]);
+    fputs("<tr><th>run</th><td>", out);
+    text(out, run->started_at);
+    fprintf(out, ", %u job%s, %.2f s, gauntlet " GAUNTLET_VERSION "</td></tr>\n<tr><th>reproduce</th><td>",
+            run->jobs, run->jobs == 1 ? "" : "s", run->elapsed_ms / 1000.0);
+    code(out, info && info->command ? info->command : "(command not recorded)");
+    fputs("</td></tr>\n</table>\n", out);
+}
+
+static void baseline(FILE *out, const gt_baseline_diff *diff)
+{
+    if (diff == NULL)
+        return;
+    fputs("<h2>Baseline</h2>\n<p>Compared with ", out);
+    code(out, diff->file);
+    fprintf(out,
+            ": <span class=\"regressed\">%zu regressed</span>, %zu fixed, %zu new, %zu now skipped (%zu baseline "
+            "cases, %zu not run).</p>\n",
+            diff->counts[GT_BASELINE_REGRESSED], diff->counts[GT_BASELINE_FIXED], diff->counts[GT_BASELINE_NEW],
+            diff->counts[GT_BASELINE_NOW_SKIPPED], diff->baseline_cases, diff->not_run);
+    if (diff->entry_count == 0)
+        return;
+    fputs("<table><tr><th>change</th><th>case</th><th>before</th><th>now</th></tr>\n", out);
+    for (int kind = 0; kind < GT_BASELINE_KIND_COUNT; kind++)
+        for (size_t i = 0; i < diff->entry_count; i++) {
+            const gt_baseline_entry *entry = &diff->entries[i];
+            if (entry->kind != (gt_baseline_kind)kind)
+                continue;
+            const char *name = gt_baseline_kind_name(entry->kind);
+            fprintf(out, "<tr><td class=\"%s\">%s</td><td>", name, name);
+            code(out, entry->id);
+            fprintf(out, "</td><td>%s</td><td>%s</td></tr>\n",
+                    entry->before < 0 ? "absent" : gt_outcome_name((gt_outcome)entry->before),
+                    gt_outcome_name(entry->after));
+        }
+    fputs("</table>\n", out);
+}
+
+static void accounting_table(FILE *out, const gt_run *run)
+{
+    static const char *const headers[6] = {"attempts used", "limit", "retracted", "enforce messages",
+                                           "API attempts",  "model calls"};
+    size_t rows = 0;
+    for (size_t i = 0; i < run->count; i++)
+        rows += gt_report_has_accounting(&run->results[i]);
+    if (rows == 0)
+        return;
+    fputs("<h2>Attempt accounting</h2>\n<p>expected / observed; – not given, ? not reported by the target.</p>\n"
+          "<table><tr><th>case</th>",
+          out);
+    for (size_t f = 0; f < 6; f++)
+        fprintf(out, "<th>%s</th>", headers[f]);
+    fputs("</tr>\n", out);
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (!gt_report_has_accounting(result))
+            continue;
+        fputs("<tr><td>", out);
+        code(out, result->kase->input.id);
+        fputs("</td>", out);
+        for (size_t f = 0; f < 6; f++) {
+            int want = gt_report_accounting_figure(&result->kase->expect.accounting, f);
+            int got = gt_report_accounting_figure(&result->observed.accounting, f);
+            bool differs = want >= 0 && (!result->observed.has_accounting || want != got);
+            fprintf(out, "<td class=\"n%s\">", differs ? " diff" : "");
+            if (want >= 0)
+                fprintf(out, "%d", want);
+            else
+                fputs("–", out);
+            fputs(" / ", out);
+            if (!result->observed.has_accounting)
+                fputs("?", out);
+            else if (got >= 0)
+                fprintf(out, "%d", got);
+            else
+                fputs("–", out);
+            fputs("</td>", out);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
+static void expected_errors(FILE *out, const gt_expect *expect)
+{
+    if (!expect->errors_given) {
+        fputs("(not asserted)", out);
+        return;
+    }
+    if (expect->error_count == 0)
+        fputs("none", out);
+    for (size_t i = 0; i < expect->error_count; i++) {
+        fputs(i ? "<br>" : "", out);
+        code(out, expect->errors[i].keyword);
+        fputs(" at ", out);
+        code(out, expect->errors[i].path);
+    }
+}
+
+static void observed_errors(FILE *out, const gt_observed *observed)
+{
+    if (observed->error_count == 0)
+        fputs("none", out);
+    for (size_t i = 0; i < observed->error_count; i++) {
+        fputs(i ? "<br>" : "", out);
+        code(out, observed->errors[i].keyword);
+        fputs(" at ", out);
+        code(out, observed->errors[i].path);
+        if (observed->errors[i].message) {
+            fputs(": ", out);
+            text(out, observed->errors[i].message);
+        }
+    }
+}
+
+static void compare_row(FILE *out, const char *label, const char *want, const char *got)
+{
+    bool differs = want != NULL && (got == NULL || strcmp(want, got) != 0);
+    fprintf(out, "<tr><th>%s</th><td>", label);
+    code(out, want);
+    fprintf(out, "</td><td%s>", differs ? " class=\"diff\"" : "");
+    code(out, got);
+    fputs("</td></tr>\n", out);
+}
+
+static void case_section(FILE *out, const gt_case_result *result, size_t index)
+{
+    const gt_case *kase = result->kase;
+    const gt_observed *observed = &result->observed;
+    const char *outcome = gt_outcome_name(result->outcome);
+    fprintf(out, "<section class=\"case o-%s\" id=\"case-%zu\">\n<h3><span class=\"%s\">%s</span> ", outcome, index,
+            outcome, outcome);
+    code(out, kase->input.id);
+    fputs("</h3>\n<dl><dt>note</dt><dd>", out);
+    text(out, result->note ? result->note : "");
+    fputs("</dd><dt>file</dt><dd>", out);
+    code(out, kase->file);
+    fprintf(out, " line %u</dd><dt>gate</dt><dd>", kase->line);
+    code(out, kase->input.gate);
+    fputs(" / ", out);
+    code(out, kase->category);
+    fputs("</dd>", out);
+    if (kase->tag_count > 0) {
+        fputs("<dt>tags</dt><dd>", out);
+        for (size_t i = 0; i < kase->tag_count; i++) {
+            fputs(i ? " " : "", out);
+            code(out, kase->tags[i]);
+        }
+        fputs("</dd>", out);
+    }
+    if (kase->description) {
+        fputs("<dt>description</dt><dd>", out);
+        text(out, kase->description);
+        fputs("</dd>", out);
+    }
+    fprintf(out, "<dt>time</dt><dd>%.3f ms</dd></dl>\n", result->elapsed_ms);
+
+    fputs("<table><tr><th></th><th>expected</th><th>observed</th></tr>\n", out);
+    compare_row(out, "verdict", verdict_text(kase->expect.verdict), verdict_text(observed->verdict));
+    compare_row(out, "gate", kase->expect.gate, observed->gate);
+    compare_row(out, "reason", kase->expect.reason, observed->reason);
+    if (kase->expect.subtype || observed->subtype)
+        compare_row(out, "subtype", kase->expect.subtype, observed->subtype);
+    fputs("<tr><th>errors</th><td>", out);
+    expected_errors(out, &kase->expect);
+    fputs("</td><td>", out);
+    observed_errors(out, observed);
+    fputs("</td></tr>\n<tr><th>message</th><td></td><td>", out);
+    text(out, observed->message ? observed->message : "");
+    fputs("</td></tr>\n<tr><th>gates</th><td></td><td>", out);
+    for (int gate = 0; gate < GT_GATE_COUNT; gate++) {
+        gt_gate_status status = observed->gates[gate];
+        if (status == GT_GATE_NOT_RUN)
+            continue;
+        fprintf(out, "%s <span class=\"%s\">%s</span>; ", gt_gate_name((gt_gate)gate),
+                status == GT_GATE_PASSED ? "pass" : "fail", status == GT_GATE_PASSED ? "passed" : "failed");
+    }
+    fputs("</td></tr>\n", out);
+    if (kase->expect.output_json || observed->output_json) {
+        fputs("<tr><th>output</th><td><pre>", out);
+        text(out, kase->expect.output_json ? kase->expect.output_json : "");
+        fputs("</pre></td><td><pre>", out);
+        text(out, observed->output_json ? observed->output_json : "");
+        fputs("</pre></td></tr>\n", out);
+    }
+    fputs("</table>\n", out);
+
+    if (kase->input.raw != NULL) {
+        size_t shown = kase->input.raw_len < GT_REPORT_HTML_MAX_INPUT ? kase->input.raw_len : GT_REPORT_HTML_MAX_INPUT;
+        fprintf(out, "<p>raw input, %zu bytes (invisible bytes marked):</p>\n<pre class=\"raw\">", kase->input.raw_len);
+        gt_report_visible(out, kase->input.raw, shown, true);
+        if (shown < kase->input.raw_len)
+            fprintf(out, "\n… %zu more bytes", kase->input.raw_len - shown);
+        fputs("</pre>\n", out);
+    }
+    if (observed->transcript != NULL) {
+        fputs("<p>transcript:</p>\n<pre class=\"transcript\">", out);
+        text(out, observed->transcript);
+        fputs("</pre>\n", out);
+    }
+    fputs("</section>\n", out);
+}
+
+int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info, bool csp)
+{
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
+    const gt_run_counts *total = &counts[GT_GATE_COUNT];
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n", out);
+    if (csp)
+        fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+              "base-uri 'none'; form-action 'none'\">\n",
+              out);
+    fprintf(out, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gauntlet: %zu "
+                 "passed, %zu failed, %zu skipped</title>\n<style>%s</style>\n</head>\n<body>\n",
+            total->pass, total->fail + total->error, total->skip, page_style);
+    fputs("<h1>gauntlet report</h1>\n<p>", out);
+    fprintf(out, "<strong>%zu passed, %zu failed, %zu skipped</strong> of %zu cases against ", total->pass,
+            total->fail + total->error, total->skip, total->cases);
+    code(out, run->target_name ? run->target_name : run->target);
+    fputs(".</p>\n", out);
+
+    certification(out, run, info);
+    outcome_matrix(out, counts);
+    gate_matrix(out, run, counts);
+    baseline(out, info ? info->baseline : NULL);
+    accounting_table(out, run);
+
+    size_t not_passed = total->fail + total->error + total->skip;
+    fprintf(out, "<h2>Cases that did not pass (%zu)</h2>\n", not_passed);
+    if (not_passed == 0)
+        fputs("<p>Every case passed.</p>\n", out);
+    for (size_t i = 0; i < run->count; i++)
+        if (run->results[i].outcome != GT_OUTCOME_PASS)
+            case_section(out, &run->results[i], gt_report_case_index(info, i));
+
+    size_t problems = gt_report_problem_count(run, info);
+    if (problems > 0) {
+        fprintf(out, "<h2>Corpus problems (%zu)</h2>\n<table><tr><th>file</th><th>line</th><th>field</th>"
+                     "<th>message</th></tr>\n",
+                problems);
+        for (size_t i = 0; i < problems; i++) {
+            const gt_load_problem *problem = gt_report_problem(run, info, i);
+            fputs("<tr><td>", out);
+            code(out, problem->file);
+            fprintf(out, "</td><td class=\"n\">%u</td><td>", problem->line);
+            code(out, problem->field);
+            fputs("</td><td>", out);
+            text(out, problem->message);
+            fputs("</td></tr>\n", out);
+        }
+        fputs("</table>\n", out);
+    }
+    fputs("</body>\n</html>\n", out);
+    fflush(out);
+    return ferror(out) ? -1 : 0;
+}
+
+int gt_report_html(FILE *out, const gt_run *run, const gt_report_info *info)
+{
+    return gt_report_html_page(out, run, info, true);
+}

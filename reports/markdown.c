@@ -1,0 +1,229 @@
+/* markdown.c — a Markdown report for a pull-request comment (GitHub
+ * Flavored Markdown).
+ *
+ * Totals in the heading, the per-gate table with pass rates, the
+ * certification summary, the baseline diff, the attempt-accounting table and
+ * the cases that did not pass (at most GT_REPORT_MD_MAX_CASES, the rest
+ * counted: a comment is limited to 65,536 characters). Every string from the
+ * corpus or a target is written as a code span (report.c), so no markup,
+ * link, image or @mention in a case can take effect. */
+#include "gauntlet/report.h"
+#include "report_util.h"
+
+static void rate_cell(FILE *out, const gt_run_counts *row)
+{
+    double rate = gt_report_pass_rate(row);
+    if (rate < 0)
+        fputs("n/a", out);
+    else
+        fprintf(out, "%.2f%%", rate * 100.0);
+}
+
+static void gate_table(FILE *out, const gt_run_counts counts[GT_GATE_COUNT + 1])
+{
+    fputs("| gate | cases | pass | fail | error | skip | pass rate |\n|---|--:|--:|--:|--:|--:|--:|\n", out);
+    for (int gate = 0; gate <= GT_GATE_COUNT; gate++) {
+        const gt_run_counts *row = &counts[gate];
+        if (gate < GT_GATE_COUNT && row->cases == 0)
+            continue;
+        const char *name = gate == GT_GATE_COUNT ? "**total**" : gt_gate_name((gt_gate)gate);
+        fprintf(out, "| %s | %zu | %zu | %zu | %zu | %zu | ", name, row->cases, row->pass, row->fail, row->error,
+                row->skip);
+        rate_cell(out, row);
+        fputs(" |\n", out);
+    }
+}
+
+static void certification(FILE *out, const gt_run *run, const gt_report_info *info)
+{
+    char name[256], version[128];
+    gt_report_split_name(run->target_name, name, sizeof name, version, sizeof version);
+    fputs("\n### Certification\n\n| | |\n|---|---|\n| implementation | ", out);
+    gt_report_md_code(out, name[0] ? name : run->target);
+    fputs(" version ", out);
+    if (version[0])
+        gt_report_md_code(out, version);
+    else
+        fputs("not reported", out);
+    fputs(" |\n| target | ", out);
+    gt_report_md_code(out, run->target);
+    fputs(" |\n| corpus | " GT_CORPUS_FORMAT, out);
+    if (info && info->corpus_version) {
+        fputs(" version ", out);
+        gt_report_md_code(out, info->corpus_version);
+    }
+    if (info && info->corpus_sha256) {
+        fputs(", sha256 ", out);
+        gt_report_md_code(out, info->corpus_sha256);
+        fprintf(out, " (%zu cases, %zu selected)", info->corpus_cases, info->selected_cases);
+    }
+    gt_report_accounting_totals totals;
+    gt_report_accounting_sum(run, &totals);
+    fprintf(out, " |\n| attempt accounting | %zu cases: %zu matched, %zu mismatched, %zu not reported; "
+                 "attempts %ld / %ld, model calls %ld / %ld (expected / observed) |\n",
+            totals.cases, totals.matched, totals.mismatched, totals.missing, totals.expected[0], totals.observed[0],
+            totals.expected[5], totals.observed[5]);
+    fprintf(out, "| run | %s, %u job%s, %.2f s |\n| reproduce | ", run->started_at, run->jobs,
+            run->jobs == 1 ? "" : "s", run->elapsed_ms / 1000.0);
+    gt_report_md_code(out, info && info->command ? info->command : "(command not recorded)");
+    fputs(" |\n", out);
+}
+
+static void baseline(FILE *out, const gt_baseline_diff *diff)
+{
+    if (diff == NULL)
+        return;
+    fputs("\n### Baseline\n\nCompared with ", out);
+    gt_report_md_code(out, diff->file);
+    fprintf(out, ": **%zu regressed**, %zu fixed, %zu new, %zu now skipped (%zu baseline cases, %zu not run).\n",
+            diff->counts[GT_BASELINE_REGRESSED], diff->counts[GT_BASELINE_FIXED], diff->counts[GT_BASELINE_NEW],
+            diff->counts[GT_BASELINE_NOW_SKIPPED], diff->baseline_cases, diff->not_run);
+    size_t shown = 0;
+    for (int kind = 0; kind < GT_BASELINE_KIND_COUNT; kind++)
+        for (size_t i = 0; i < diff->entry_count; i++) {
+            const gt_baseline_entry *entry = &diff->entries[i];
+            if (entry->kind != (gt_baseline_kind)kind)
+                continue;
+            if (shown++ == GT_REPORT_MD_MAX_CASES) {
+                fputs("- ...\n", out);
+                return;
+            }
+            fprintf(out, "%s- %s ", shown == 1 ? "\n" : "", gt_baseline_kind_name(entry->kind));
+            gt_report_md_code(out, entry->id);
+            fprintf(out, " (%s → %s)\n", entry->before < 0 ? "absent" : gt_outcome_name((gt_outcome)entry->before),
+                    gt_outcome_name(entry->after));
+        }
+}
+
+static void accounting_table(FILE *out, const gt_run *run)
+{
+    size_t rows = 0;
+    for (size_t i = 0; i < run->count; i++)
+        rows += gt_report_has_accounting(&run->results[i]);
+    if (rows == 0)
+        return;
+    fputs("\n### Attempt accounting\n\nexpected / observed; `-` not given, `?` not reported.\n\n"
+          "| | case | attempts | limit | retracted | enforce | api | calls |\n"
+          "|---|---|--:|--:|--:|--:|--:|--:|\n",
+          out);
+    size_t shown = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (!gt_report_has_accounting(result))
+            continue;
+        if (shown++ == GT_REPORT_MD_MAX_CASES) {
+            fprintf(out, "| | ... %zu more | | | | | | |\n", rows - GT_REPORT_MD_MAX_CASES);
+            break;
+        }
+        bool differs = false;
+        char cells[6][32];
+        for (size_t f = 0; f < 6; f++) {
+            int want = gt_report_accounting_figure(&result->kase->expect.accounting, f);
+            int got = gt_report_accounting_figure(&result->observed.accounting, f);
+            char a[12] = "-", b[12] = "-";
+            if (want >= 0)
+                snprintf(a, sizeof a, "%d", want);
+            if (!result->observed.has_accounting)
+                snprintf(b, sizeof b, "?");
+            else if (got >= 0)
+                snprintf(b, sizeof b, "%d", got);
+            snprintf(cells[f], sizeof cells[f], "%s / %s", a, b);
+            differs = differs || (want >= 0 && (!result->observed.has_accounting || want != got));
+        }
+        fprintf(out, "| %s | ", differs ? "**≠**" : "");
+        gt_report_md_code(out, result->kase->input.id);
+        for (size_t f = 0; f < 6; f++)
+            fprintf(out, " | %s", cells[f]);
+        fputs(" |\n", out);
+    }
+}
+
+static void describe_expected(FILE *out, const gt_expect *expect)
+{
+    if (expect->verdict == GT_VERDICT_ACCEPT) {
+        fputs("accept", out);
+        return;
+    }
+    fputs("reject ", out);
+    gt_report_md_code(out, expect->gate);
+    if (expect->reason) {
+        fputc(' ', out);
+        gt_report_md_code(out, expect->reason);
+    }
+}
+
+static void describe_observed(FILE *out, const gt_observed *observed)
+{
+    if (observed->verdict == GT_VERDICT_ACCEPT)
+        fputs("accept", out);
+    else if (observed->verdict == GT_VERDICT_REJECT) {
+        fputs("reject ", out);
+        gt_report_md_code(out, observed->gate);
+        fputc(' ', out);
+        gt_report_md_code(out, observed->reason);
+    } else
+        fputs("—", out);
+}
+
+int gt_report_markdown(FILE *out, const gt_run *run, const gt_report_info *info)
+{
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
+    const gt_run_counts *total = &counts[GT_GATE_COUNT];
+    bool green = total->fail + total->error == 0;
+    size_t problems = gt_report_problem_count(run, info);
+    size_t regressed = info && info->baseline ? info->baseline->counts[GT_BASELINE_REGRESSED] : 0;
+    fprintf(out, "## gauntlet %s: %zu passed, %zu failed, %zu skipped\n\n", green && problems == 0 ? "✅" : "❌",
+            total->pass, total->fail + total->error, total->skip);
+    if (info && info->baseline)
+        fprintf(out, "%zu regression%s against the baseline.\n\n", regressed, regressed == 1 ? "" : "s");
+    gate_table(out, counts);
+    certification(out, run, info);
+    baseline(out, info ? info->baseline : NULL);
+    accounting_table(out, run);
+
+    size_t failing = total->fail + total->error + total->skip;
+    if (failing > 0) {
+        fprintf(out, "\n### Cases that did not pass (%zu)\n\n| outcome | case | expected | observed | note |\n"
+                     "|---|---|---|---|---|\n",
+                failing);
+        size_t shown = 0;
+        for (size_t i = 0; i < run->count; i++) {
+            const gt_case_result *result = &run->results[i];
+            if (result->outcome == GT_OUTCOME_PASS)
+                continue;
+            if (shown++ == GT_REPORT_MD_MAX_CASES) {
+                fprintf(out, "| | ... %zu more (see the JSON or HTML report) | | | |\n",
+                        failing - GT_REPORT_MD_MAX_CASES);
+                break;
+            }
+            fprintf(out, "| %s | ", gt_outcome_name(result->outcome));
+            gt_report_md_code(out, result->kase->input.id);
+            fputs(" | ", out);
+            describe_expected(out, &result->kase->expect);
+            fputs(" | ", out);
+            describe_observed(out, &result->observed);
+            fputs(" | ", out);
+            gt_report_md_code(out, result->note);
+            fputs(" |\n", out);
+        }
+    }
+    if (problems > 0) {
+        fprintf(out, "\n### Corpus problems (%zu)\n\n", problems);
+        for (size_t i = 0; i < problems && i < GT_REPORT_MD_MAX_CASES; i++) {
+            const gt_load_problem *problem = gt_report_problem(run, info, i);
+            char where[32];
+            snprintf(where, sizeof where, ":%u", problem->line);
+            fputs("- ", out);
+            gt_report_md_code(out, problem->file);
+            fputs(where, out);
+            fputc(' ', out);
+            gt_report_md_code(out, problem->field);
+            fputc(' ', out);
+            gt_report_md_code(out, problem->message);
+            fputc('\n', out);
+        }
+    }
+    fflush(out);
+    return ferror(out) ? -1 : 0;
+}

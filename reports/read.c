@@ -1,0 +1,451 @@
+/* read.c — a JSON report ("gauntlet-report/1") read back into a run.
+ *
+ * The baseline diff and `gauntlet merge` work on reports, never on re-runs:
+ * this file turns a report into a gt_run (with its own gt_case records) that
+ * every writer formats exactly like the run that wrote it. Reports written
+ * before a field existed still load (the field is then absent). Not for:
+ * writing reports (json.c) or joining shards (merge.c). */
+#include <cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gauntlet/arena.h"
+#include "gauntlet/report.h"
+#include "report_util.h"
+#include "report_doc.h"
+
+static void fail(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void fail(char *err, size_t err_len, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(err, err_len, fmt, args);
+    va_end(args);
+}
+
+typedef struct reader {
+    gt_report_doc *doc;
+    const char *name;
+    char *err;
+    size_t err_len;
+    bool bad;
+} reader;
+
+static const cJSON *member(const cJSON *object, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(object, name);
+}
+
+static void bad_field(reader *r, const char *where, const char *name, const char *want)
+{
+    if (!r->bad)
+        fail(r->err, r->err_len, "%s: %s%s%s is not %s", r->name, where, where[0] ? "." : "", name, want);
+    r->bad = true;
+}
+
+/* A string member copied into the arena; NULL when absent or null. */
+static const char *text_of(reader *r, const cJSON *object, const char *name, const char *where, bool required)
+{
+    const cJSON *item = member(object, name);
+    if (item == NULL || cJSON_IsNull(item)) {
+        if (required)
+            bad_field(r, where, name, "a string");
+        return NULL;
+    }
+    if (!cJSON_IsString(item)) {
+        bad_field(r, where, name, "a string");
+        return NULL;
+    }
+    const char *copy = gt_arena_strndup(r->doc->arena, item->valuestring, strlen(item->valuestring));
+    if (copy == NULL)
+        bad_field(r, where, name, "storable (out of memory)");
+    return copy;
+}
+
+static char *malloc_text_of(reader *r, const cJSON *object, const char *name, const char *where)
+{
+    const cJSON *item = member(object, name);
+    if (item == NULL || cJSON_IsNull(item))
+        return NULL;
+    if (!cJSON_IsString(item)) {
+        bad_field(r, where, name, "a string");
+        return NULL;
+    }
+    char *copy = strdup(item->valuestring);
+    if (copy == NULL)
+        bad_field(r, where, name, "storable (out of memory)");
+    return copy;
+}
+
+static double number_of(reader *r, const cJSON *object, const char *name, const char *where, double fallback)
+{
+    const cJSON *item = member(object, name);
+    if (item == NULL || cJSON_IsNull(item))
+        return fallback;
+    if (!cJSON_IsNumber(item)) {
+        bad_field(r, where, name, "a number");
+        return fallback;
+    }
+    return item->valuedouble;
+}
+
+/* A whole number from `minimum` to `maximum` (a report is input: a negative
+ * or huge count must not wrap when converted). */
+static double whole_of(reader *r, const cJSON *object, const char *name, const char *where, double fallback,
+                       double minimum, double maximum)
+{
+    double value = number_of(r, object, name, where, fallback);
+    if (value != value || value < minimum || value > maximum || value != (double)(long long)value) {
+        bad_field(r, where, name, "a whole number in range");
+        return fallback;
+    }
+    return value;
+}
+
+#define READ_MAX_COUNT 1e12 /* more cases than any corpus holds, far below SIZE_MAX */
+
+static gt_verdict verdict_of(reader *r, const cJSON *object, const char *where)
+{
+    const cJSON *item = member(object, "verdict");
+    if (item == NULL || cJSON_IsNull(item))
+        return GT_VERDICT_NONE;
+    if (cJSON_IsString(item) && strcmp(item->valuestring, "accept") == 0)
+        return GT_VERDICT_ACCEPT;
+    if (cJSON_IsString(item) && strcmp(item->valuestring, "reject") == 0)
+        return GT_VERDICT_REJECT;
+    bad_field(r, where, "verdict", "\"accept\", \"reject\" or null");
+    return GT_VERDICT_NONE;
+}
+
+static bool read_accounting(reader *r, const cJSON *object, const char *where, gt_accounting *accounting)
+{
+    gt_accounting_init(accounting);
+    const cJSON *item = member(object, "accounting");
+    if (item == NULL || cJSON_IsNull(item))
+        return false;
+    if (!cJSON_IsObject(item)) {
+        bad_field(r, where, "accounting", "an object");
+        return false;
+    }
+    int *figures[6] = {&accounting->attempts_used,    &accounting->attempts_limit, &accounting->retracted,
+                       &accounting->enforce_messages, &accounting->api_attempts,   &accounting->model_calls};
+    for (size_t i = 0; i < 6; i++)
+        *figures[i] = (int)whole_of(r, item, gt_report_accounting_names[i], "accounting", -1, -1, INT_MAX);
+    return true;
+}
+
+static void read_expected(reader *r, const cJSON *object, gt_expect *expect)
+{
+    if (object == NULL || cJSON_IsNull(object))
+        return; /* a baseline may list only ids and outcomes */
+    if (!cJSON_IsObject(object)) {
+        bad_field(r, "case", "expected", "an object");
+        return;
+    }
+    expect->verdict = verdict_of(r, object, "expected");
+    expect->gate = text_of(r, object, "gate", "expected", false);
+    expect->reason = text_of(r, object, "reason", "expected", false);
+    expect->subtype = text_of(r, object, "subtype", "expected", false);
+    expect->output_json = text_of(r, object, "output", "expected", false);
+    expect->structured_output_json = text_of(r, object, "structured_output", "expected", false);
+    expect->accounting_given = read_accounting(r, object, "expected", &expect->accounting);
+    const cJSON *errors = member(object, "errors");
+    if (errors == NULL || cJSON_IsNull(errors))
+        return;
+    if (!cJSON_IsArray(errors)) {
+        bad_field(r, "expected", "errors", "an array or null");
+        return;
+    }
+    size_t count = (size_t)cJSON_GetArraySize(errors);
+    gt_expected_error *list = gt_arena_alloc(r->doc->arena, (count ? count : 1) * sizeof *list);
+    if (list == NULL) {
+        bad_field(r, "expected", "errors", "storable (out of memory)");
+        return;
+    }
+    size_t i = 0;
+    for (const cJSON *error = errors->child; error != NULL; error = error->next, i++) {
+        list[i].path = text_of(r, error, "path", "expected.errors[]", true);
+        list[i].keyword = text_of(r, error, "keyword", "expected.errors[]", true);
+    }
+    expect->errors = list;
+    expect->error_count = count;
+    expect->errors_given = true;
+}
+
+static void read_observed(reader *r, const cJSON *object, gt_observed *observed)
+{
+    if (object == NULL || cJSON_IsNull(object))
+        return;
+    if (!cJSON_IsObject(object)) {
+        bad_field(r, "case", "observed", "an object");
+        return;
+    }
+    observed->verdict = verdict_of(r, object, "observed");
+    observed->gate = malloc_text_of(r, object, "gate", "observed");
+    observed->reason = malloc_text_of(r, object, "reason", "observed");
+    observed->message = malloc_text_of(r, object, "message", "observed");
+    observed->subtype = malloc_text_of(r, object, "subtype", "observed");
+    observed->output_json = malloc_text_of(r, object, "output", "observed");
+    observed->transcript = malloc_text_of(r, object, "transcript", "observed");
+    observed->has_accounting = read_accounting(r, object, "observed", &observed->accounting);
+    const cJSON *errors = member(object, "errors");
+    if (errors != NULL && !cJSON_IsNull(errors)) {
+        if (!cJSON_IsArray(errors))
+            bad_field(r, "observed", "errors", "an array");
+        else
+            for (const cJSON *error = errors->child; error != NULL; error = error->next) {
+                const cJSON *path = member(error, "path"), *keyword = member(error, "keyword"),
+                            *message = member(error, "message");
+                if (!cJSON_IsString(path) || !cJSON_IsString(keyword)) {
+                    bad_field(r, "observed.errors[]", "path or keyword", "a string");
+                    break;
+                }
+                if (gt_observed_add_error(observed, path->valuestring, keyword->valuestring,
+                                          cJSON_IsString(message) ? message->valuestring : NULL) != 0)
+                    bad_field(r, "observed", "errors", "storable (out of memory)");
+            }
+    }
+    const cJSON *gates = member(object, "gates");
+    if (cJSON_IsObject(gates))
+        for (const cJSON *gate = gates->child; gate != NULL; gate = gate->next) {
+            int index = gt_gate_from_name(gate->string);
+            if (index < 0 || !cJSON_IsString(gate))
+                continue;
+            observed->gates[index] = strcmp(gate->valuestring, "passed") == 0   ? GT_GATE_PASSED
+                                     : strcmp(gate->valuestring, "failed") == 0 ? GT_GATE_FAILED
+                                                                                : GT_GATE_NOT_RUN;
+        }
+}
+
+static int outcome_of(const char *name)
+{
+    static const char *const names[] = {"pass", "fail", "error", "skip"};
+    for (int i = 0; i < 4; i++)
+        if (name != NULL && strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static void read_case(reader *r, const cJSON *object, size_t position)
+{
+    gt_report_doc *doc = r->doc;
+    gt_case *kase = &doc->cases[position];
+    gt_case_result *result = &doc->run.results[position];
+    result->kase = kase;
+    if (!cJSON_IsObject(object)) {
+        bad_field(r, "cases[]", "element", "an object");
+        return;
+    }
+    doc->indices[position] = (size_t)whole_of(r, object, "index", "case", (double)position, 0, READ_MAX_COUNT);
+    kase->input.id = text_of(r, object, "id", "case", true);
+    kase->input.gate = text_of(r, object, "gate", "case", true);
+    kase->category = text_of(r, object, "category", "case", false);
+    kase->description = text_of(r, object, "description", "case", false);
+    kase->file = text_of(r, object, "file", "case", false);
+    kase->line = (unsigned)whole_of(r, object, "line", "case", 0, 0, UINT_MAX);
+    const cJSON *tags = member(object, "tags");
+    if (cJSON_IsArray(tags)) {
+        size_t count = (size_t)cJSON_GetArraySize(tags);
+        const char **list = gt_arena_alloc(doc->arena, (count ? count : 1) * sizeof *list);
+        size_t kept = 0;
+        for (const cJSON *tag = tags->child; list != NULL && tag != NULL; tag = tag->next)
+            if (cJSON_IsString(tag))
+                list[kept++] = gt_arena_strndup(doc->arena, tag->valuestring, strlen(tag->valuestring));
+        kase->tags = list;
+        kase->tag_count = kept;
+    }
+    const char *base64 = text_of(r, object, "input_base64", "case", false);
+    if (base64 != NULL) {
+        size_t len = 0;
+        unsigned char *raw = gt_report_base64_decode(base64, &len);
+        if (raw == NULL)
+            bad_field(r, "case", "input_base64", "base64");
+        else {
+            unsigned char *copy = (unsigned char *)gt_arena_strndup(doc->arena, (const char *)raw, len);
+            free(raw);
+            kase->input.raw = copy;
+            kase->input.raw_len = len;
+        }
+    }
+    gt_accounting_init(&kase->expect.accounting);
+    read_expected(r, member(object, "expected"), &kase->expect);
+    read_observed(r, member(object, "observed"), &result->observed);
+    const cJSON *outcome = member(object, "outcome");
+    int value = cJSON_IsString(outcome) ? outcome_of(outcome->valuestring) : -1;
+    if (value < 0)
+        bad_field(r, "case", "outcome", "\"pass\", \"fail\", \"error\" or \"skip\"");
+    result->outcome = value < 0 ? GT_OUTCOME_ERROR : (gt_outcome)value;
+    result->note = malloc_text_of(r, object, "note", "case");
+    result->elapsed_ms = number_of(r, object, "elapsed_ms", "case", 0);
+}
+
+static void read_info(reader *r, const cJSON *root)
+{
+    gt_report_doc *doc = r->doc;
+    gt_report_info *info = &doc->info;
+    info->command = text_of(r, root, "command", "", false);
+    const cJSON *corpus = member(root, "corpus");
+    if (cJSON_IsObject(corpus)) {
+        info->corpus_version = text_of(r, corpus, "version", "corpus", false);
+        info->corpus_sha256 = text_of(r, corpus, "sha256", "corpus", false);
+        info->corpus_cases = (size_t)whole_of(r, corpus, "cases", "corpus", 0, 0, READ_MAX_COUNT);
+        info->selected_cases = (size_t)whole_of(r, corpus, "selected", "corpus", 0, 0, READ_MAX_COUNT);
+    }
+    const cJSON *shard = member(root, "shard");
+    if (cJSON_IsObject(shard)) {
+        info->shard_index = (unsigned)whole_of(r, shard, "index", "shard", 0, 0, UINT_MAX);
+        info->shard_count = (unsigned)whole_of(r, shard, "count", "shard", 0, 0, UINT_MAX);
+        if (info->shard_index == 0 || info->shard_index > info->shard_count)
+            bad_field(r, "", "shard", "a valid {index, count} (1 <= index <= count)");
+    }
+    const cJSON *problems = member(root, "problems");
+    if (cJSON_IsArray(problems)) {
+        size_t count = (size_t)cJSON_GetArraySize(problems);
+        gt_load_problem *list = gt_arena_alloc(doc->arena, (count ? count : 1) * sizeof *list);
+        size_t i = 0;
+        for (const cJSON *p = problems->child; list != NULL && p != NULL; p = p->next, i++) {
+            list[i].file = text_of(r, p, "file", "problems[]", true);
+            list[i].line = (unsigned)whole_of(r, p, "line", "problems[]", 0, 0, UINT_MAX);
+            list[i].field = text_of(r, p, "field", "problems[]", true);
+            list[i].message = text_of(r, p, "message", "problems[]", true);
+        }
+        info->problems = list;
+        info->problem_count = list ? count : 0;
+    }
+}
+
+gt_report_doc *gt_report_doc_new(size_t count)
+{
+    gt_report_doc *doc = calloc(1, sizeof *doc);
+    if (doc == NULL)
+        return NULL;
+    doc->arena = gt_arena_new();
+    doc->cases = calloc(count ? count : 1, sizeof *doc->cases);
+    doc->indices = calloc(count ? count : 1, sizeof *doc->indices);
+    doc->run.results = calloc(count ? count : 1, sizeof *doc->run.results);
+    doc->run.count = count;
+    if (doc->arena == NULL || doc->cases == NULL || doc->indices == NULL || doc->run.results == NULL) {
+        gt_report_doc_free(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+gt_report_doc *gt_report_load_text(const char *name, const char *text, size_t len, char *err, size_t err_len)
+{
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    if (root == NULL || !cJSON_IsObject(root)) {
+        fail(err, err_len, "%s: not a JSON object (a gauntlet JSON report is expected)", name);
+        cJSON_Delete(root);
+        return NULL;
+    }
+    const cJSON *format = member(root, "format");
+    if (!cJSON_IsString(format) || strcmp(format->valuestring, GT_REPORT_JSON_FORMAT) != 0) {
+        fail(err, err_len, "%s: format is not \"%s\"", name, GT_REPORT_JSON_FORMAT);
+        cJSON_Delete(root);
+        return NULL;
+    }
+    const cJSON *cases = member(root, "cases");
+    if (!cJSON_IsArray(cases)) {
+        fail(err, err_len, "%s: cases is not an array", name);
+        cJSON_Delete(root);
+        return NULL;
+    }
+    gt_report_doc *doc = gt_report_doc_new((size_t)cJSON_GetArraySize(cases));
+    if (doc == NULL) {
+        fail(err, err_len, "%s: out of memory", name);
+        cJSON_Delete(root);
+        return NULL;
+    }
+    reader r = {doc, name, err, err_len, false};
+    doc->run.target = malloc_text_of(&r, root, "target", "");
+    doc->run.target_name = malloc_text_of(&r, root, "target_name", "");
+    const char *started = text_of(&r, root, "started_at", "", false);
+    snprintf(doc->run.started_at, sizeof doc->run.started_at, "%s", started ? started : "");
+    doc->run.elapsed_ms = number_of(&r, root, "elapsed_ms", "", 0);
+    doc->run.jobs = (unsigned)whole_of(&r, root, "jobs", "", 1, 0, UINT_MAX);
+    read_info(&r, root);
+    size_t position = 0;
+    for (const cJSON *item = cases->child; item != NULL && !r.bad; item = item->next)
+        read_case(&r, item, position++);
+    cJSON_Delete(root);
+    if (r.bad) {
+        gt_report_doc_free(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+gt_report_doc *gt_report_load(const char *path, char *err, size_t err_len)
+{
+    FILE *in = fopen(path, "rb");
+    if (in == NULL) {
+        fail(err, err_len, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 65536 + 1 > cap) {
+            size_t new_cap = cap ? cap * 2 : 65536 * 2;
+            char *grown = realloc(text, new_cap);
+            if (grown == NULL) {
+                free(text);
+                fclose(in);
+                fail(err, err_len, "%s: out of memory", path);
+                return NULL;
+            }
+            text = grown, cap = new_cap;
+        }
+        size_t got = fread(text + len, 1, cap - len - 1, in);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    bool failed = ferror(in);
+    fclose(in);
+    if (failed) {
+        free(text);
+        fail(err, err_len, "cannot read '%s'", path);
+        return NULL;
+    }
+    text[len] = '\0';
+    gt_report_doc *doc = gt_report_load_text(path, text, len, err, err_len);
+    free(text);
+    return doc;
+}
+
+void gt_report_doc_free(gt_report_doc *doc)
+{
+    if (doc == NULL)
+        return;
+    gt_run *run = &doc->run;
+    if (run->results != NULL)
+        for (size_t i = 0; i < run->count; i++) {
+            gt_observed_clear(&run->results[i].observed);
+            free(run->results[i].note);
+        }
+    free(run->results);
+    free(run->target);
+    free(run->target_name);
+    free(doc->cases);
+    free(doc->indices);
+    free(doc->problems);
+    free(doc->command);
+    gt_arena_free(doc->arena);
+    free(doc);
+}
+
+const gt_run *gt_report_doc_run(const gt_report_doc *doc)
+{
+    return &doc->run;
+}
+
+const gt_report_info *gt_report_doc_info(const gt_report_doc *doc)
+{
+    return &doc->info;
+}

@@ -1,0 +1,146 @@
+/* test_http_target.c — the black-box "http" target: a client run per
+ * scenario against a private mock server, judged by its envelope and the
+ * mock's request journal. Fake clients (shell one-liners) prove that the
+ * target catches a client that fails open, one that never calls the model,
+ * one that hangs or prints garbage; the reference client passes. */
+#include <string.h>
+#include <unistd.h>
+
+#include "gauntlet/corpus.h"
+#include "gauntlet/run.h"
+#include "gt_test.h"
+
+extern const gt_target_ops gt_target_http_ops;
+
+static gt_corpus *corpus;
+
+static void setup(void)
+{
+    corpus = gt_corpus_new();
+    ck_assert_int_gt(gt_corpus_load(corpus, "corpus/loop/attempts/attempts.cases.json"), 0);
+    ck_assert_int_gt(gt_corpus_load(corpus, "corpus/loop/enforce/enforce.cases.json"), 0);
+    ck_assert_int_gt(gt_corpus_load(corpus, "corpus/loop/tombstone/tombstone.cases.json"), 0);
+}
+
+static void teardown(void)
+{
+    gt_corpus_free(corpus);
+}
+
+static const gt_case *find_case(const char *id)
+{
+    for (size_t i = 0; i < gt_corpus_count(corpus); i++)
+        if (strcmp(gt_corpus_case(corpus, i)->input.id, id) == 0)
+            return gt_corpus_case(corpus, i);
+    ck_abort_msg("no case %s", id);
+    return NULL;
+}
+
+/* Run case `id` through client `command`; return the outcome, `why` filled. */
+static gt_outcome run_client(const char *command, const char *id, int *status, char *why, size_t why_len)
+{
+    void *state;
+    char err[512], note[1024] = "";
+    ck_assert_msg(gt_target_http_ops.open(command, &state, err, sizeof err) == 0, "%s", err);
+    const gt_case *kase = find_case(id);
+    gt_observed observed;
+    memset(&observed, 0, sizeof observed);
+    *status = gt_target_http_ops.check(state, &kase->input, &observed, note, sizeof note);
+    gt_outcome outcome = GT_OUTCOME_ERROR;
+    if (*status == GT_CHECK_DONE)
+        outcome = gt_compare(&kase->expect, &observed, why, why_len);
+    else
+        snprintf(why, why_len, "%s", note);
+    gt_observed_clear(&observed);
+    gt_target_http_ops.close(state);
+    return outcome;
+}
+
+START_TEST(test_reference_client_passes)
+{
+    char why[1024];
+    int status;
+    const char *ids[] = {"loop.attempts.first-try-valid", "loop.attempts.invalid-then-valid"};
+    for (size_t i = 0; i < 2; i++)
+        ck_assert_msg(run_client("adapters/http-reference-client/run.sh", ids[i], &status, why, sizeof why) ==
+                          GT_OUTCOME_PASS,
+                      "%s: %s", ids[i], why);
+}
+END_TEST
+
+START_TEST(test_fail_open_client_is_caught)
+{
+    /* "success" with no object: the failure the suite exists to catch */
+    char why[1024];
+    int status;
+    const char *fail_open = "echo '{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"done\"}'";
+    ck_assert_int_eq(run_client(fail_open, "loop.attempts.first-try-valid", &status, why, sizeof why),
+                     GT_OUTCOME_FAIL);
+    ck_assert_ptr_nonnull(strstr(why, "expected accept, observed reject"));
+}
+END_TEST
+
+START_TEST(test_client_that_never_asks_the_model)
+{
+    /* an object invented without a single model call: the journal shows it */
+    char why[1024];
+    int status;
+    const char *invent = "echo '{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
+                         "\"structured_output\":{\"cause\":\"x\",\"fixes\":[]}}'";
+    ck_assert_int_eq(run_client(invent, "loop.attempts.first-try-valid", &status, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_msg(strstr(why, "observed 0") != NULL || strstr(why, "structured_output") != NULL, "%s", why);
+}
+END_TEST
+
+START_TEST(test_garbage_and_refusal)
+{
+    char why[1024];
+    int status;
+    ck_assert_int_eq(run_client("echo hello", "loop.attempts.first-try-valid", &status, why, sizeof why),
+                     GT_OUTCOME_ERROR);
+    ck_assert_int_eq(status, GT_CHECK_ERROR);
+    ck_assert_ptr_nonnull(strstr(why, "no result envelope"));
+    /* exiting non-zero without an object is a rejection, with the evidence */
+    ck_assert_int_eq(run_client("echo boom >&2; exit 3", "loop.attempts.first-try-valid", &status, why, sizeof why),
+                     GT_OUTCOME_FAIL);
+    ck_assert_ptr_nonnull(strstr(why, "observed reject"));
+}
+END_TEST
+
+START_TEST(test_client_internal_events_are_skipped)
+{
+    char why[1024];
+    int status;
+    ck_assert_int_eq(run_client("exit 0", "loop.tombstone.only-retracted", &status, why, sizeof why), GT_OUTCOME_ERROR);
+    ck_assert_int_eq(status, GT_CHECK_SKIPPED);
+    ck_assert_ptr_nonnull(strstr(why, "fallback"));
+    /* other gates are not the http target's */
+    void *state;
+    char err[256], note[256];
+    ck_assert_int_eq(gt_target_http_ops.open("true", &state, err, sizeof err), 0);
+    gt_case_input syntax = {.id = "syntax.x", .gate = "syntax", .case_json = "{}"};
+    gt_observed observed;
+    memset(&observed, 0, sizeof observed);
+    ck_assert_int_eq(gt_target_http_ops.check(state, &syntax, &observed, note, sizeof note), GT_CHECK_SKIPPED);
+    gt_observed_clear(&observed);
+    gt_target_http_ops.close(state);
+    ck_assert_int_eq(gt_target_http_ops.open("", &state, err, sizeof err), -1);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("http target");
+    TCase *tc = tcase_create("http");
+    tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_reference_client_passes);
+    tcase_add_test(tc, test_fail_open_client_is_caught);
+    tcase_add_test(tc, test_client_that_never_asks_the_model);
+    tcase_add_test(tc, test_garbage_and_refusal);
+    tcase_add_test(tc, test_client_internal_events_are_skipped);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+GT_TEST_MAIN()
