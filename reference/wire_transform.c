@@ -232,7 +232,7 @@ static void python_repr_string(text_buf *buf, const char *chars, size_t len)
     for (size_t i = 0; i < len;) {
         unsigned long cp;
         size_t step = utf8_decode(p + i, len - i, &cp);
-        char esc[16];
+        char esc[24];
         if (cp == (unsigned long)quote || cp == '\\') {
             esc[0] = '\\';
             esc[1] = (char)cp;
@@ -265,7 +265,7 @@ static void js_string(text_buf *buf, const char *chars, size_t len)
     put_text(buf, "\"");
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)chars[i];
-        char esc[8];
+        char esc[24];
         switch (c) {
         case '"': put_text(buf, "\\\""); break;
         case '\\': put_text(buf, "\\\\"); break;
