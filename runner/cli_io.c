@@ -5,6 +5,9 @@
 #include "gauntlet/value.h"
 
 #include <errno.h>
+#include <unistd.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +97,10 @@ char *gt_base64_encode(const unsigned char *data, size_t len)
     return out;
 }
 
-static int base64_digit(unsigned char c)
+/* Strict base64 (RFC 4648 §4): standard alphabet, '=' padding to a multiple
+ * of four, no whitespace, zero padding bits. Returns the decoded length, or
+ * -1 and the offending character index in *bad_at. */
+static int base64_value(unsigned char c)
 {
     if (c >= 'A' && c <= 'Z')
         return c - 'A';
@@ -109,35 +115,55 @@ static int base64_digit(unsigned char c)
     return -1;
 }
 
-unsigned char *gt_base64_decode(const char *text, size_t len, size_t *out_len)
+long gt_base64_decode_into(const char *text, size_t len, unsigned char *out, size_t *bad_at)
 {
-    if (len % 4 != 0)
-        return NULL;
-    unsigned char *out = malloc(len / 4 * 3 + 1);
-    if (out == NULL)
-        return NULL;
-    size_t o = 0;
+    *bad_at = 0;
+    if (len % 4 != 0) {
+        *bad_at = len;
+        return -1;
+    }
+    size_t written = 0;
     for (size_t i = 0; i < len; i += 4) {
-        int d[4];
+        int sextets[4];
         int pad = 0;
         for (int j = 0; j < 4; j++) {
             unsigned char c = (unsigned char)text[i + j];
             if (c == '=' && i + 4 == len && j >= 2) {
-                d[j] = 0;
+                sextets[j] = 0;
                 pad++;
-            } else if (pad > 0 || (d[j] = base64_digit(c)) < 0) {
-                free(out);
-                return NULL;
+                continue;
+            }
+            sextets[j] = base64_value(c);
+            if (sextets[j] < 0 || pad > 0) {
+                *bad_at = i + j;
+                return -1;
             }
         }
-        unsigned v = (unsigned)d[0] << 18 | (unsigned)d[1] << 12 | (unsigned)d[2] << 6 | (unsigned)d[3];
-        out[o++] = (unsigned char)(v >> 16);
+        uint32_t bits = (uint32_t)sextets[0] << 18 | (uint32_t)sextets[1] << 12 | (uint32_t)sextets[2] << 6 |
+                        (uint32_t)sextets[3];
+        if ((pad == 1 && (bits & 0xffu)) || (pad == 2 && (bits & 0xffffu))) {
+            *bad_at = i + 3 - (size_t)pad;
+            return -1; /* non-zero padding bits: two spellings for one byte string */
+        }
+        out[written++] = (unsigned char)(bits >> 16);
         if (pad < 2)
-            out[o++] = (unsigned char)(v >> 8);
+            out[written++] = (unsigned char)(bits >> 8);
         if (pad < 1)
-            out[o++] = (unsigned char)v;
+            out[written++] = (unsigned char)bits;
     }
-    *out_len = o;
+    return (long)written;
+}
+
+unsigned char *gt_base64_decode(const char *text, size_t len, size_t *out_len)
+{
+    unsigned char *out = malloc(len / 4 * 3 + 1);
+    size_t bad_at;
+    long decoded = out ? gt_base64_decode_into(text, len, out, &bad_at) : -1;
+    if (decoded < 0) {
+        free(out);
+        return NULL;
+    }
+    *out_len = (size_t)decoded;
     return out;
 }
 
@@ -180,4 +206,33 @@ void gt_json_write_string(FILE *out, const char *text, size_t len)
         fputs("\"\"", out);
     free(json);
     free(clean);
+}
+
+int gt_write_report_file(const char *who, const char *format,
+                         int (*writer)(FILE *, const struct gt_run *, const struct gt_report_info *),
+                         const char *path, const struct gt_run *run, const struct gt_report_info *info)
+{
+    if (strcmp(path, "-") == 0) {
+        if (writer(stdout, run, info) != 0) {
+            fprintf(stderr, "%s: cannot write the %s report to standard output\n", who, format);
+            return -1;
+        }
+        return 0;
+    }
+    char temporary[PATH_MAX];
+    snprintf(temporary, sizeof temporary, "%s.tmp.%ld", path, (long)getpid());
+    FILE *out = fopen(temporary, "w");
+    if (out == NULL) {
+        fprintf(stderr, "%s: cannot write %s report '%s': %s\n", who, format, path, strerror(errno));
+        return -1;
+    }
+    int status = writer(out, run, info);
+    if (fclose(out) != 0)
+        status = -1;
+    if (status != 0 || rename(temporary, path) != 0) {
+        fprintf(stderr, "%s: cannot write %s report '%s'\n", who, format, path);
+        remove(temporary);
+        return -1;
+    }
+    return 0;
 }

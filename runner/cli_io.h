@@ -20,11 +20,25 @@ int gt_parse_size(const char *text, size_t *out);
  * NUL-terminated. NULL when out of memory. */
 char *gt_base64_encode(const unsigned char *data, size_t len);
 
-/* Decode standard base64 (padding required, no whitespace) into a malloc'd
- * buffer. Returns NULL on invalid input or out of memory. */
+/* Strict base64 (RFC 4648 §4: padding to a multiple of four, no whitespace,
+ * zero padding bits) into `out` (room for len / 4 * 3 bytes). Returns the
+ * decoded length, or -1 with the offending character's index in *bad_at. */
+long gt_base64_decode_into(const char *text, size_t len, unsigned char *out, size_t *bad_at);
+
+/* The same into a malloc'd buffer. NULL on invalid input or out of memory. */
 unsigned char *gt_base64_decode(const char *text, size_t len, size_t *out_len);
 
 /* Write `len` bytes as a JSON string literal (quoted, escaped) to `out`.
  * Invalid UTF-8 bytes are written as \ufffd. */
 void gt_json_write_string(FILE *out, const char *text, size_t len);
+
+struct gt_run;
+struct gt_report_info;
+/* Write one report with `writer` to `path` ("-" = standard output), through
+ * a temporary file renamed into place so a reader never sees half a report.
+ * Returns 0, or -1 after a message on stderr naming `who` ("gauntlet run"),
+ * the format and the path. */
+int gt_write_report_file(const char *who, const char *format,
+                         int (*writer)(FILE *, const struct gt_run *, const struct gt_report_info *),
+                         const char *path, const struct gt_run *run, const struct gt_report_info *info);
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/report.h"
 #include "report_util.h"
@@ -77,28 +78,6 @@ static int add_outputs(char *value, merge_output *outputs, size_t *count)
     return 0;
 }
 
-static int write_output(const merge_output *output, const gt_run *run, const gt_report_info *info)
-{
-    if (strcmp(output->path, "-") == 0)
-        return output->writer(stdout, run, info) == 0 ? 0 : -1;
-    char temporary[PATH_MAX];
-    snprintf(temporary, sizeof temporary, "%s.tmp.%ld", output->path, (long)getpid());
-    FILE *out = fopen(temporary, "w");
-    if (out == NULL) {
-        fprintf(stderr, "gauntlet merge: cannot write %s report '%s': ", output->format, output->path);
-        perror(NULL);
-        return -1;
-    }
-    int status = output->writer(out, run, info);
-    if (fclose(out) != 0)
-        status = -1;
-    if (status != 0 || rename(temporary, output->path) != 0) {
-        fprintf(stderr, "gauntlet merge: cannot write %s report '%s'\n", output->format, output->path);
-        remove(temporary);
-        return -1;
-    }
-    return 0;
-}
 
 static void print_problems(const gt_run *run, const gt_report_info *info)
 {
@@ -258,7 +237,7 @@ int gt_cmd_merge(int argc, char **argv)
 
     bool io_failed = false;
     for (size_t i = 0; i < state.output_count; i++)
-        if (write_output(&state.outputs[i], run, &info) != 0)
+        if (gt_write_report_file("gauntlet merge", state.outputs[i].format, state.outputs[i].writer, state.outputs[i].path, run, &info) != 0)
             io_failed = true;
     fflush(stdout);
     if (!state.quiet)

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_io.h"
 #include "commands.h"
 #include "corpus_shard.h"
 #include "gauntlet/corpus.h"
@@ -347,33 +348,6 @@ static void show_progress(void *user, size_t done, size_t total, const gt_case_r
 
 /* Write one report through a temporary file, so a reader never sees half a
  * report. Returns 0, or -1 after printing why. */
-static int write_report(const report_spec *report, const gt_run *run, const gt_report_info *info)
-{
-    if (strcmp(report->path, "-") == 0) {
-        if (report->writer(stdout, run, info) != 0) {
-            fprintf(stderr, "gauntlet run: cannot write the %s report to standard output\n", report->format);
-            return -1;
-        }
-        return 0;
-    }
-    char temporary[PATH_MAX];
-    snprintf(temporary, sizeof temporary, "%s.tmp.%ld", report->path, (long)getpid());
-    FILE *out = fopen(temporary, "w");
-    if (out == NULL) {
-        fprintf(stderr, "gauntlet run: cannot write %s report '%s': ", report->format, report->path);
-        perror(NULL);
-        return -1;
-    }
-    int status = report->writer(out, run, info);
-    if (fclose(out) != 0)
-        status = -1;
-    if (status != 0 || rename(temporary, report->path) != 0) {
-        fprintf(stderr, "gauntlet run: cannot write %s report '%s'\n", report->format, report->path);
-        remove(temporary);
-        return -1;
-    }
-    return 0;
-}
 
 static void print_problems(const gt_corpus *corpus)
 {
@@ -594,7 +568,7 @@ int gt_cmd_run(int argc, char **argv)
 
     bool io_failed = status != 0;
     for (size_t i = 0; i < options.report_count; i++)
-        if (write_report(&options.reports[i], run, &info) != 0)
+        if (gt_write_report_file("gauntlet run", options.reports[i].format, options.reports[i].writer, options.reports[i].path, run, &info) != 0)
             io_failed = true;
     fflush(stdout);
     fflush(stderr);

@@ -9,6 +9,8 @@
  * is the reference for every rule enforced here. Not for: running cases. */
 #include "gauntlet/corpus.h"
 
+#include "cli_io.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -149,62 +151,6 @@ static const char *json_type_name(const gt_value *value)
     return "a value";
 }
 
-/* Strict base64 (RFC 4648 §4): standard alphabet, '=' padding to a multiple
- * of four, no whitespace, zero padding bits. Returns the decoded length, or
- * -1 and the offending character index in *bad_at. */
-static int base64_value(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+')
-        return 62;
-    if (c == '/')
-        return 63;
-    return -1;
-}
-
-static long base64_decode(const char *text, size_t len, unsigned char *out, size_t *bad_at)
-{
-    *bad_at = 0;
-    if (len % 4 != 0) {
-        *bad_at = len;
-        return -1;
-    }
-    size_t written = 0;
-    for (size_t i = 0; i < len; i += 4) {
-        int sextets[4];
-        int pad = 0;
-        for (int j = 0; j < 4; j++) {
-            unsigned char c = (unsigned char)text[i + j];
-            if (c == '=' && i + 4 == len && j >= 2) {
-                sextets[j] = 0;
-                pad++;
-                continue;
-            }
-            sextets[j] = base64_value(c);
-            if (sextets[j] < 0 || pad > 0) {
-                *bad_at = i + j;
-                return -1;
-            }
-        }
-        uint32_t bits = (uint32_t)sextets[0] << 18 | (uint32_t)sextets[1] << 12 | (uint32_t)sextets[2] << 6 |
-                        (uint32_t)sextets[3];
-        if ((pad == 1 && (bits & 0xffu)) || (pad == 2 && (bits & 0xffffu))) {
-            *bad_at = i + 3 - (size_t)pad;
-            return -1; /* non-zero padding bits: two spellings for one byte string */
-        }
-        out[written++] = (unsigned char)(bits >> 16);
-        if (pad < 2)
-            out[written++] = (unsigned char)(bits >> 8);
-        if (pad < 1)
-            out[written++] = (unsigned char)bits;
-    }
-    return (long)written;
-}
 
 /* ---- per-file context and problems ------------------------------------- */
 
@@ -840,7 +786,7 @@ static void load_case(file_ctx *ctx, const gt_value *kase, const gt_value *defau
         else {
             unsigned char *bytes = gt_arena_alloc(corpus->arena, input_base64->u.str.len / 4 * 3 + 1);
             size_t bad_at;
-            long decoded = bytes ? base64_decode(input_base64->u.str.chars, input_base64->u.str.len, bytes, &bad_at)
+            long decoded = bytes ? gt_base64_decode_into(input_base64->u.str.chars, input_base64->u.str.len, bytes, &bad_at)
                                  : -1;
             if (bytes == NULL)
                 corpus->out_of_memory = true;

@@ -13,6 +13,11 @@
 
 /* gate "loop" and "stream": runner/target_loop.c */
 int gt_reference_check_loop(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
+/* Map a loop result onto an observation (verdict, per-gate status, subtype,
+ * accounting, envelope, transcript): the one mapping shared by the in-process
+ * and the over-HTTP reference. Returns 0, or -1 when out of memory. */
+struct gt_loop_result;
+int gt_reference_loop_observed(const struct gt_loop_result *result, gt_observed *observed);
 /* gate "wire": runner/target_wire.c */
 int gt_reference_check_wire(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
 /* gates "semantic" and "policy" (and repair cases): runner/target_gates.c */

@@ -24,6 +24,7 @@
 #include "gauntlet/loop.h"
 #include "gauntlet/mock.h"
 #include "gauntlet/run.h"
+#include "reference_hooks.h"
 
 typedef struct http_reference {
     gt_mock_server *server; /* private server, or NULL with remote_url */
@@ -105,44 +106,6 @@ static int register_remote(const char *base, const char *name, const char *case_
     return 0;
 }
 
-static int set_string(char **slot, const char *text)
-{
-    free(*slot);
-    *slot = text ? strdup(text) : NULL;
-    return text != NULL && *slot == NULL ? -1 : 0;
-}
-
-/* The same mapping as the in-process reference (runner/target_loop.c). */
-static int fill_observed(const gt_loop_result *result, gt_observed *observed)
-{
-    if (result->accepted) {
-        observed->verdict = GT_VERDICT_ACCEPT;
-    } else if (gt_observed_reject(observed, result->gate, result->reason,
-                                  result->error_count ? result->errors[0] : result->detail) != 0) {
-        return -1;
-    }
-    bool stream_failed = result->stream_reason != GT_STREAM_OK;
-    observed->gates[GT_GATE_STREAM] = stream_failed ? GT_GATE_FAILED : GT_GATE_PASSED;
-    observed->gates[GT_GATE_LOOP] = stream_failed       ? GT_GATE_NOT_RUN
-                                    : result->accepted ? GT_GATE_PASSED
-                                                       : GT_GATE_FAILED;
-    if (set_string(&observed->subtype, gt_loop_subtype_name(result->subtype)) != 0)
-        return -1;
-    observed->accounting.attempts_used = result->accounting.attempts_used;
-    observed->accounting.attempts_limit = result->accounting.attempts_limit;
-    observed->accounting.retracted = result->accounting.retracted;
-    observed->accounting.enforce_messages = result->accounting.enforce_messages;
-    observed->accounting.api_attempts = result->accounting.api_attempts;
-    observed->accounting.model_calls = result->accounting.model_calls;
-    observed->has_accounting = true;
-    char *envelope = gt_loop_envelope_json(result);
-    if (envelope == NULL)
-        return -1;
-    free(observed->output_json);
-    observed->output_json = envelope;
-    return set_string(&observed->transcript, result->transcript);
-}
-
 /* The script's "provider" (the API the client speaks). */
 static gt_stream_provider script_provider(const char *script_json)
 {
@@ -208,7 +171,7 @@ static int http_reference_check(void *state, const gt_case_input *input, gt_obse
     gt_loop_result result;
     int status = gt_loop_run(gt_loop_script_config(script), &model, &result);
     int check = GT_CHECK_DONE;
-    if (status != 0 || fill_observed(&result, observed) != 0) {
+    if (status != 0 || gt_reference_loop_observed(&result, observed) != 0) {
         snprintf(note, note_len, "http-reference: out of memory running the loop");
         check = GT_CHECK_ERROR;
     }

@@ -22,7 +22,7 @@ static int set_string(char **slot, const char *text)
     return text != NULL && *slot == NULL ? -1 : 0;
 }
 
-static int fill_observed(const gt_loop_result *result, gt_observed *observed)
+int gt_reference_loop_observed(const gt_loop_result *result, gt_observed *observed)
 {
     if (result->accepted) {
         observed->verdict = GT_VERDICT_ACCEPT;
@@ -88,7 +88,7 @@ int gt_reference_check_loop(const gt_case_input *input, gt_observed *observed, c
     gt_loop_result result;
     int status = gt_loop_run(gt_loop_script_config(script), &model, &result);
     int check = GT_CHECK_DONE;
-    if (status != 0 || fill_observed(&result, observed) != 0) {
+    if (status != 0 || gt_reference_loop_observed(&result, observed) != 0) {
         snprintf(note, note_len, "reference: out of memory running the loop");
         check = GT_CHECK_ERROR;
     }
