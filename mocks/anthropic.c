@@ -230,24 +230,13 @@ static void sse_close(sse_writer *sse)
     sse_end_event(sse);
 }
 
-/* Length of the longest prefix of `text` (at most `limit` bytes) that does not
- * end inside a UTF-8 sequence, so every delta stays valid UTF-8. */
-static size_t utf8_piece(const char *text, size_t len, size_t limit)
-{
-    if (limit == 0 || len <= limit)
-        return len;
-    size_t cut = limit;
-    while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80)
-        cut--;
-    return cut ? cut : limit;
-}
 
 static void sse_deltas(sse_writer *sse, size_t index, const char *delta_type, const char *field, const char *text,
                        size_t len, int piece_bytes)
 {
     size_t at = 0;
     do {
-        size_t piece = utf8_piece(text + at, len - at, piece_bytes > 0 ? (size_t)piece_bytes : 0);
+        size_t piece = mock_utf8_piece(text + at, len - at, piece_bytes > 0 ? (size_t)piece_bytes : 0);
         sse_open(sse, "content_block_delta");
         mock_buf_addf(&sse->buf, "{\"type\":\"content_block_delta\",\"index\":%zu,\"delta\":{\"type\":\"%s\",\"%s\":",
                       index, delta_type, field);

@@ -138,3 +138,13 @@ void mock_buf_add_json_cstr(mock_buf *buf, const char *text)
     else
         mock_buf_add_json_string(buf, text, strlen(text));
 }
+
+size_t mock_utf8_piece(const char *text, size_t len, size_t limit)
+{
+    if (limit == 0 || len <= limit)
+        return len;
+    size_t cut = limit;
+    while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80)
+        cut--;
+    return cut ? cut : limit;
+}

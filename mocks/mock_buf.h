@@ -29,4 +29,10 @@ void mock_buf_add_json_string(mock_buf *buf, const char *text, size_t len);
 /* Append a NUL-terminated string as a JSON literal, or `null` for NULL. */
 void mock_buf_add_json_cstr(mock_buf *buf, const char *text);
 
+
+/* Length of the longest prefix of `text` (at most `limit` bytes, 0 = all)
+ * that does not end inside a UTF-8 sequence, so every streamed delta stays
+ * valid UTF-8. */
+size_t mock_utf8_piece(const char *text, size_t len, size_t limit);
+
 #endif

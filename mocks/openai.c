@@ -190,15 +190,6 @@ static void chunk_close(chunk_writer *w, const char *finish)
     chunk_end(w);
 }
 
-static size_t utf8_piece(const char *text, size_t len, size_t limit)
-{
-    if (limit == 0 || len <= limit)
-        return len;
-    size_t cut = limit;
-    while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80)
-        cut--;
-    return cut ? cut : limit;
-}
 
 static int render_stream(const mock_request *request, const mock_turn *turn, mock_reply *reply)
 {
@@ -227,7 +218,7 @@ static int render_stream(const mock_request *request, const mock_turn *turn, moc
         if (block->kind == MOCK_BLOCK_TEXT && !refusal) {
             size_t at = 0;
             do {
-                size_t piece = utf8_piece(block->text + at, block->text_len - at, piece_limit);
+                size_t piece = mock_utf8_piece(block->text + at, block->text_len - at, piece_limit);
                 chunk_open(&w);
                 mock_buf_adds(&w.buf, "{\"content\":");
                 mock_buf_add_json_string(&w.buf, block->text + at, piece);
@@ -245,7 +236,7 @@ static int render_stream(const mock_request *request, const mock_turn *turn, moc
             chunk_close(&w, NULL);
             size_t at = 0;
             while (at < block->input_len) {
-                size_t piece = utf8_piece(block->input_raw + at, block->input_len - at, piece_limit);
+                size_t piece = mock_utf8_piece(block->input_raw + at, block->input_len - at, piece_limit);
                 chunk_open(&w);
                 mock_buf_addf(&w.buf, "{\"tool_calls\":[{\"index\":%zu,\"function\":{\"arguments\":", call_index);
                 mock_buf_add_json_string(&w.buf, block->input_raw + at, piece);
