@@ -15,6 +15,7 @@
  * be invalid on purpose), GAUNTLET_JSON_SCHEMA, GAUNTLET_PROMPT,
  * GAUNTLET_SCRIPT_FILE (the loop script minus its turns: history, limits),
  * GAUNTLET_MAX_TURNS and GAUNTLET_STRICT when the script sets them,
+ * GAUNTLET_BIN (this gauntlet executable),
  * ANTHROPIC_API_KEY / OPENAI_API_KEY (gauntlet-<scenario>), and the script's
  * `env` (MAX_STRUCTURED_OUTPUT_RETRIES). Not for: the in-process reference
  * over HTTP (target_http_reference.c). */
@@ -426,6 +427,12 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
     env[env_count++] = env_entry("GAUNTLET_JSON_SCHEMA", schema_json ? schema_json : "{}");
     env[env_count++] = env_entry("GAUNTLET_PROMPT", prompt ? prompt : "Complete the task.");
     env[env_count++] = env_entry("GAUNTLET_SCRIPT_FILE", script_file);
+    char self[4096];
+    ssize_t self_len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (self_len > 0) {
+        self[self_len] = '\0';
+        env[env_count++] = env_entry("GAUNTLET_BIN", self); /* for wrappers that call gauntlet itself */
+    }
     if (max_turns != NULL && max_turns->type == GT_NUMBER)
         env[env_count++] = env_entry("GAUNTLET_MAX_TURNS", max_turns->u.num.text);
     if (strict != NULL && strict->type == GT_TRUE)
