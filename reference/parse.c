@@ -324,8 +324,10 @@ static size_t put_utf8(unsigned char *out, uint32_t cp)
 static size_t decode_escape(parser *ps, const unsigned char *p, unsigned char *out, size_t *out_len)
 {
     const unsigned char *end = ps->end;
-    if (p + 1 >= end)
-        return (size_t)(uintptr_t)fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+    if (p + 1 >= end) {
+        fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+        return 0;
+    }
     unsigned char c = p[1];
     unsigned char simple = 0;
     switch (c) {
@@ -351,10 +353,13 @@ static size_t decode_escape(parser *ps, const unsigned char *p, unsigned char *o
     if (hex4(p + 2, end, &cp) != 0) {
         if (end - (p + 2) < 4) {
             /* "\u12" at the very end: a cut stream, unless a bad digit shows first */
+            gt_syntax_reason why = GT_SYNTAX_UNEXPECTED_END;
             for (const unsigned char *q = p + 2; q < end; q++)
                 if (!((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f') || (*q >= 'A' && *q <= 'F')))
-                    return (size_t)(uintptr_t)fail_at(ps, GT_SYNTAX_BAD_ESCAPE, p, "\\u needs four hex digits");
-            return (size_t)(uintptr_t)fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+                    why = GT_SYNTAX_BAD_ESCAPE;
+            fail_at(ps, why, why == GT_SYNTAX_BAD_ESCAPE ? p : end,
+                    why == GT_SYNTAX_BAD_ESCAPE ? "\\u needs four hex digits" : NULL);
+            return 0;
         }
         fail_at(ps, GT_SYNTAX_BAD_ESCAPE, p, "\\u needs four hex digits");
         return 0;
@@ -371,8 +376,10 @@ static size_t decode_escape(parser *ps, const unsigned char *p, unsigned char *o
             *out_len = put_utf8(out, cp);
             return 12;
         }
-        if (p + 6 >= end || (p[6] == '\\' && (p + 7 >= end || (p[7] == 'u' && end - (p + 8) < 4))))
-            return (size_t)(uintptr_t)fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+        if (p + 6 >= end || (p[6] == '\\' && (p + 7 >= end || (p[7] == 'u' && end - (p + 8) < 4)))) {
+            fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+            return 0;
+        }
         fail_at(ps, GT_SYNTAX_LONE_SURROGATE, p, "high surrogate escape without a following low surrogate");
         return 0;
     }
