@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "gauntlet/loop.h"
+#include "gauntlet/wire.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
 
@@ -83,6 +84,7 @@ typedef struct loop_state {
     gt_schema_errors errors;
     bool requires_structured_output;
     bool strict;
+    const char *strict_schema_json; /* the seed-000 strict conversion sent while strict holds */
     bool fallback_model;
     bool enforce_sent;
     int baseline_calls;   /* StructuredOutput calls in the graph when the query started */
@@ -496,7 +498,9 @@ static step next_message(loop_state *state, gt_message **out, size_t *turn_out, 
             .messages = live,
             .message_count = live_count,
             .structured_output_tool = state->requires_structured_output,
-            .tool_schema_json = state->requires_structured_output ? state->config->json_schema_text : NULL,
+            .tool_schema_json = !state->requires_structured_output ? NULL
+                                : state->strict && state->strict_schema_json ? state->strict_schema_json
+                                                                              : state->config->json_schema_text,
             .strict = state->strict,
             .fallback_model = state->fallback_model,
         };
@@ -760,6 +764,39 @@ static void assemble_result(loop_state *state)
     result->error_count = state->errors_out_count;
 }
 
+/* Seed 000: the wire tool carries strict:true only with the strict-subset
+ * conversion of the caller's schema; when the schema is outside the subset
+ * the original goes out without strict (local validation is unchanged either
+ * way) and the fallback code is recorded. */
+static void derive_strict_schema(loop_state *state)
+{
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.allow_big_integers = true;
+    options.max_depth = GT_SCHEMA_MAX_DEPTH;
+    gt_parse_error perr;
+    const char *text = state->config->json_schema_text;
+    const gt_value *schema = text ? gt_parse(state->arena, text, strlen(text), &options, &perr) : NULL;
+    gt_value *converted = NULL;
+    gt_wire_problem problem;
+    memset(&problem, 0, sizeof problem);
+    int status = schema ? gt_wire_strict(state->arena, schema, &converted, &problem) : GT_WIRE_OUT_OF_MEMORY;
+    if (status == GT_WIRE_OK) {
+        char *json = gt_value_to_json(converted, NULL);
+        if (json != NULL) {
+            state->strict_schema_json = gt_arena_strndup(state->arena, json, strlen(json));
+            free(json);
+        }
+        if (state->strict_schema_json != NULL)
+            return;
+        state->out_of_memory = true;
+    }
+    state->strict = false;
+    state->result->strict_fallback = problem.code ? problem.code : "strict_unavailable";
+    note(state, "strict conversion fell back (%s at \"%s\"): the original schema goes out without strict",
+         state->result->strict_fallback, problem.location);
+}
+
 int gt_loop_run(const gt_loop_config *config, const gt_loop_model *model, gt_loop_result *result)
 {
     memset(result, 0, sizeof *result);
@@ -783,6 +820,8 @@ int gt_loop_run(const gt_loop_config *config, const gt_loop_model *model, gt_loo
     } else {
         state.requires_structured_output = state.schema != NULL && config->structured_output_tool;
         state.strict = config->strict && state.requires_structured_output;
+        if (state.strict)
+            derive_strict_schema(&state);
         note(&state, "tools: %s; requiresStructuredOutput %s; limit %d%s",
              state.requires_structured_output ? GT_LOOP_TOOL_NAME " in the set"
              : state.schema != NULL           ? GT_LOOP_TOOL_NAME " filtered out of the set"
@@ -947,6 +986,8 @@ char *gt_loop_envelope_json(const gt_loop_result *result)
         put_string(&b, gauntlet, "detail", result->detail);
     put_number(&b, gauntlet, "late_attachments_dropped", result->late_attachments_dropped);
     put_bool(&b, gauntlet, "strict_stripped", result->strict_stripped);
+    if (result->strict_fallback != NULL)
+        put_string(&b, gauntlet, "strict_fallback", result->strict_fallback);
     put(&b, root, "gauntlet", gauntlet);
 
     char *json = b.failed ? NULL : gt_value_to_json(root, NULL);

@@ -23,6 +23,7 @@ typedef struct spy {
     size_t requests;
     bool strict[32];
     bool fallback[32];
+    char tool_schema[32][512]; /* the StructuredOutput input_schema each request sent */
     size_t message_count[32];
     gt_buffer tool_errors;   /* every is_error tool_result text the loop sent, "\n"-separated */
     gt_buffer user_texts;    /* every user text block sent, "\n"-separated */
@@ -37,6 +38,8 @@ static int spy_send(void *state, const gt_loop_request *request, gt_arena *arena
     size_t n = s->requests++;
     if (n < 32) {
         s->strict[n] = request->strict;
+        snprintf(s->tool_schema[n], sizeof s->tool_schema[n], "%s",
+                 request->tool_schema_json ? request->tool_schema_json : "");
         s->fallback[n] = request->fallback_model;
         s->message_count[n] = request->message_count;
     }
@@ -545,6 +548,30 @@ END_TEST
 
 /* ---- provider errors ---- */
 
+START_TEST(strict_sends_the_strict_subset_or_falls_back)
+{
+    /* convertible: the wire tool carries the seed-000 conversion */
+    run *r = play("{\"json_schema\":{\"type\":\"object\",\"properties\":{\"cause\":{\"type\":\"string\"}},"
+                  "\"required\":[\"cause\"]},\"strict\":true,\"turns\":[" CALL("t1", "{\"cause\":\"x\"}") "]}");
+    expect_subtype(r, GT_LOOP_SUCCESS);
+    ck_assert(r->spy.strict[0]);
+    ck_assert_msg(strstr(r->spy.tool_schema[0], "\"additionalProperties\":false") != NULL, "%s", r->spy.tool_schema[0]);
+    ck_assert_ptr_null(r->result.strict_fallback);
+    run_free(r);
+    /* outside the subset (pattern): the original schema goes out without strict */
+    r = play("{\"json_schema\":{\"type\":\"object\",\"properties\":{\"cause\":{\"type\":\"string\",\"pattern\":\"^a\"}}},"
+             "\"strict\":true,\"turns\":[" CALL("t1", "{\"cause\":\"ab\"}") "]}");
+    expect_subtype(r, GT_LOOP_SUCCESS);
+    ck_assert(!r->spy.strict[0]);
+    ck_assert_ptr_nonnull(strstr(r->spy.tool_schema[0], "\"pattern\""));
+    ck_assert_str_eq(r->result.strict_fallback, "strict_unsupported_keyword");
+    char *envelope = gt_loop_envelope_json(&r->result);
+    ck_assert_ptr_nonnull(strstr(envelope, "\"strict_fallback\":\"strict_unsupported_keyword\""));
+    free(envelope);
+    run_free(r);
+}
+END_TEST
+
 START_TEST(capability_400_strips_strict_and_remembers)
 {
     run *r = play("{\"json_schema\":" SCHEMA ",\"strict\":true,\"turns\":[{\"error\":{\"status\":400,\"type\":"
@@ -816,6 +843,7 @@ static Suite *make_suite(void)
     tcase_add_test(tombstone, resumed_history_never_counts);
     suite_add_tcase(suite, tombstone);
     TCase *provider = tcase_create("provider");
+    tcase_add_test(provider, strict_sends_the_strict_subset_or_falls_back);
     tcase_add_test(provider, capability_400_strips_strict_and_remembers);
     tcase_add_test(provider, plain_400_is_an_execution_error);
     tcase_add_test(provider, retryable_errors_retry_then_give_up);

@@ -178,6 +178,8 @@ typedef struct gt_loop_result {
     const char *detail;          /* one more human line (schema problem, stream detail), or NULL */
     int late_attachments_dropped;
     bool strict_stripped;        /* a capability 400 removed strict */
+    const char *strict_fallback; /* strict was asked for but the schema is outside the strict subset:
+                                    the fallback code (docs/wire.md); the original schema went out without strict */
     char *transcript;            /* turn by turn, malloc'd */
     gt_arena *arena;             /* owns everything above except transcript */
 } gt_loop_result;
