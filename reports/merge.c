@@ -63,7 +63,7 @@ static bool word_is(const char *word, size_t len, const char *option, bool *with
 }
 
 /* The command without the options that only choose outputs or the shard
- * (--shard, --report, --baseline, --certify, --quiet): what must be equal
+ * (--shard, --report, --baseline, -j, --certify, --quiet): what must be equal
  * across shards, and what reproduces the merged run. Malloc'd; NULL stays
  * NULL. */
 char *gt_report_command_without_outputs(const char *command)
@@ -75,7 +75,8 @@ char *gt_report_command_without_outputs(const char *command)
     if (out == NULL)
         return NULL;
     size_t used = 0;
-    static const char *const with_argument[] = {"--shard", "--report", "--baseline"};
+    /* -j only decides how many threads ran the cases, never a result */
+    static const char *const with_argument[] = {"--shard", "--report", "--baseline", "-j", "--jobs"};
     static const char *const flags[] = {"--certify", "--quiet", "-q"};
     const char *p = command;
     bool skip_next = false;
@@ -87,12 +88,12 @@ char *gt_report_command_without_outputs(const char *command)
         size_t word = word_length(p);
         bool drop = skip_next, inline_value = false;
         skip_next = false;
-        for (size_t i = 0; i < 3 && !drop; i++)
+        for (size_t i = 0; i < sizeof with_argument / sizeof with_argument[0] && !drop; i++)
             if (word_is(p, word, with_argument[i], &inline_value)) {
                 drop = true;
                 skip_next = !inline_value;
             }
-        for (size_t i = 0; i < 3 && !drop; i++)
+        for (size_t i = 0; i < sizeof flags / sizeof flags[0] && !drop; i++)
             drop = word == strlen(flags[i]) && strncmp(p, flags[i], word) == 0;
         if (!drop) {
             if (used > 0)
@@ -151,7 +152,7 @@ static bool shards_agree(gt_report_doc *const *shards, size_t count, char **comm
         else if (!same_text(doc->run.target, first->run.target))
             what = "the target";
         else if (!same_text(commands[i], commands[0]))
-            what = "the command (apart from --shard, --report, --baseline, --certify, --quiet)";
+            what = "the command (apart from --shard, --report, --baseline, -j, --certify, --quiet)";
         else if (doc->info.problem_count != first->info.problem_count)
             what = "the load problems";
         if (what != NULL) {
