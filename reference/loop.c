@@ -893,47 +893,21 @@ void gt_loop_result_free(gt_loop_result *result)
 
 /* ---- the envelope ---- */
 
-typedef struct builder {
-    gt_arena *arena;
-    bool failed;
-} builder;
+typedef gt_value_builder builder;
 
 static gt_value *made(builder *b, gt_value *value)
 {
-    if (value == NULL)
-        b->failed = true;
-    return value;
+    return gt_build(b, value);
 }
 
 static void put(builder *b, gt_value *object, const char *key, gt_value *value)
 {
-    if (object == NULL || value == NULL || gt_value_object_append(b->arena, object, key, strlen(key), value) != 0)
-        b->failed = true;
+    gt_build_put(b, object, key, value);
 }
 
 static void put_string(builder *b, gt_value *object, const char *key, const char *text)
 {
-    put(b, object, key, made(b, gt_value_new_string(b->arena, text ? text : "", text ? strlen(text) : 0)));
-}
-
-/* An integer as an exact literal (gt_value_new_number picks the shortest
- * %g text, which writes 20 as "2e+01"). */
-static gt_value *integer_value(builder *b, long long number)
-{
-    char text[32];
-    int len = snprintf(text, sizeof text, "%lld", number);
-    gt_parse_error error;
-    return made(b, gt_parse(b->arena, text, (size_t)len, NULL, &error));
-}
-
-static void put_number(builder *b, gt_value *object, const char *key, double number)
-{
-    put(b, object, key, integer_value(b, (long long)number));
-}
-
-static void put_bool(builder *b, gt_value *object, const char *key, bool truth)
-{
-    put(b, object, key, made(b, gt_value_new_bool(b->arena, truth)));
+    gt_build_put_string(b, object, key, text, text ? strlen(text) : 0);
 }
 
 char *gt_loop_envelope_json(const gt_loop_result *result)
@@ -945,7 +919,7 @@ char *gt_loop_envelope_json(const gt_loop_result *result)
     gt_value *root = made(&b, gt_value_new_object(arena));
     put_string(&b, root, "type", "result");
     put_string(&b, root, "subtype", gt_loop_subtype_name(result->subtype));
-    put_bool(&b, root, "is_error", result->is_error);
+    gt_build_put_bool(&b, root, "is_error", result->is_error);
     if (result->subtype == GT_LOOP_SUCCESS) {
         put_string(&b, root, "result", result->result_text);
     } else {
@@ -959,24 +933,24 @@ char *gt_loop_envelope_json(const gt_loop_result *result)
     }
     if (result->structured_output != NULL)
         put(&b, root, "structured_output", (gt_value *)result->structured_output);
-    put_number(&b, root, "num_turns", result->num_turns);
+    gt_build_put_number(&b, root, "num_turns", result->num_turns);
     gt_value *usage = made(&b, gt_value_new_object(arena));
-    put_number(&b, usage, "input_tokens", (double)result->usage.input_tokens);
-    put_number(&b, usage, "output_tokens", (double)result->usage.output_tokens);
-    put_number(&b, usage, "cache_creation_input_tokens", (double)result->usage.cache_creation_input_tokens);
-    put_number(&b, usage, "cache_read_input_tokens", (double)result->usage.cache_read_input_tokens);
+    gt_build_put_number(&b, usage, "input_tokens", (double)result->usage.input_tokens);
+    gt_build_put_number(&b, usage, "output_tokens", (double)result->usage.output_tokens);
+    gt_build_put_number(&b, usage, "cache_creation_input_tokens", (double)result->usage.cache_creation_input_tokens);
+    gt_build_put_number(&b, usage, "cache_read_input_tokens", (double)result->usage.cache_read_input_tokens);
     put(&b, root, "usage", usage);
 
     gt_value *gauntlet = made(&b, gt_value_new_object(arena));
     gt_value *accounting = made(&b, gt_value_new_object(arena));
-    put_number(&b, accounting, "attempts_used", result->accounting.attempts_used);
-    put_number(&b, accounting, "attempts_limit", result->accounting.attempts_limit);
-    put_number(&b, accounting, "retracted", result->accounting.retracted);
-    put_number(&b, accounting, "enforce_messages", result->accounting.enforce_messages);
-    put_number(&b, accounting, "api_attempts", result->accounting.api_attempts);
-    put_number(&b, accounting, "model_calls", result->accounting.model_calls);
+    gt_build_put_number(&b, accounting, "attempts_used", result->accounting.attempts_used);
+    gt_build_put_number(&b, accounting, "attempts_limit", result->accounting.attempts_limit);
+    gt_build_put_number(&b, accounting, "retracted", result->accounting.retracted);
+    gt_build_put_number(&b, accounting, "enforce_messages", result->accounting.enforce_messages);
+    gt_build_put_number(&b, accounting, "api_attempts", result->accounting.api_attempts);
+    gt_build_put_number(&b, accounting, "model_calls", result->accounting.model_calls);
     put(&b, gauntlet, "accounting", accounting);
-    put_bool(&b, gauntlet, "structured_output_present", result->structured_output != NULL);
+    gt_build_put_bool(&b, gauntlet, "structured_output_present", result->structured_output != NULL);
     put_string(&b, gauntlet, "verdict", result->accepted ? "accept" : "reject");
     if (!result->accepted) {
         put_string(&b, gauntlet, "gate", result->gate);
@@ -984,8 +958,8 @@ char *gt_loop_envelope_json(const gt_loop_result *result)
     }
     if (result->detail != NULL)
         put_string(&b, gauntlet, "detail", result->detail);
-    put_number(&b, gauntlet, "late_attachments_dropped", result->late_attachments_dropped);
-    put_bool(&b, gauntlet, "strict_stripped", result->strict_stripped);
+    gt_build_put_number(&b, gauntlet, "late_attachments_dropped", result->late_attachments_dropped);
+    gt_build_put_bool(&b, gauntlet, "strict_stripped", result->strict_stripped);
     if (result->strict_fallback != NULL)
         put_string(&b, gauntlet, "strict_fallback", result->strict_fallback);
     put(&b, root, "gauntlet", gauntlet);

@@ -14,52 +14,21 @@
 
 #define DEFAULT_CHUNK_BYTES 16u
 
-typedef struct builder {
-    gt_arena *arena;
-    bool failed;
-} builder;
+typedef gt_value_builder builder;
 
 static gt_value *check(builder *b, gt_value *value)
 {
-    if (value == NULL)
-        b->failed = true;
-    return value;
+    return gt_build(b, value);
 }
 
 static void put(builder *b, gt_value *object, const char *key, gt_value *value)
 {
-    if (object == NULL || value == NULL || gt_value_object_append(b->arena, object, key, strlen(key), value) != 0)
-        b->failed = true;
-}
-
-static void put_string(builder *b, gt_value *object, const char *key, const char *text, size_t len)
-{
-    put(b, object, key, check(b, gt_value_new_string(b->arena, text ? text : "", text ? len : 0)));
+    gt_build_put(b, object, key, value);
 }
 
 static void put_cstring(builder *b, gt_value *object, const char *key, const char *text)
 {
-    put_string(b, object, key, text, text ? strlen(text) : 0);
-}
-
-/* An integer as an exact literal (gt_value_new_number picks the shortest
- * %g text, which writes 20 as "2e+01"). */
-static gt_value *integer_value(builder *b, long long number)
-{
-    char text[32];
-    int len = snprintf(text, sizeof text, "%lld", number);
-    gt_parse_error error;
-    return check(b, gt_parse(b->arena, text, (size_t)len, NULL, &error));
-}
-
-static void put_number(builder *b, gt_value *object, const char *key, long long number)
-{
-    put(b, object, key, integer_value(b, (long long)number));
-}
-
-static void put_null(builder *b, gt_value *object, const char *key)
-{
-    put(b, object, key, check(b, gt_value_new_null(b->arena)));
+    gt_build_put_string(b, object, key, text, text ? strlen(text) : 0);
 }
 
 static gt_value *new_object(builder *b)
@@ -73,7 +42,7 @@ static void add_event(builder *b, gt_value *events, const char *name, gt_value *
     if (name != NULL)
         put_cstring(b, item, "event", name);
     else
-        put_null(b, item, "event");
+        gt_build_put_null(b, item, "event");
     put(b, item, "data", data);
     if (item == NULL || gt_value_array_append(b->arena, events, item) != 0)
         b->failed = true;
@@ -105,12 +74,12 @@ static void anthropic_events(builder *b, gt_value *events, const gt_message *mes
     put_cstring(b, inner, "role", "assistant");
     put_cstring(b, inner, "model", model ? model : "gauntlet-scripted");
     put(b, inner, "content", check(b, gt_value_new_array(b->arena)));
-    put_null(b, inner, "stop_reason");
-    put_null(b, inner, "stop_sequence");
-    put_number(b, usage, "input_tokens", message->usage.input_tokens);
-    put_number(b, usage, "cache_creation_input_tokens", message->usage.cache_creation_input_tokens);
-    put_number(b, usage, "cache_read_input_tokens", message->usage.cache_read_input_tokens);
-    put_number(b, usage, "output_tokens", message->usage.output_tokens > 0 ? 1 : 0);
+    gt_build_put_null(b, inner, "stop_reason");
+    gt_build_put_null(b, inner, "stop_sequence");
+    gt_build_put_number(b, usage, "input_tokens", message->usage.input_tokens);
+    gt_build_put_number(b, usage, "cache_creation_input_tokens", message->usage.cache_creation_input_tokens);
+    gt_build_put_number(b, usage, "cache_read_input_tokens", message->usage.cache_read_input_tokens);
+    gt_build_put_number(b, usage, "output_tokens", message->usage.output_tokens > 0 ? 1 : 0);
     put(b, inner, "usage", usage);
     put(b, data, "message", inner);
     add_event(b, events, "message_start", data);
@@ -121,7 +90,7 @@ static void anthropic_events(builder *b, gt_value *events, const gt_message *mes
             continue;
         gt_value *start = new_object(b), *content = new_object(b);
         put_cstring(b, start, "type", "content_block_start");
-        put_number(b, start, "index", (long long)i);
+        gt_build_put_number(b, start, "index", (long long)i);
         const char *delta_type = "text_delta", *field = "text";
         const char *text = block->text;
         size_t len = block->text_len;
@@ -146,25 +115,25 @@ static void anthropic_events(builder *b, gt_value *events, const gt_message *mes
             size_t piece = chunk_length(text + at, len - at, chunk);
             gt_value *delta_event = new_object(b), *delta = new_object(b);
             put_cstring(b, delta_event, "type", "content_block_delta");
-            put_number(b, delta_event, "index", (long long)i);
+            gt_build_put_number(b, delta_event, "index", (long long)i);
             put_cstring(b, delta, "type", delta_type);
-            put_string(b, delta, field, text + at, piece);
+            gt_build_put_string(b, delta, field, text + at, piece);
             put(b, delta_event, "delta", delta);
             add_event(b, events, "content_block_delta", delta_event);
             at += piece;
         }
         gt_value *stop = new_object(b);
         put_cstring(b, stop, "type", "content_block_stop");
-        put_number(b, stop, "index", (long long)i);
+        gt_build_put_number(b, stop, "index", (long long)i);
         add_event(b, events, "content_block_stop", stop);
     }
 
     gt_value *delta_event = new_object(b), *delta = new_object(b), *delta_usage = new_object(b);
     put_cstring(b, delta_event, "type", "message_delta");
     put_cstring(b, delta, "stop_reason", message->stop_reason ? message->stop_reason : "end_turn");
-    put_null(b, delta, "stop_sequence");
+    gt_build_put_null(b, delta, "stop_sequence");
     put(b, delta_event, "delta", delta);
-    put_number(b, delta_usage, "output_tokens", message->usage.output_tokens);
+    gt_build_put_number(b, delta_usage, "output_tokens", message->usage.output_tokens);
     put(b, delta_event, "usage", delta_usage);
     add_event(b, events, "message_delta", delta_event);
     gt_value *stop = new_object(b);
@@ -179,14 +148,14 @@ static gt_value *openai_chunk(builder *b, const gt_message *message, const char 
     gt_value *chunk = new_object(b), *choices = check(b, gt_value_new_array(b->arena)), *choice = new_object(b);
     put_cstring(b, chunk, "id", message->id ? message->id : "chatcmpl-gauntlet");
     put_cstring(b, chunk, "object", "chat.completion.chunk");
-    put_number(b, chunk, "created", 0);
+    gt_build_put_number(b, chunk, "created", 0);
     put_cstring(b, chunk, "model", model ? model : "gauntlet-scripted");
-    put_number(b, choice, "index", 0);
+    gt_build_put_number(b, choice, "index", 0);
     put(b, choice, "delta", delta);
     if (finish != NULL)
         put_cstring(b, choice, "finish_reason", finish);
     else
-        put_null(b, choice, "finish_reason");
+        gt_build_put_null(b, choice, "finish_reason");
     if (choices == NULL || choice == NULL || gt_value_array_append(b->arena, choices, choice) != 0)
         b->failed = true;
     put(b, chunk, "choices", choices);
@@ -206,7 +175,7 @@ static void openai_events(builder *b, gt_value *events, const gt_message *messag
             for (size_t at = 0; at < block->text_len;) {
                 size_t piece = chunk_length(block->text + at, block->text_len - at, chunk);
                 gt_value *delta = new_object(b);
-                put_string(b, delta, refusal ? "refusal" : "content", block->text + at, piece);
+                gt_build_put_string(b, delta, refusal ? "refusal" : "content", block->text + at, piece);
                 add_event(b, events, NULL, openai_chunk(b, message, model, delta, NULL));
                 at += piece;
             }
@@ -217,13 +186,13 @@ static void openai_events(builder *b, gt_value *events, const gt_message *messag
                 size_t piece = block->input_len ? chunk_length(block->input_text + at, block->input_len - at, chunk) : 0;
                 gt_value *delta = new_object(b), *calls = check(b, gt_value_new_array(b->arena));
                 gt_value *call = new_object(b), *function = new_object(b);
-                put_number(b, call, "index", call_index);
+                gt_build_put_number(b, call, "index", call_index);
                 if (first_piece) {
                     put_cstring(b, call, "id", block->id);
                     put_cstring(b, call, "type", "function");
                     put_cstring(b, function, "name", block->name);
                 }
-                put_string(b, function, "arguments", block->input_text ? block->input_text + at : "", piece);
+                gt_build_put_string(b, function, "arguments", block->input_text ? block->input_text + at : "", piece);
                 put(b, call, "function", function);
                 if (calls == NULL || call == NULL || gt_value_array_append(b->arena, calls, call) != 0)
                     b->failed = true;
@@ -249,10 +218,10 @@ static void openai_events(builder *b, gt_value *events, const gt_message *messag
                 usage_chunk->u.obj.members[i].value = check(b, gt_value_new_array(b->arena));
         gt_value *usage = new_object(b), *details = new_object(b);
         long long prompt = message->usage.input_tokens + message->usage.cache_read_input_tokens;
-        put_number(b, usage, "prompt_tokens", prompt);
-        put_number(b, usage, "completion_tokens", message->usage.output_tokens);
-        put_number(b, usage, "total_tokens", prompt + message->usage.output_tokens);
-        put_number(b, details, "cached_tokens", message->usage.cache_read_input_tokens);
+        gt_build_put_number(b, usage, "prompt_tokens", prompt);
+        gt_build_put_number(b, usage, "completion_tokens", message->usage.output_tokens);
+        gt_build_put_number(b, usage, "total_tokens", prompt + message->usage.output_tokens);
+        gt_build_put_number(b, details, "cached_tokens", message->usage.cache_read_input_tokens);
         put(b, usage, "prompt_tokens_details", details);
         put(b, usage_chunk, "usage", usage);
     }

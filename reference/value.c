@@ -338,3 +338,38 @@ int gt_value_object_append(gt_arena *arena, gt_value *object, const char *key, s
     object->u.obj.count++;
     return 0;
 }
+
+gt_value *gt_build(gt_value_builder *builder, gt_value *value)
+{
+    if (value == NULL)
+        builder->failed = true;
+    return value;
+}
+
+void gt_build_put(gt_value_builder *builder, gt_value *object, const char *key, gt_value *value)
+{
+    if (object == NULL || value == NULL ||
+        gt_value_object_append(builder->arena, object, key, strlen(key), value) != 0)
+        builder->failed = true;
+}
+
+void gt_build_put_string(gt_value_builder *builder, gt_value *object, const char *key, const char *text, size_t len)
+{
+    gt_build_put(builder, object, key,
+                 gt_build(builder, gt_value_new_string(builder->arena, text ? text : "", text ? len : 0)));
+}
+
+void gt_build_put_number(gt_value_builder *builder, gt_value *object, const char *key, double number)
+{
+    gt_build_put(builder, object, key, gt_build(builder, gt_value_new_number(builder->arena, number)));
+}
+
+void gt_build_put_bool(gt_value_builder *builder, gt_value *object, const char *key, bool truth)
+{
+    gt_build_put(builder, object, key, gt_build(builder, gt_value_new_bool(builder->arena, truth)));
+}
+
+void gt_build_put_null(gt_value_builder *builder, gt_value *object, const char *key)
+{
+    gt_build_put(builder, object, key, gt_build(builder, gt_value_new_null(builder->arena)));
+}

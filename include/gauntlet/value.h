@@ -101,4 +101,22 @@ gt_value *gt_value_new_object(gt_arena *arena);
 int gt_value_array_append(gt_arena *arena, gt_value *array, gt_value *item);
 int gt_value_object_append(gt_arena *arena, gt_value *object, const char *key, size_t key_len, gt_value *item);
 
+/* Build a tree with one failure flag instead of a check per call: every
+ * helper notes a NULL (out of memory) in `failed` and is harmless after it, so
+ * the caller checks `failed` once at the end. */
+typedef struct gt_value_builder {
+    gt_arena *arena;
+    bool failed;
+} gt_value_builder;
+
+/* Pass `value` through, noting a NULL. */
+gt_value *gt_build(gt_value_builder *builder, gt_value *value);
+/* object[key] = value (appended; key copied). A NULL object or value fails. */
+void gt_build_put(gt_value_builder *builder, gt_value *object, const char *key, gt_value *value);
+/* object[key] = string of `len` bytes (NULL text = ""), number, boolean, null. */
+void gt_build_put_string(gt_value_builder *builder, gt_value *object, const char *key, const char *text, size_t len);
+void gt_build_put_number(gt_value_builder *builder, gt_value *object, const char *key, double number);
+void gt_build_put_bool(gt_value_builder *builder, gt_value *object, const char *key, bool truth);
+void gt_build_put_null(gt_value_builder *builder, gt_value *object, const char *key);
+
 #endif
