@@ -116,6 +116,8 @@ static void write_observed(FILE *out, const gt_observed *observed, bool detail)
     gt_report_json_string(out, detail ? observed->output_json : NULL);
     fputs(", \"transcript\": ", out);
     gt_report_json_string(out, detail ? observed->transcript : NULL);
+    fprintf(out, ", \"black_box\": %s, \"violation\": ", observed->black_box ? "true" : "false");
+    gt_report_json_string(out, observed->violation);
     fputc('}', out);
 }
 

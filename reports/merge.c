@@ -114,10 +114,12 @@ static int copy_observed(gt_observed *to, const gt_observed *from)
     memcpy(to->gates, from->gates, sizeof to->gates);
     to->accounting = from->accounting;
     to->has_accounting = from->has_accounting;
-    const char *sources[6] = {from->gate, from->reason, from->message, from->output_json, from->subtype,
-                              from->transcript};
-    char **targets[6] = {&to->gate, &to->reason, &to->message, &to->output_json, &to->subtype, &to->transcript};
-    for (size_t i = 0; i < 6; i++)
+    to->black_box = from->black_box;
+    const char *sources[7] = {from->gate,    from->reason,     from->message,  from->output_json,
+                              from->subtype, from->transcript, from->violation};
+    char **targets[7] = {&to->gate,    &to->reason,     &to->message,  &to->output_json,
+                         &to->subtype, &to->transcript, &to->violation};
+    for (size_t i = 0; i < 7; i++)
         if (sources[i] != NULL && (*targets[i] = strdup(sources[i])) == NULL)
             return -1;
     for (size_t i = 0; i < from->error_count; i++)

@@ -191,6 +191,8 @@ static void read_observed(reader *r, const cJSON *object, gt_observed *observed)
     observed->subtype = malloc_text_of(r, object, "subtype", "observed");
     observed->output_json = malloc_text_of(r, object, "output", "observed");
     observed->transcript = malloc_text_of(r, object, "transcript", "observed");
+    observed->violation = malloc_text_of(r, object, "violation", "observed");
+    observed->black_box = cJSON_IsTrue(member(object, "black_box"));
     observed->has_accounting = read_accounting(r, object, "observed", &observed->accounting);
     const cJSON *errors = member(object, "errors");
     if (errors != NULL && !cJSON_IsNull(errors)) {
