@@ -371,6 +371,56 @@ START_TEST(test_two_threads)
 }
 END_TEST
 
+START_TEST(test_ecma_regex_semantics)
+{
+    /* ECMA-262 (u flag) where PCRE2 differs: each row is pattern, instance, verdict */
+    static const struct {
+        const char *pattern, *instance;
+        bool matches;
+    } rows[] = {
+        {"^\\\\d+$", "\"123\"", true},
+        {"^\\\\d+$", "\"\\u0661\\u0662\"", false}, /* \d is ASCII only */
+        {"^\\\\w+$", "\"abc_1\"", true},
+        {"^\\\\w+$", "\"\\u00e9\"", false},      /* \w is ASCII only */
+        {"^\\\\s$", "\"\\u00a0\"", true},         /* ECMA white space includes NBSP and BOM */
+        {"^\\\\s$", "\"\\ufeff\"", true},
+        {"^[\\\\s]$", "\"\\u3000\"", true},
+        {"^.$", "\"\\n\"", false},                /* . excludes the line terminators */
+        {"^.$", "\"\\u2028\"", false},
+        {"^.$", "\"\\u00e9\"", true},             /* . is a code point, not a byte */
+        {"a$", "\"a\\n\"", false},                /* $ only at the very end */
+        {"^[^]$", "\"x\"", true},                 /* [^] is any character */
+        {"[]", "\"x\"", false},                   /* [] is no character */
+        {"^\\\\v$", "\"\\u000b\"", true},
+        {"^\\\\cJ$", "\"\\n\"", true},
+        {"^\\\\u00e9$", "\"\\u00e9\"", true},
+        {"^\\\\u{1F600}$", "\"\\ud83d\\ude00\"", true},
+        {"^\\\\p{L}$", "\"\\u00e9\"", true},
+        {"^\\\\P{L}$", "\"1\"", true},
+        {"^(?<n>a)\\\\k<n>$", "\"aa\"", true},
+        {"^\\\\D\\\\W\\\\S$", "\"a!x\"", true},
+        {"^[^\\\\d]$", "\"a\"", true},
+        {"^\\\\x41$", "\"A\"", true},
+        {"^\\\\/$", "\"/\"", true},
+        {"(?=a)a", "\"a\"", true},
+        {"(?<=a)b", "\"ab\"", true},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char schema[256];
+        snprintf(schema, sizeof schema, "{\"type\":\"string\",\"pattern\":\"%s\"}", rows[i].pattern);
+        ck_assert_msg(valid(schema, rows[i].instance) == rows[i].matches, "/%s/ on %s", rows[i].pattern,
+                      rows[i].instance);
+    }
+    /* what ECMA rejects in u mode is a schema error, never a silent PCRE2 reading */
+    static const char *const rejected[] = {"\\\\a", "(?i)a", "a++", "\\\\z", "[z-a]", "("};
+    for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++) {
+        char schema[128];
+        snprintf(schema, sizeof schema, "{\"pattern\":\"%s\"}", rejected[i]);
+        ck_assert_msg(problem_of(schema) == GT_SCHEMA_PROBLEM_BAD_PATTERN, "/%s/ compiled", rejected[i]);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("schema");
@@ -387,6 +437,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_schema_problems);
     tcase_add_test(tc, test_size_guards);
     tcase_add_test(tc, test_two_threads);
+    tcase_add_test(tc, test_ecma_regex_semantics);
     suite_add_tcase(suite, tc);
     return suite;
 }
