@@ -9,10 +9,45 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Directory of the bundled corpus and test data, relative to the repo root
  * (tests run from there). */
 #define GT_TEST_CORPUS "corpus"
+
+/* Run a CLI command function (gt_cmd_run, ...) in a child process with
+ * stdout and stderr captured, in flush order, into `out`; CI is unset so the
+ * output is the terminal-free form. Returns the exit code. */
+static inline int gt_test_cli(int (*command)(int, char **), char **argv, char *out, size_t out_len)
+{
+    int argc = 0;
+    while (argv[argc] != NULL)
+        argc++;
+    char path[] = "/tmp/gt-test-cli-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    fflush(NULL);
+    pid_t child = fork();
+    if (child == 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+        unsetenv("CI");
+        int code = command(argc, argv);
+        fflush(NULL);
+        _exit(code);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t got = read(fd, out, out_len - 1);
+    out[got > 0 ? got : 0] = '\0';
+    close(fd);
+    unlink(path);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
 
 #define GT_TEST_MAIN()                                                     \
     int main(void)                                                         \

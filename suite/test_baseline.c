@@ -84,34 +84,9 @@ static const char *baseline_of(const char *name, const char *spec)
     return in_dir(name);
 }
 
-/* Run a gauntlet command in a child with both streams captured. */
 static int cli(int (*command)(int, char **), char **argv, char *out, size_t out_len)
 {
-    int argc = 0;
-    while (argv[argc] != NULL)
-        argc++;
-    char path[] = "/tmp/gt-baseline-out-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    fflush(NULL);
-    pid_t child = fork();
-    if (child == 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
-        unsetenv("CI");
-        int code = command(argc, argv);
-        fflush(NULL);
-        _exit(code);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    lseek(fd, 0, SEEK_SET);
-    ssize_t got = read(fd, out, out_len - 1);
-    out[got > 0 ? got : 0] = '\0';
-    close(fd);
-    unlink(path);
-    ck_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    return gt_test_cli(command, argv, out, out_len);
 }
 
 static int run_with_baseline(const char *baseline, char *out, size_t out_len)

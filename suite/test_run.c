@@ -369,31 +369,11 @@ END_TEST
 
 /* ---- the CLI contract ---------------------------------------------------- */
 
-/* Run `gauntlet run ARGS` in a child with stdout and stderr captured into
- * `out` (both streams, in order of flushing). Returns the exit code. */
+/* Run `gauntlet run ARGS` with both streams captured; the exit code. */
 static int run_cli(char **argv, int argc, char *out, size_t out_len)
 {
-    char path[] = "/tmp/gt-test-run-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    pid_t child = fork();
-    if (child == 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
-        unsetenv("CI");
-        int code = gt_cmd_run(argc, argv);
-        fflush(NULL);
-        _exit(code);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    lseek(fd, 0, SEEK_SET);
-    ssize_t got = read(fd, out, out_len - 1);
-    out[got > 0 ? got : 0] = '\0';
-    close(fd);
-    unlink(path);
-    ck_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    (void)argc; /* argv is NULL-terminated */
+    return gt_test_cli(gt_cmd_run, argv, out, out_len);
 }
 
 static const char *last_line(const char *text)

@@ -285,35 +285,9 @@ START_TEST(command_without_outputs)
 }
 END_TEST
 
-/* ---- through the CLI ----------------------------------------------------- */
-
 static int cli(int (*command)(int, char **), char **argv, char *out, size_t out_len)
 {
-    int argc = 0;
-    while (argv[argc] != NULL)
-        argc++;
-    char path[] = "/tmp/gt-shard-out-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    fflush(NULL);
-    pid_t child = fork();
-    if (child == 0) {
-        dup2(fd, 1);
-        dup2(fd, 2);
-        unsetenv("CI");
-        int code = command(argc, argv);
-        fflush(NULL);
-        _exit(code);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    lseek(fd, 0, SEEK_SET);
-    ssize_t got = read(fd, out, out_len - 1);
-    out[got > 0 ? got : 0] = '\0';
-    close(fd);
-    unlink(path);
-    ck_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    return gt_test_cli(command, argv, out, out_len);
 }
 
 START_TEST(cli_shard_and_merge_equal_the_unsharded_run)
