@@ -236,3 +236,29 @@ int gt_write_report_file(const char *who, const char *format,
     }
     return 0;
 }
+
+int gt_report_specs_parse(char *value, gt_report_spec *specs, size_t *count, size_t max, char *err, size_t err_len)
+{
+    for (char *item = value, *next; item != NULL; item = next) {
+        next = strchr(item, ',');
+        if (next != NULL)
+            *next++ = '\0';
+        char *colon = strchr(item, ':');
+        if (colon == NULL || colon == item || colon[1] == '\0') {
+            snprintf(err, err_len, "--report needs FORMAT:FILE (e.g. json:report.json), got '%s'", item);
+            return -1;
+        }
+        *colon = '\0';
+        gt_report_writer writer = gt_report_writer_for(item);
+        if (writer == NULL) {
+            snprintf(err, err_len, "unknown report format '%s' (known: " GT_REPORT_FORMATS ")", item);
+            return -1;
+        }
+        if (*count == max) {
+            snprintf(err, err_len, "too many reports (at most %zu)", max);
+            return -1;
+        }
+        specs[(*count)++] = (gt_report_spec){item, colon + 1, writer};
+    }
+    return 0;
+}

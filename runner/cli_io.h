@@ -32,6 +32,20 @@ unsigned char *gt_base64_decode(const char *text, size_t len, size_t *out_len);
  * Invalid UTF-8 bytes are written as \ufffd. */
 void gt_json_write_string(FILE *out, const char *text, size_t len);
 
+#include "gauntlet/report.h"
+
+/* One --report FORMAT:FILE. */
+typedef struct gt_report_spec {
+    const char *format;
+    const char *path; /* "-" = standard output */
+    gt_report_writer writer;
+} gt_report_spec;
+
+/* Split a --report value ("json:a.json,junit:b.xml"; modified in place, the
+ * specs point into it) and append to specs[*count], at most `max`. Returns 0,
+ * or -1 with a message in `err`. */
+int gt_report_specs_parse(char *value, gt_report_spec *specs, size_t *count, size_t max, char *err, size_t err_len);
+
 struct gt_run;
 struct gt_report_info;
 /* Write one report with `writer` to `path` ("-" = standard output), through

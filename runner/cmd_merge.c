@@ -25,11 +25,7 @@
 
 #define MERGE_MAX_REPORTS 16
 
-typedef struct merge_output {
-    const char *format;
-    const char *path;
-    gt_report_writer writer;
-} merge_output;
+typedef gt_report_spec merge_output;
 
 static void merge_usage(FILE *out)
 {
@@ -60,21 +56,9 @@ static int merge_error(const char *fmt, const char *detail)
 
 static int add_outputs(char *value, merge_output *outputs, size_t *count)
 {
-    for (char *item = value, *next; item != NULL; item = next) {
-        next = strchr(item, ',');
-        if (next != NULL)
-            *next++ = '\0';
-        char *colon = strchr(item, ':');
-        if (colon == NULL || colon == item || colon[1] == '\0')
-            return merge_error("--report needs FORMAT:FILE (e.g. json:merged.json), got '%s'", item);
-        *colon = '\0';
-        gt_report_writer writer = gt_report_writer_for(item);
-        if (writer == NULL)
-            return merge_error("unknown report format '%s' (known: " GT_REPORT_FORMATS ")", item);
-        if (*count == MERGE_MAX_REPORTS)
-            return merge_error("too many reports%s", "");
-        outputs[(*count)++] = (merge_output){item, colon + 1, writer};
-    }
+    char err[256];
+    if (gt_report_specs_parse(value, outputs, count, MERGE_MAX_REPORTS, err, sizeof err) != 0)
+        return merge_error("%s", err);
     return 0;
 }
 

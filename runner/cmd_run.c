@@ -41,11 +41,6 @@
 #define RUN_MAX_SHARDS 1024u
 #define RUN_CI_PROGRESS_MS 30000.0 /* a CI log line every 30 s keeps long runs visibly alive */
 
-typedef struct report_spec {
-    const char *format;
-    const char *path; /* "-" = standard output */
-    gt_report_writer writer;
-} report_spec;
 
 typedef struct run_options {
     const char **paths;
@@ -54,7 +49,7 @@ typedef struct run_options {
     const char *target;
     unsigned jobs;
     int timeout_ms; /* adapter per-case deadline; 0 = the adapter's default */
-    report_spec reports[RUN_MAX_REPORTS];
+    gt_report_spec reports[RUN_MAX_REPORTS];
     size_t report_count;
     bool quiet;
     bool certify;
@@ -111,21 +106,9 @@ static int add_reports(run_options *options, const char *value)
     if (copy == NULL)
         return usage_error("out of memory%s", "");
     options->report_args[options->report_arg_count++] = copy;
-    for (char *item = copy, *next; item != NULL; item = next) {
-        next = strchr(item, ',');
-        if (next != NULL)
-            *next++ = '\0';
-        char *colon = strchr(item, ':');
-        if (colon == NULL || colon == item || colon[1] == '\0')
-            return usage_error("--report needs FORMAT:FILE (e.g. json:report.json), got '%s'", item);
-        *colon = '\0';
-        gt_report_writer writer = gt_report_writer_for(item);
-        if (writer == NULL)
-            return usage_error("unknown report format '%s' (known: " GT_REPORT_FORMATS ")", item);
-        if (options->report_count == RUN_MAX_REPORTS)
-            return usage_error("too many reports%s", "");
-        options->reports[options->report_count++] = (report_spec){item, colon + 1, writer};
-    }
+    char err[256];
+    if (gt_report_specs_parse(copy, options->reports, &options->report_count, RUN_MAX_REPORTS, err, sizeof err) != 0)
+        return usage_error("%s", err);
     return 0;
 }
 
