@@ -148,8 +148,11 @@ static int validate_one(const gt_schema *schema, const char *path)
         for (size_t i = 0; i < errors.count; i++)
             printf("%s %s: %s\n", errors.items[i].instance_path_dollar, errors.items[i].keyword,
                    errors.items[i].message);
-        if (r == GT_SCHEMA_ERROR)
-            fprintf(stderr, "gauntlet validate: evaluation failed (out of memory or too deep)\n");
+        if (r == GT_SCHEMA_ERROR && gt_schema_failure_is_limit(errors.failure))
+            fprintf(stderr, "gauntlet validate: evaluation stopped at a limit (%s)\n",
+                    gt_schema_failure_code_str(errors.failure));
+        else if (r == GT_SCHEMA_ERROR)
+            fprintf(stderr, "gauntlet validate: evaluation failed (out of memory)\n");
         status = r == GT_SCHEMA_VALID ? 0 : r == GT_SCHEMA_INVALID ? 1 : 2;
         gt_schema_errors_free(&errors);
     }
@@ -312,7 +315,10 @@ static int jsonl_line(const gt_schema *schema, gt_arena *arena, gt_schema_errors
         t->valid++;
     else {
         t->invalid++;
-        tally_add(t, "structure", r == GT_SCHEMA_ERROR ? "evaluation_error" : gt_schema_errors_reason(errors));
+        tally_add(t, "structure",
+                  r == GT_SCHEMA_ERROR ? (gt_schema_failure_is_limit(errors->failure) ? gt_schema_errors_reason(errors)
+                                                                                        : "evaluation_error")
+                                       : gt_schema_errors_reason(errors));
     }
     return 0;
 }
