@@ -124,15 +124,15 @@ static gt_schema *load_schema(const validate_args *a)
 static int validate_one(const gt_schema *schema, const char *path)
 {
     char err[512];
-    size_t len;
-    char *text = gt_read_file(path, &len, err, sizeof err);
-    if (text == NULL) {
+    gt_arena *arena = gt_arena_new();
+    char *text = NULL;
+    gt_parse_error perr;
+    gt_value *value = arena ? gt_read_and_parse(arena, path, NULL, &text, &perr, err, sizeof err) : NULL;
+    if (arena != NULL && text == NULL) {
+        gt_arena_free(arena);
         fprintf(stderr, "gauntlet validate: %s\n", err);
         return 2;
     }
-    gt_arena *arena = gt_arena_new();
-    gt_parse_error perr;
-    gt_value *value = arena ? gt_parse(arena, text, len, NULL, &perr) : NULL;
     int status;
     if (arena == NULL) {
         fprintf(stderr, "gauntlet validate: out of memory\n");

@@ -2,7 +2,11 @@
  * memoised and budgeted, the reference target's per-case deadline, PCRE2
  * limits reported as their own reason, float-to-integer conversions of
  * attacker numbers, size limits enforced while reading. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "gauntlet/corpus.h"
@@ -10,6 +14,7 @@
 #include "gauntlet/pipeline.h"
 #include "gauntlet/run.h"
 #include "gauntlet/schema.h"
+#include "commands.h"
 #include "gt_test.h"
 #include "target_adapter.h"
 
@@ -235,6 +240,121 @@ START_TEST(catastrophic_backtracking_names_the_limit)
 }
 END_TEST
 
+/* ---- size limits while reading ---- */
+
+/* `gauntlet parse` on a pipe that would carry 64 MiB: with --max-bytes 1M it
+ * says too_large after reading 1 MiB + 1 byte, so the writer sees the pipe
+ * close long before it is done (before the fix it read everything). */
+START_TEST(stdin_is_read_only_up_to_the_limit)
+{
+    int pipe_fds[2];
+    ck_assert_int_eq(pipe(pipe_fds), 0);
+    pid_t writer = fork();
+    if (writer == 0) {
+        signal(SIGPIPE, SIG_IGN);
+        close(pipe_fds[0]);
+        static char spaces[65536];
+        memset(spaces, ' ', sizeof spaces);
+        for (int i = 0; i < 1024; i++) /* 64 MiB at most: the test ends even if nobody reads */
+            if (write(pipe_fds[1], spaces, sizeof spaces) < 0)
+                _exit(errno == EPIPE ? 3 : 4);
+        _exit(0);
+    }
+    close(pipe_fds[1]);
+    int saved_stdin = dup(0);
+    dup2(pipe_fds[0], 0);
+    close(pipe_fds[0]);
+    char out[4096];
+    char *argv[] = {"parse", "--max-bytes", "1M", "-", NULL};
+    int code = gt_test_cli(gt_cmd_parse, argv, out, sizeof out);
+    dup2(saved_stdin, 0); /* the last reader goes: the writer gets EPIPE */
+    close(saved_stdin);
+    int status = 0;
+    waitpid(writer, &status, 0);
+    ck_assert_int_eq(code, 1);
+    ck_assert_msg(strstr(out, "reject syntax too_large") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "reading stopped") != NULL, "%s", out);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 3, "the writer finished: the whole input was read");
+}
+END_TEST
+
+/* A case file in a fresh directory whose one case names `schema_file`. */
+static void write_case(const char *dir, const char *schema_file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/limits.cases.json", dir);
+    FILE *file = fopen(path, "w");
+    ck_assert_ptr_nonnull(file);
+    fprintf(file,
+            "{\"format\": \"gauntlet-corpus/1\", \"cases\": [{\"id\": \"a\", \"gate\": \"structure\", "
+            "\"category\": \"limits\", \"input\": \"1\", \"schema_file\": \"%s\", "
+            "\"expect\": {\"verdict\": \"accept\"}}]}",
+            schema_file);
+    fclose(file);
+}
+
+/* Load `dir`: no case, one problem at /cases/0/schema_file whose message
+ * names the file and contains `why`. */
+static void expect_schema_file_problem(const char *dir, const char *file, const char *why)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load(corpus, dir), 0);
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 1);
+    const gt_load_problem *problem = gt_corpus_problem(corpus, 0);
+    ck_assert_str_eq(problem->field, "/cases/0/schema_file");
+    ck_assert_msg(strstr(problem->message, file) != NULL && strstr(problem->message, why) != NULL, "%s",
+                  problem->message);
+    gt_corpus_free(corpus);
+}
+
+START_TEST(schema_file_must_be_a_regular_file_inside_the_root)
+{
+    char dir[] = "/tmp/gt-bounds-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[700], sub[64];
+    snprintf(sub, sizeof sub, "%s/cases", dir);
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    /* a FIFO would block the open (and the read) forever */
+    snprintf(path, sizeof path, "%s/fifo.json", sub);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    write_case(sub, "fifo.json");
+    expect_schema_file_problem(sub, "fifo.json", "not a regular file");
+    unlink(path);
+    /* a device, reached through `..` */
+    write_case(sub, "../../../../../../../../dev/zero");
+    expect_schema_file_problem(sub, "dev/zero", "outside the corpus root");
+    /* a symlink inside the root that points out of it */
+    snprintf(path, sizeof path, "%s/zero.json", sub);
+    ck_assert_int_eq(symlink("/dev/zero", path), 0);
+    write_case(sub, "zero.json");
+    expect_schema_file_problem(sub, "zero.json", "outside the corpus root");
+    unlink(path);
+    /* a regular file one level up is outside a root that is `sub` ... */
+    snprintf(path, sizeof path, "%s/schema.json", dir);
+    FILE *file = fopen(path, "w");
+    fputs("{\"type\": \"integer\"}", file);
+    fclose(file);
+    write_case(sub, "../schema.json");
+    expect_schema_file_problem(sub, "../schema.json", "outside the corpus root");
+    /* ... and inside once the corpus's VERSION marks `dir` as the root */
+    char version[600];
+    snprintf(version, sizeof version, "%s/VERSION", dir);
+    file = fopen(version, "w");
+    fputs("0.1.0\n", file);
+    fclose(file);
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load(corpus, sub), 1);
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 0);
+    gt_corpus_free(corpus);
+    unlink(version);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/limits.cases.json", sub);
+    unlink(path);
+    rmdir(sub);
+    rmdir(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("bounds");
@@ -250,6 +370,11 @@ static Suite *make_suite(void)
     tcase_add_test(regex, long_repetitions_match_past_the_jit_stack);
     tcase_add_test(regex, catastrophic_backtracking_names_the_limit);
     suite_add_tcase(suite, regex);
+    TCase *reading = tcase_create("reading");
+    tcase_set_timeout(reading, 60);
+    tcase_add_test(reading, stdin_is_read_only_up_to_the_limit);
+    tcase_add_test(reading, schema_file_must_be_a_regular_file_inside_the_root);
+    suite_add_tcase(suite, reading);
     return suite;
 }
 
