@@ -67,24 +67,46 @@ function print(envelope) {
     process.stdout.write(JSON.stringify(envelope) + '\n');
 }
 
+/* Installed version of a package of matrix/node_modules, or null. */
+export function installedVersion(name) {
+    try {
+        return JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
+    } catch {
+        return null;
+    }
+}
+
+/* The envelope's "implementation": the library, its version and the
+ * packages it ran with (gauntlet matrix shows them). */
+function implementation(about) {
+    const packages = {};
+    for (const name of about.packages ?? [])
+        packages[name] = installedVersion(name);
+    const first = (about.packages ?? [])[0];
+    return { name: about.name ?? first, version: first ? packages[first] : null, language: 'JavaScript',
+             node: process.version, packages };
+}
+
 /* Run the library call; print success with its object, or is_error with the
- * error's class and message (the library's own words). */
-export async function run(call) {
+ * error's class and message (the library's own words). `about`: {name,
+ * packages: [the library first, then its providers, zod]}. */
+export async function run(call, about = {}) {
+    const impl = implementation(about);
     let value;
     try {
         value = await call();
     } catch (error) {
         const name = error?.constructor?.name ?? typeof error;
-        print({ type: 'result', subtype: 'error_during_execution', is_error: true,
-                error_class: name, result: `${name}: ${error?.message ?? String(error)}`.slice(0, 2000) });
+        print({ type: 'result', subtype: 'error_during_execution', is_error: true, error_class: name,
+                result: `${name}: ${error?.message ?? String(error)}`.slice(0, 2000), implementation: impl });
         return;
     }
     if (value === undefined || value === null) {
         print({ type: 'result', subtype: 'error_during_execution', is_error: true, error_class: null,
-                result: 'the library returned no object' });
+                result: 'the library returned no object', implementation: impl });
         return;
     }
-    print({ type: 'result', subtype: 'success', is_error: false, structured_output: value });
+    print({ type: 'result', subtype: 'success', is_error: false, structured_output: value, implementation: impl });
 }
 
 /* The schema as a zod 3 schema (zod's `zod/v3` API), for libraries built on

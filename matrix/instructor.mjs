@@ -23,5 +23,5 @@ export async function instructor(mode) {
         if (answer && typeof answer === 'object' && '_meta' in answer)
             delete answer._meta; // instructor's bookkeeping, not the model's object
         return answer;
-    });
+    }, { name: `@instructor-ai/instructor ${mode}`, packages: ['@instructor-ai/instructor', 'openai', 'zod'] });
 }

@@ -249,9 +249,18 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
             return;
         }
     }
+    if (form->kind == MOCK_FORM_JSON_TEXT && report->mapped_calls > 1) {
+        snprintf(report->inexpressible, sizeof report->inexpressible,
+                 "a JSON-text answer carries one value, but the script's turn makes %zu StructuredOutput calls",
+                 report->mapped_calls);
+        return;
+    }
     const char *stop = in->stop_reason ? in->stop_reason : "";
     bool cut_short = strcmp(stop, "refusal") == 0 || strcmp(stop, "max_tokens") == 0;
-    if (form->forced && report->mapped_calls == 0 && !cut_short)
+    bool said_something = false; /* an empty turn is a provider fault any client can meet */
+    for (size_t i = 0; i < in->block_count; i++)
+        said_something |= in->blocks[i].kind != MOCK_BLOCK_THINKING;
+    if (form->forced && report->mapped_calls == 0 && !cut_short && said_something)
         snprintf(report->inexpressible, sizeof report->inexpressible,
                  "the client forced its answer (%s%s%s) but the script's turn answers without a StructuredOutput call",
                  form->why ? form->why : "", form->kind == MOCK_FORM_TOOL ? " " : "",

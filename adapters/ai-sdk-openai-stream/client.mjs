@@ -11,4 +11,4 @@ await run(async () => {
     const result = streamObject({ model, schema: await zodSchema(env), prompt: env.prompt, onError: () => {} });
     for await (const partial of result.partialObjectStream) void partial; // consumed as a UI would
     return await result.object;
-});
+}, { name: 'ai streamObject + @ai-sdk/openai', packages: ['ai', '@ai-sdk/openai', 'zod'] });

@@ -15,4 +15,4 @@ await run(async () => {
         output_config: { format: zodOutputFormat(await zodSchema(env)) },
     });
     return message.parsed_output;
-});
+}, { name: '@anthropic-ai/sdk messages.parse', packages: ['@anthropic-ai/sdk', 'zod'] });

@@ -19,4 +19,4 @@ await run(async () => {
     if (call === undefined)
         throw new Error(`no record_answer call (stop_reason ${message.stop_reason})`);
     return schema.parse(call.input);
-});
+}, { name: '@anthropic-ai/sdk forced tool + zod', packages: ['@anthropic-ai/sdk', 'zod'] });

@@ -8,4 +8,4 @@ await run(async () => {
     const model = new ChatAnthropic({ model: env.model ?? 'claude-sonnet-4-5', anthropicApiUrl: env.anthropicBaseURL,
                                       apiKey: env.apiKey });
     return await model.withStructuredOutput(await zodSchema(env)).invoke(env.prompt);
-});
+}, { name: 'LangChain.js withStructuredOutput + @langchain/anthropic', packages: ['@langchain/anthropic', '@langchain/core', '@anthropic-ai/sdk', 'zod'] });

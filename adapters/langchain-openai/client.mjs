@@ -8,4 +8,4 @@ await run(async () => {
     const model = new ChatOpenAI({ model: env.model ?? 'gpt-4o', apiKey: env.apiKey,
                                    configuration: { baseURL: env.openaiBaseURL } });
     return await model.withStructuredOutput(await zodSchema(env)).invoke(env.prompt);
-});
+}, { name: 'LangChain.js withStructuredOutput + @langchain/openai', packages: ['@langchain/openai', '@langchain/core', 'openai', 'zod'] });

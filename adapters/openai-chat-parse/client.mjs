@@ -17,4 +17,4 @@ await run(async () => {
     if (message?.refusal)
         throw new Error(`refusal: ${message.refusal}`);
     return message?.parsed;
-});
+}, { name: 'openai chat.completions.parse', packages: ['openai', 'zod'] });

@@ -13,4 +13,4 @@ await run(async () => {
         text: { format: zodTextFormat(await zodSchema(env), 'answer') },
     });
     return response.output_parsed;
-});
+}, { name: 'openai responses.parse', packages: ['openai', 'zod'] });
