@@ -304,8 +304,9 @@ static void assert_loop(const char *schema_json, const char *instance, const cha
     gt_schema_errors errors;
     gt_schema_errors_init(&errors);
     ck_assert_int_eq(check(schema_json, instance, &errors), GT_SCHEMA_ERROR);
-    ck_assert_uint_ge(errors.count, 1);
-    ck_assert_str_eq(errors.items[0].keyword, "$ref");
+    ck_assert_uint_eq(errors.count, 1);
+    ck_assert_int_eq(errors.failure, GT_SCHEMA_FAILURE_REF_CYCLE);
+    ck_assert_str_eq(errors.items[0].keyword, "schema_ref_cycle");
     ck_assert_str_eq(errors.items[0].instance_path, path);
     if (location != NULL) /* NULL: whichever node of the cycle is watched */
         ck_assert_str_eq(errors.items[0].keyword_location, location);

@@ -56,6 +56,15 @@ typedef struct gt_parse_options {
                               * by default it is kept exactly (strings carry lengths), as RFC 8259 allows */
     bool allow_big_integers; /* keep numbers beyond 2^53-1 exactly (GT_NUM_BIG) even when a double cannot
                               * hold them as written, instead of rejecting (number_precision) */
+    /* Accept every JSON text RFC 8259 allows and limit only depth and size:
+     * for protocol framing (adapter replies), never for model output. Implies
+     * allow_big_integers and ignores reject_nul; a lone surrogate escape decodes to
+     * U+FFFD (as Go's encoding/json does); a number beyond a double keeps its
+     * exact literal in `text` (overflow: GT_NUM_BIG, number +-DBL_MAX;
+     * underflow: number 0); a repeated member name replaces the earlier
+     * value in the earlier position (the last wins, as in JavaScript and
+     * Python). A BOM is still rejected (RFC 8259 §8.1: not part of the text). */
+    bool rfc8259;
 } gt_parse_options;
 
 /* Where and why the gate rejected. `message` is one human line; `excerpt` shows
