@@ -482,9 +482,13 @@ START_TEST(cli_smoke_stops_a_target_that_cannot_run)
     char *not_installed[] = {"run", "--smoke", "--target", "http:echo not installed >&2; exit 3", NULL};
     ck_assert_int_eq(run_cli(not_installed, 4, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "not installed") != NULL && strstr(out, "status 3") != NULL, "%s", out);
-    char *handshake[] = {"run", "--smoke", "--target", "adapter:echo hello", NULL};
+    char *handshake[] = {"run", "--smoke", "--target", "adapter:read request; echo hello; sleep 5", NULL};
     ck_assert_int_eq(run_cli(handshake, 4, out, sizeof out), 2);
-    ck_assert_msg(strstr(out, "handshake") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "handshake failed") != NULL && strstr(out, "could not start") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "{\"cmd\":\"hello\"}") != NULL, "%s", out); /* the fix names the protocol */
+    char *silent[] = {"run", "--smoke", "--target", "adapter:true", NULL};
+    ck_assert_int_eq(run_cli(silent, 4, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "before answering hello") != NULL, "%s", out);
     char *good[] = {"run", "--smoke", "--target", "http:adapters/http-reference-client/run.sh", NULL};
     ck_assert_int_eq(run_cli(good, 4, out, sizeof out), 0);
     ck_assert_msg(strstr(out, "smoke: ok") != NULL, "%s", out);
