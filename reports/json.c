@@ -118,6 +118,7 @@ static void write_observed(FILE *out, const gt_observed *observed, bool detail)
     gt_report_json_string(out, detail ? observed->transcript : NULL);
     fprintf(out, ", \"black_box\": %s, \"violation\": ", observed->black_box ? "true" : "false");
     gt_report_json_string(out, observed->violation);
+    fprintf(out, ", \"beyond_script_calls\": %d", observed->beyond_script_calls);
     fputc('}', out);
 }
 

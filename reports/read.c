@@ -193,6 +193,9 @@ static void read_observed(reader *r, const cJSON *object, gt_observed *observed)
     observed->transcript = malloc_text_of(r, object, "transcript", "observed");
     observed->violation = malloc_text_of(r, object, "violation", "observed");
     observed->black_box = cJSON_IsTrue(member(object, "black_box"));
+    const cJSON *beyond = member(object, "beyond_script_calls");
+    if (cJSON_IsNumber(beyond) && beyond->valuedouble >= 0 && beyond->valuedouble <= 1e9)
+        observed->beyond_script_calls = (int)beyond->valuedouble;
     observed->has_accounting = read_accounting(r, object, "observed", &observed->accounting);
     const cJSON *errors = member(object, "errors");
     if (errors != NULL && !cJSON_IsNull(errors)) {

@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
@@ -33,6 +35,9 @@
  * limit. */
 #define CASE_FILE_MAX_DEPTH 20000u
 #define CASE_FILE_MAX_BYTES (256u * 1024u * 1024u)
+/* Largest schema_file: far above any contract (GT_SCHEMA_MAX_NODES bounds
+ * what compiles), small enough that a stray big file costs nothing. */
+#define SCHEMA_FILE_MAX_BYTES (64u * 1024u * 1024u)
 /* Directory recursion guard (symlink loops). */
 #define CORPUS_MAX_DIR_DEPTH 32
 /* Longest id, category or tag; longer ones are almost always a pasted value. */
@@ -72,6 +77,7 @@ struct gt_corpus {
     size_t file_count, file_cap;
     schema_cache_entry *schemas;
     rules_list *rule_lists; /* every rules.json read so far */
+    const char *root; /* canonical corpus root while gt_corpus_load runs, else NULL */
     bool out_of_memory;
 };
 
@@ -273,6 +279,110 @@ static const char *const top_level_fields[] = {"format", "description", "default
 /* Fields the defaults block may not set: they identify or define one case. */
 static const char *const per_case_only[] = {"id", "input", "input_base64", "expect"};
 
+/* The corpus root, canonical, into `root` (PATH_MAX): the directory being
+ * loaded, or when a directory at or above it holds the corpus's VERSION file,
+ * the nearest such directory (so `gauntlet run corpus/structure` still reaches
+ * corpus/schemas). `path` is a directory, or a case file (its directory). */
+static bool corpus_root_of(const char *path, bool is_dir, char *root)
+{
+    char start[PATH_MAX];
+    if (realpath(path, start) == NULL)
+        return false;
+    if (!is_dir) {
+        char *slash = strrchr(start, '/');
+        if (slash != NULL)
+            slash == start ? (void)(slash[1] = '\0') : (void)(*slash = '\0');
+    }
+    snprintf(root, PATH_MAX, "%s", start);
+    char probe[PATH_MAX + 16], dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", start);
+    for (int level = 0; level < CORPUS_MAX_DIR_DEPTH; level++) {
+        struct stat info;
+        snprintf(probe, sizeof probe, "%s/VERSION", strcmp(dir, "/") == 0 ? "" : dir);
+        if (stat(probe, &info) == 0 && S_ISREG(info.st_mode)) {
+            snprintf(root, PATH_MAX, "%s", dir);
+            break;
+        }
+        char *slash = strrchr(dir, '/');
+        if (slash == NULL || slash == dir)
+            break;
+        *slash = '\0';
+    }
+    return true;
+}
+
+/* Read a schema_file: it must resolve to a regular file inside the corpus
+ * root (no FIFO, device or `..` escape) of at most SCHEMA_FILE_MAX_BYTES,
+ * checked before and while reading. Returns the bytes (malloc'd), or NULL
+ * with `message` naming the file. */
+static char *read_schema_file(file_ctx *ctx, const char *path, size_t *len, char *message, size_t message_len)
+{
+    char root[PATH_MAX], real[PATH_MAX];
+    if (ctx->corpus->root != NULL)
+        snprintf(root, sizeof root, "%s", ctx->corpus->root);
+    else if (!corpus_root_of(ctx->dir_prefix[0] ? ctx->dir_prefix : ".", true, root)) {
+        snprintf(message, message_len, "schema_file '%s': the case file's directory cannot be resolved", path);
+        return NULL;
+    }
+    if (realpath(path, real) == NULL) {
+        snprintf(message, message_len, "schema_file '%s' cannot be read: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t root_len = strlen(root);
+    if (strcmp(root, "/") != 0 && (strncmp(real, root, root_len) != 0 || real[root_len] != '/')) {
+        snprintf(message, message_len, "schema_file '%.200s' is outside the corpus root '%.200s'", path, root);
+        return NULL;
+    }
+    int fd = open(real, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC); /* a FIFO must not block the open */
+    struct stat info;
+    if (fd < 0 || fstat(fd, &info) != 0) {
+        snprintf(message, message_len, "schema_file '%s' cannot be read: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(info.st_mode) || info.st_size > (off_t)SCHEMA_FILE_MAX_BYTES) {
+        if (!S_ISREG(info.st_mode))
+            snprintf(message, message_len, "schema_file '%s' is not a regular file", path);
+        else
+            snprintf(message, message_len, "schema_file '%s' is larger than %u bytes", path, SCHEMA_FILE_MAX_BYTES);
+        close(fd);
+        return NULL;
+    }
+    size_t cap = (size_t)info.st_size + 1, used = 0;
+    char *text = malloc(cap);
+    while (text != NULL) {
+        ssize_t got = read(fd, text + used, cap - used);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            if (got < 0)
+                snprintf(message, message_len, "schema_file '%s' cannot be read: %s", path, strerror(errno));
+            break;
+        }
+        used += (size_t)got;
+        if (used == cap) { /* it grew since fstat */
+            if (cap > SCHEMA_FILE_MAX_BYTES) {
+                snprintf(message, message_len, "schema_file '%s' is larger than %u bytes", path,
+                         SCHEMA_FILE_MAX_BYTES);
+                break;
+            }
+            char *bigger = realloc(text, cap * 2);
+            if (bigger == NULL) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger, cap *= 2;
+        }
+    }
+    close(fd);
+    if (text == NULL && message[0] == '\0')
+        snprintf(message, message_len, "out of memory");
+    *len = used;
+    return text;
+}
+
 /* Read a schema file (cached per resolved path). Returns the compact schema
  * JSON, or NULL with *why set to a message. */
 static const char *load_schema_file(file_ctx *ctx, const char *path, const char **why)
@@ -293,30 +403,8 @@ static const char *load_schema_file(file_ctx *ctx, const char *path, const char 
     entry->path = corpus_strdup(corpus, path, strlen(path));
 
     char message[512] = "";
-    FILE *file = fopen(path, "rb");
-    char *text = NULL;
     size_t len = 0;
-    if (file == NULL)
-        snprintf(message, sizeof message, "schema_file '%s' cannot be read: %s", path, strerror(errno));
-    else {
-        size_t cap = 0;
-        for (;;) {
-            if (len + 4096 > cap) {
-                char *bigger = realloc(text, cap ? cap * 2 : 8192);
-                if (bigger == NULL)
-                    break;
-                text = bigger;
-                cap = cap ? cap * 2 : 8192;
-            }
-            size_t got = fread(text + len, 1, cap - len, file);
-            len += got;
-            if (got == 0)
-                break;
-        }
-        if (ferror(file))
-            snprintf(message, sizeof message, "schema_file '%s' cannot be read: %s", path, strerror(errno));
-        fclose(file);
-    }
+    char *text = read_schema_file(ctx, path, &len, message, sizeof message);
     if (message[0] == '\0' && text != NULL) {
         gt_arena *arena = gt_arena_new();
         gt_parse_error error;
@@ -1384,9 +1472,14 @@ int gt_corpus_load(gt_corpus *corpus, const char *path)
         add_problem_at(corpus, corpus_strdup(corpus, path, strlen(path)), 0, "", message);
         return corpus->out_of_memory ? -1 : 0;
     }
-    if (S_ISDIR(info.st_mode))
-        return load_directory(corpus, path, 0);
-    return load_file(corpus, path); /* a file named explicitly loads whatever its name */
+    char root[PATH_MAX];
+    const char *outer = corpus->root;
+    if (outer == NULL && corpus_root_of(path, S_ISDIR(info.st_mode), root))
+        corpus->root = root; /* schema_file may not leave it */
+    int added = S_ISDIR(info.st_mode) ? load_directory(corpus, path, 0)
+                                      : load_file(corpus, path); /* a file named explicitly loads whatever its name */
+    corpus->root = outer;
+    return added;
 }
 
 /* ---- the corpus --------------------------------------------------------- */

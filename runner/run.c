@@ -445,6 +445,8 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
         buf_printf(buf, "expected %s, observed %s (subtype %s)", expect->verdict == GT_VERDICT_ACCEPT ? "accept" : "reject",
                    observed->verdict == GT_VERDICT_ACCEPT ? "accept" : "reject",
                    observed->subtype ? observed->subtype : "(none)");
+        if (observed->beyond_script_calls > 0)
+            buf_printf(buf, "; calls beyond the script: %d", observed->beyond_script_calls);
         return GT_OUTCOME_FAIL;
     }
     if (observed->violation != NULL) {
@@ -458,7 +460,10 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
     for (size_t i = 0; i < 6; i++)
         if (got[i] < 0)
             want[i] = -1; /* not observable from outside */
-    return compare_layers(&figures_only, observed, buf);
+    gt_outcome outcome = compare_layers(&figures_only, observed, buf);
+    if (outcome == GT_OUTCOME_FAIL && observed->beyond_script_calls > 0)
+        buf_printf(buf, "; calls beyond the script: %d", observed->beyond_script_calls);
+    return outcome;
 }
 
 gt_outcome gt_compare(const gt_expect *expect, const gt_observed *observed, char *why, size_t why_len)

@@ -389,6 +389,7 @@ int gt_reference_check_gates(const gt_case_input *input, gt_observed *observed, 
         return status;
     }
     const gt_value *repair = field(gc.kase, "repair");
+    gt_reference_arm_deadline(&gc.outcome.errors);
     int failed;
     if (repair != NULL && repair->type == GT_OBJECT)
         failed = run_repair(&gc, input, repair, observed);
@@ -408,6 +409,10 @@ int gt_reference_check_gates(const gt_case_input *input, gt_observed *observed, 
                     failed = add_errors(outcome, observed);
             }
         }
+    }
+    if (gt_reference_timed_out(&gc.outcome.errors, note, note_len)) {
+        gates_case_free(&gc);
+        return GT_CHECK_ERROR;
     }
     if (failed == 0)
         failed = add_trace(&gc, input, observed);

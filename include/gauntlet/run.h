@@ -56,6 +56,8 @@ typedef struct gt_observed {
                           (>= 0) are compared */
     char *violation;   /* black box: what the request journal shows the client did wrong (a tool error
                           without an instance path, strict kept after a capability 400), or NULL */
+    int beyond_script_calls; /* black box: model calls the client made after the scenario's script was
+                                played out (the mock's after_script answered them); 0 otherwise */
 } gt_observed;
 
 void gt_observed_clear(gt_observed *observed);
