@@ -8,6 +8,7 @@
 #include "target_adapter.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -462,7 +463,9 @@ static gt_gate_status status_from(const char *text)
 static int int_member(const gt_value *object, const char *key)
 {
     const gt_value *value = gt_value_get(object, key, strlen(key));
-    return value != NULL && value->type == GT_NUMBER && gt_value_is_integer(value) ? (int)value->u.num.number : -1;
+    return value != NULL && value->type == GT_NUMBER && gt_value_is_integer(value)
+               ? (int)gt_number_clamp(value->u.num.number, INT_MIN, INT_MAX)
+               : -1;
 }
 
 /* Fill `observed` from a check response. 0, or -1 with `why` for a response

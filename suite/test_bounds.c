@@ -4,6 +4,7 @@
  * attacker numbers, size limits enforced while reading. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 #include "gauntlet/pipeline.h"
 #include "gauntlet/run.h"
 #include "gauntlet/schema.h"
+#include "gauntlet/stream.h"
 #include "commands.h"
 #include "gt_test.h"
 #include "target_adapter.h"
@@ -240,6 +242,69 @@ START_TEST(catastrophic_backtracking_names_the_limit)
 }
 END_TEST
 
+/* ---- float to integer conversions of attacker numbers ---- */
+
+START_TEST(number_clamp_is_defined_everywhere)
+{
+    ck_assert_int_eq(gt_number_clamp(1e300, 0, GT_COUNT_MAX), GT_COUNT_MAX);
+    ck_assert_int_eq(gt_number_clamp(-1e300, -1, 10), -1);
+    ck_assert_int_eq(gt_number_clamp(0.0 / 0.0, 3, 10), 3);
+    ck_assert_int_eq(gt_number_clamp(9223372036854775807.0, 0, LLONG_MAX), LLONG_MAX);
+    ck_assert_int_eq(gt_number_clamp(-9223372036854775808.0, LLONG_MIN, 0), LLONG_MIN);
+    ck_assert_int_eq(gt_number_clamp(42.9, 0, 100), 42);
+}
+END_TEST
+
+START_TEST(stream_usage_figures_saturate)
+{
+    const char *text =
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":"
+        "{\"input_tokens\":1e300,\"output_tokens\":1e19}}}\n\n";
+    gt_arena *arena = gt_arena_new();
+    gt_stream_result result;
+    ck_assert_int_eq(gt_stream_assemble(GT_PROVIDER_ANTHROPIC, text, strlen(text), arena, &result),
+                     GT_STREAM_TRUNCATED);
+    ck_assert_int_eq(result.usage.input_tokens, GT_COUNT_MAX);
+    ck_assert_int_eq(result.usage.output_tokens, GT_COUNT_MAX);
+    gt_arena_free(arena);
+}
+END_TEST
+
+START_TEST(contains_bounds_of_1e300)
+{
+    gt_schema *at_least = compile_with("{\"contains\": {\"type\": \"integer\"}, \"minContains\": 1e300}", 0);
+    gt_schema *at_most = compile_with("{\"contains\": {\"type\": \"integer\"}, \"maxContains\": 1e300}", 0);
+    gt_arena *arena = gt_arena_new();
+    const gt_value *one = parse_in(arena, "[1, 2]");
+    ck_assert_int_eq(gt_schema_validate(at_least, one, NULL), GT_SCHEMA_INVALID);
+    ck_assert_int_eq(gt_schema_validate(at_most, one, NULL), GT_SCHEMA_VALID);
+    gt_arena_free(arena);
+    gt_schema_free(at_least);
+    gt_schema_free(at_most);
+}
+END_TEST
+
+START_TEST(adapter_accounting_figures_saturate)
+{
+    void *state;
+    char err[512], note[2048];
+    char command[256];
+    snprintf(command, sizeof command, "sh suite/adapters/fake.sh hugefigures /tmp/gauntlet-fake-%d", (int)getpid());
+    ck_assert_int_eq(gt_target_adapter_ops.open(command, &state, err, sizeof err), 0);
+    gt_case_input input = {.id = "syntax.test.one", .gate = "syntax", .raw = (const unsigned char *)"{}", .raw_len = 2,
+                           .case_json = "{\"id\":\"syntax.test.one\",\"gate\":\"syntax\"}"};
+    gt_observed observed;
+    memset(&observed, 0, sizeof observed);
+    ck_assert_int_eq(gt_target_adapter_ops.check(state, &input, &observed, note, sizeof note), GT_CHECK_DONE);
+    ck_assert(observed.has_accounting);
+    ck_assert_int_eq(observed.accounting.attempts_used, INT_MAX);
+    ck_assert_int_eq(observed.accounting.model_calls, INT_MIN);
+    ck_assert_int_eq(observed.accounting.retracted, INT_MAX);
+    gt_observed_clear(&observed);
+    gt_target_adapter_ops.close(state);
+}
+END_TEST
+
 /* ---- size limits while reading ---- */
 
 /* `gauntlet parse` on a pipe that would carry 64 MiB: with --max-bytes 1M it
@@ -370,6 +435,13 @@ static Suite *make_suite(void)
     tcase_add_test(regex, long_repetitions_match_past_the_jit_stack);
     tcase_add_test(regex, catastrophic_backtracking_names_the_limit);
     suite_add_tcase(suite, regex);
+    TCase *numbers = tcase_create("numbers");
+    tcase_set_timeout(numbers, 30);
+    tcase_add_test(numbers, number_clamp_is_defined_everywhere);
+    tcase_add_test(numbers, stream_usage_figures_saturate);
+    tcase_add_test(numbers, contains_bounds_of_1e300);
+    tcase_add_test(numbers, adapter_accounting_figures_saturate);
+    suite_add_tcase(suite, numbers);
     TCase *reading = tcase_create("reading");
     tcase_set_timeout(reading, 60);
     tcase_add_test(reading, stdin_is_read_only_up_to_the_limit);

@@ -72,6 +72,12 @@ const char *gt_type_name(gt_type type);
  * integers, as JSON Schema says). */
 bool gt_value_is_integer(const gt_value *value);
 
+/* `number` truncated to an integer and clamped into [min, max]; NaN gives
+ * `min`. Converting an out-of-range double straight to an integer type is
+ * undefined behaviour, and counts in model output, streams and adapter replies
+ * are attacker-controlled ("input_tokens": 1e300). */
+long long gt_number_clamp(double number, long long min, long long max);
+
 /* Member lookup by exact name (byte comparison). NULL when absent or when
  * `object` is not an object. Linear; callers with many lookups build an index. */
 const gt_value *gt_value_get(const gt_value *object, const char *key, size_t key_len);

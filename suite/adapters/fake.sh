@@ -1,6 +1,6 @@
 #!/bin/sh
 # A scriptable misbehaving adapter for suite/test_adapter.c.
-# $1 = behaviour: ok | crash | hang | garbage | partial | huge | badhello | wrongseq | errored | skipped | slowhello | crashonce
+# $1 = behaviour: ok | crash | hang | garbage | partial | huge | badhello | wrongseq | errored | skipped | slowhello | crashonce | hugefigures
 # Capabilities: syntax only (so loop cases are skipped).
 mode=$1
 state=${2:-/dev/null}
@@ -29,5 +29,6 @@ while read -r line; do
         errored) echo '{"seq":'"$seq"',"errored":true,"message":"validator raised KeyError"}' ;;
         skipped) echo '{"seq":'"$seq"',"skipped":true,"message":"not implemented"}' ;;
         noverdict) echo '{"seq":'"$seq"'}' ;;
+        hugefigures) echo '{"seq":'"$seq"',"verdict":"accept","accounting":{"attempts_used":1e300,"model_calls":-1e300,"retracted":2147483648}}' ;;
     esac
 done
