@@ -2,15 +2,22 @@
  * memoised and budgeted, the reference target's per-case deadline, PCRE2
  * limits reported as their own reason, float-to-integer conversions of
  * attacker numbers, size limits enforced while reading. */
+#include <arpa/inet.h>
+#include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "gauntlet/corpus.h"
+#include "gauntlet/mock.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/pipeline.h"
 #include "gauntlet/run.h"
@@ -420,6 +427,135 @@ START_TEST(schema_file_must_be_a_regular_file_inside_the_root)
 }
 END_TEST
 
+/* ---- mock server: sessions and connections ---- */
+
+/* POST an Anthropic request to `path` of `server`; the HTTP status. */
+static long mock_post(const gt_mock_server *server, const char *path)
+{
+    static const char body[] = "{\"model\":\"m\",\"max_tokens\":16,\"messages\":[{\"role\":\"user\","
+                               "\"content\":\"hi\"}]}";
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", gt_mock_base_url(server), path);
+    CURL *curl = curl_easy_init();
+    struct curl_slist *headers = curl_slist_append(NULL, "content-type: application/json");
+    FILE *sink = fopen("/dev/null", "w");
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, sink);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
+    long status = 0;
+    if (curl_easy_perform(curl) == CURLE_OK)
+        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    fclose(sink);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    return status;
+}
+
+static gt_mock_server *mock_with(size_t max_sessions)
+{
+    char err[256];
+    gt_mock_options options = {0};
+    options.max_sessions = max_sessions;
+    gt_mock_server *server = gt_mock_start(&options, err, sizeof err);
+    ck_assert_msg(server != NULL, "%s", err);
+    ck_assert_int_ge(gt_mock_load_corpus(server, "suite/data/mock", err, sizeof err), 1);
+    return server;
+}
+
+/* Past the cap the least recently used session goes (its scenario starts
+ * over), the recent ones keep their cursors; a reset of one key or of all
+ * keeps the table consistent (backward-shift deletion, no rehash). */
+START_TEST(sessions_evict_least_recently_used)
+{
+    gt_mock_server *server = mock_with(8);
+    char path[128];
+    /* overloaded-then-success: 529 on a session's first call, 200 on its second */
+    for (int i = 0; i < 40; i++) {
+        snprintf(path, sizeof path, "/s/overloaded-then-success/run-%d/v1/messages", i);
+        ck_assert_int_eq(mock_post(server, path), 529);
+    }
+    for (int i = 39; i >= 32; i--) { /* the 8 newest are kept */
+        snprintf(path, sizeof path, "/s/overloaded-then-success/run-%d/v1/messages", i);
+        ck_assert_int_eq(mock_post(server, path), 200);
+    }
+    ck_assert_int_eq(mock_post(server, "/s/overloaded-then-success/run-0/v1/messages"), 529); /* evicted */
+    gt_mock_reset(server, "overloaded-then-success/run-33");
+    ck_assert_int_eq(mock_post(server, "/s/overloaded-then-success/run-33/v1/messages"), 529);
+    ck_assert_int_eq(mock_post(server, "/s/overloaded-then-success/run-34/v1/messages"), 200);
+    gt_mock_reset(server, NULL);
+    ck_assert_int_eq(mock_post(server, "/s/overloaded-then-success/run-34/v1/messages"), 529);
+    gt_mock_stop(server);
+}
+END_TEST
+
+/* Is `fd` closed by the peer within `ms`? */
+static bool closed_by_peer(int fd, int ms)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    if (poll(&p, 1, ms) <= 0)
+        return false;
+    char byte;
+    return recv(fd, &byte, 1, MSG_DONTWAIT) <= 0;
+}
+
+/* Slowloris: 1,000 idle half-open connections from 127.0.0.1. The server
+ * keeps at most GT_MOCK_MAX_CONNECTIONS_PER_IP of them and closes the rest at
+ * once; a client from another address (127.0.0.2, still loopback) is served. */
+START_TEST(idle_connections_cannot_lock_clients_out)
+{
+    gt_mock_server *server = mock_with(0);
+    struct rlimit files;
+    getrlimit(RLIMIT_NOFILE, &files);
+    if (files.rlim_cur < 1200 && files.rlim_max >= 1200) {
+        files.rlim_cur = 1200;
+        setrlimit(RLIMIT_NOFILE, &files);
+    }
+    enum { IDLE = 1000 };
+    int fds[IDLE], opened = 0;
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)gt_mock_port(server))};
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    for (; opened < IDLE; opened++) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0)
+            break;
+        if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+            close(fd);
+            break;
+        }
+        static const char partial[] = "GET /_gauntlet/health HTTP/1.1\r\nHost: x\r\n"; /* never finished */
+        ssize_t sent = send(fd, partial, sizeof partial - 1, MSG_NOSIGNAL);
+        (void)sent;
+        fds[opened] = fd;
+    }
+    ck_assert_msg(opened > (int)GT_MOCK_MAX_CONNECTIONS_PER_IP + 100, "only %d sockets", opened);
+    int refused = 0;
+    for (int i = 0; i < opened; i++)
+        refused += closed_by_peer(fds[i], i < (int)GT_MOCK_MAX_CONNECTIONS_PER_IP ? 0 : 2000);
+    ck_assert_msg(refused >= opened - (int)GT_MOCK_MAX_CONNECTIONS_PER_IP, "%d of %d closed", refused, opened);
+
+    /* a fresh client from another loopback address */
+    char url[256];
+    snprintf(url, sizeof url, "%s/_gauntlet/health", gt_mock_base_url(server));
+    CURL *curl = curl_easy_init();
+    FILE *sink = fopen("/dev/null", "w");
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_INTERFACE, "127.0.0.2");
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, sink);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 5L);
+    long status = 0;
+    CURLcode code = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_cleanup(curl);
+    fclose(sink);
+    for (int i = 0; i < opened; i++)
+        close(fds[i]);
+    ck_assert_msg(code == CURLE_OK && status == 200, "fresh client: %s, HTTP %ld", curl_easy_strerror(code), status);
+    gt_mock_stop(server);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("bounds");
@@ -442,6 +578,11 @@ static Suite *make_suite(void)
     tcase_add_test(numbers, contains_bounds_of_1e300);
     tcase_add_test(numbers, adapter_accounting_figures_saturate);
     suite_add_tcase(suite, numbers);
+    TCase *mock = tcase_create("mock");
+    tcase_set_timeout(mock, 60);
+    tcase_add_test(mock, sessions_evict_least_recently_used);
+    tcase_add_test(mock, idle_connections_cannot_lock_clients_out);
+    suite_add_tcase(suite, mock);
     TCase *reading = tcase_create("reading");
     tcase_set_timeout(reading, 60);
     tcase_add_test(reading, stdin_is_read_only_up_to_the_limit);
