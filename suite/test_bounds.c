@@ -184,6 +184,43 @@ START_TEST(reference_target_has_a_deadline)
 }
 END_TEST
 
+/* Schema memory linear in nesting depth: every node and keyword owns its
+ * location, so locations are elided past 256 bytes (before, a 9,000-deep
+ * schema took 495 MiB for its location strings alone). */
+START_TEST(deep_schema_locations_are_bounded)
+{
+    enum { DEPTH = 3000 };
+    char *schema_json = malloc(DEPTH * 10 + 64), *w = schema_json;
+    for (int i = 0; i < DEPTH; i++)
+        w += sprintf(w, "{\"items\":");
+    w += sprintf(w, "{\"type\":\"string\"}");
+    for (int i = 0; i < DEPTH; i++)
+        *w++ = '}';
+    *w = '\0';
+    gt_schema *schema = compile_with(schema_json, 0);
+    free(schema_json);
+    gt_arena *arena = gt_arena_new();
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.max_depth = DEPTH + 10;
+    char *text = nested(DEPTH, "1");
+    gt_parse_error error;
+    const gt_value *value = gt_parse(arena, text, strlen(text), &options, &error);
+    ck_assert_ptr_nonnull(value);
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(gt_schema_validate(schema, value, &errors), GT_SCHEMA_INVALID);
+    const char *location = errors.items[0].keyword_location;
+    ck_assert_msg(strncmp(location, ".../items/", 10) == 0, "%.80s", location);
+    ck_assert_uint_le(strlen(location), 270);
+    ck_assert_msg(strcmp(location + strlen(location) - 11, "/items/type") == 0, "%s", location);
+    gt_schema_errors_free(&errors);
+    free(text);
+    gt_arena_free(arena);
+    gt_schema_free(schema);
+}
+END_TEST
+
 /* ---- PCRE2 limits ---- */
 
 static gt_schema_result match(const char *pattern, const char *text, gt_schema_errors *errors)
@@ -565,6 +602,7 @@ static Suite *make_suite(void)
     tcase_add_test(schema, evaluation_budget_is_its_own_reason);
     tcase_add_test(schema, default_budget_bounds_the_issue_input);
     tcase_add_test(schema, reference_target_has_a_deadline);
+    tcase_add_test(schema, deep_schema_locations_are_bounded);
     suite_add_tcase(suite, schema);
     TCase *regex = tcase_create("regex");
     tcase_set_timeout(regex, 60);
