@@ -7,6 +7,7 @@
  * Markdown fence from a truncated stream. Not for: lenient parsing. */
 #include "gauntlet/parse.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -319,6 +320,13 @@ static size_t put_utf8(unsigned char *out, uint32_t cp)
     return 4;
 }
 
+/* RFC 8259 mode: a lone surrogate escape (6 input bytes) becomes U+FFFD. */
+static size_t lone_surrogate_replaced(unsigned char *out, size_t *out_len)
+{
+    *out_len = put_utf8(out, 0xFFFD);
+    return 6;
+}
+
 /* Decode the escape at p (p[0] == '\\') into out. Returns the bytes consumed
  * from the input, or 0 after recording a failure. */
 static size_t decode_escape(parser *ps, const unsigned char *p, unsigned char *out, size_t *out_len)
@@ -365,6 +373,8 @@ static size_t decode_escape(parser *ps, const unsigned char *p, unsigned char *o
         return 0;
     }
     if (cp >= 0xDC00 && cp <= 0xDFFF) {
+        if (ps->options.rfc8259)
+            return lone_surrogate_replaced(out, out_len);
         fail_at(ps, GT_SYNTAX_LONE_SURROGATE, p, "low surrogate escape without a preceding high surrogate");
         return 0;
     }
@@ -380,6 +390,8 @@ static size_t decode_escape(parser *ps, const unsigned char *p, unsigned char *o
             fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
             return 0;
         }
+        if (ps->options.rfc8259)
+            return lone_surrogate_replaced(out, out_len);
         fail_at(ps, GT_SYNTAX_LONE_SURROGATE, p, "high surrogate escape without a following low surrogate");
         return 0;
     }
@@ -536,9 +548,13 @@ static gt_value *parse_number(parser *ps)
         value->u.num.number = *start == '-' ? -(double)magnitude : (double)magnitude;
     } else {
         double number = strtod(text, NULL);
+        if (isinf(number) && ps->options.rfc8259) {
+            value->flags |= GT_NUM_BIG; /* exact in text; beyond a double, so an integer */
+            number = number < 0 ? -DBL_MAX : DBL_MAX;
+        }
         if (isinf(number))
             return fail_at(ps, GT_SYNTAX_NUMBER_OVERFLOW, start, NULL);
-        if (number == 0.0) {
+        if (number == 0.0 && !ps->options.rfc8259) {
             /* Non-zero digits that read as zero have underflowed. */
             const unsigned char *d = start;
             while (d < q && *d != 'e' && *d != 'E' && (*d < '1' || *d > '9'))
@@ -677,9 +693,12 @@ static uint64_t hash_bytes(const char *bytes, size_t len)
     return h;
 }
 
-/* Reject the first member whose name repeats an earlier one. */
-static bool check_duplicates(parser *ps, const gt_member *members, size_t count)
+/* Reject the first member whose name repeats an earlier one; in RFC 8259
+ * mode the later value replaces the earlier one instead, and *count shrinks. */
+static bool check_duplicates(parser *ps, gt_member *members, size_t *count_io)
 {
+    size_t count = *count_io;
+    bool merged = false;
     if (count < 2)
         return true;
     if (count <= 16) {
@@ -702,8 +721,14 @@ static bool check_duplicates(parser *ps, const gt_member *members, size_t count)
     for (size_t i = 0; i < count; i++) {
         size_t slot = (size_t)hash_bytes(members[i].key, members[i].key_len) & (slots - 1);
         while (table[slot] != 0) {
-            const gt_member *seen = &members[table[slot] - 1];
+            gt_member *seen = &members[table[slot] - 1];
             if (seen->key_len == members[i].key_len && memcmp(seen->key, members[i].key, seen->key_len) == 0) {
+                if (ps->options.rfc8259) {
+                    seen->value = members[i].value;
+                    members[i].key = NULL; /* dropped below */
+                    merged = true;
+                    break;
+                }
                 char message[160];
                 unsigned line, column;
                 locate(ps->start, seen->key_offset, &line, &column);
@@ -715,9 +740,17 @@ static bool check_duplicates(parser *ps, const gt_member *members, size_t count)
             }
             slot = (slot + 1) & (slots - 1);
         }
-        table[slot] = i + 1;
+        if (members[i].key != NULL)
+            table[slot] = i + 1;
     }
     free(table);
+    if (merged) {
+        size_t kept = 0;
+        for (size_t i = 0; i < count; i++)
+            if (members[i].key != NULL)
+                members[kept++] = members[i];
+        *count_io = kept;
+    }
     return true;
 }
 
@@ -742,7 +775,7 @@ static gt_value *pop_frame(parser *ps)
         size_t count = ps->members_len - top->first;
         gt_member *members = NULL;
         if (count > 0) {
-            if (!check_duplicates(ps, ps->members + top->first, count))
+            if (!check_duplicates(ps, ps->members + top->first, &count))
                 return NULL;
             members = gt_arena_alloc(ps->arena, count * sizeof *members);
             if (members == NULL)
@@ -970,6 +1003,8 @@ gt_value *gt_parse(gt_arena *arena, const char *text, size_t len, const gt_parse
         ps.options.max_depth = GT_PARSE_DEFAULT_MAX_DEPTH;
     if (ps.options.max_bytes == 0)
         ps.options.max_bytes = GT_PARSE_DEFAULT_MAX_BYTES;
+    if (ps.options.rfc8259)
+        ps.options.allow_nul = ps.options.allow_big_integers = true;
     ps.start = (const unsigned char *)(text != NULL ? text : "");
     ps.p = ps.start;
     ps.end = ps.start + (text != NULL ? len : 0);

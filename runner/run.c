@@ -681,23 +681,36 @@ void gt_run_free(gt_run *run)
     free(run);
 }
 
+static void count_outcome(gt_run_counts *row, gt_outcome outcome)
+{
+    row->cases++;
+    switch (outcome) {
+    case GT_OUTCOME_PASS: row->pass++; break;
+    case GT_OUTCOME_FAIL: row->fail++; break;
+    case GT_OUTCOME_ERROR: row->error++; break;
+    case GT_OUTCOME_SKIP: row->skip++; break;
+    }
+}
+
 void gt_run_count(const gt_run *run, gt_run_counts counts[GT_GATE_COUNT + 1])
 {
     memset(counts, 0, sizeof(gt_run_counts) * (GT_GATE_COUNT + 1));
     for (size_t i = 0; i < run->count; i++) {
         const gt_case_result *result = &run->results[i];
         int gate = result->kase ? gt_gate_from_name(result->kase->input.gate) : -1;
-        gt_run_counts *rows[2] = {&counts[GT_GATE_COUNT], gate >= 0 ? &counts[gate] : NULL};
-        for (int r = 0; r < 2; r++) {
-            if (rows[r] == NULL)
-                continue;
-            rows[r]->cases++;
-            switch (result->outcome) {
-            case GT_OUTCOME_PASS: rows[r]->pass++; break;
-            case GT_OUTCOME_FAIL: rows[r]->fail++; break;
-            case GT_OUTCOME_ERROR: rows[r]->error++; break;
-            case GT_OUTCOME_SKIP: rows[r]->skip++; break;
-            }
-        }
+        count_outcome(&counts[GT_GATE_COUNT], result->outcome);
+        if (gate >= 0)
+            count_outcome(&counts[gate], result->outcome);
+    }
+}
+
+void gt_run_count_tiers(const gt_run *run, gt_run_counts tiers[GT_TIER_COUNT])
+{
+    memset(tiers, 0, sizeof(gt_run_counts) * GT_TIER_COUNT);
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        count_outcome(&tiers[result->kase && result->kase->tier == GT_TIER_OPTIONAL ? GT_TIER_OPTIONAL
+                                                                                    : GT_TIER_REQUIRED],
+                      result->outcome);
     }
 }

@@ -323,6 +323,20 @@ static const char *string_member(const gt_value *object, const char *key)
     return value != NULL && value->type == GT_STRING ? value->u.str.chars : NULL;
 }
 
+/* Parse the line in ad->line as one reply: any RFC 8259 JSON text (what
+ * Python's json.dumps writes, \u0000 and lone surrogates included), limited
+ * only in size and depth. NULL with `perr` filled when it is not JSON. */
+static const gt_value *parse_reply(adapter *ad, size_t len, gt_parse_error *perr)
+{
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.rfc8259 = true;
+    options.max_depth = GT_ADAPTER_REPLY_MAX_DEPTH;
+    options.max_bytes = GT_ADAPTER_MAX_LINE;
+    gt_arena_reset(ad->arena);
+    return gt_parse(ad->arena, ad->line, len, &options, perr);
+}
+
 /* Start the adapter and do the hello handshake. 0, or -1 with `note`. */
 static int start_adapter(adapter *ad, char *note, size_t note_len)
 {
@@ -345,9 +359,8 @@ static int start_adapter(adapter *ad, char *note, size_t note_len)
         read_failure(ad, status, "hello", GT_ADAPTER_HELLO_TIMEOUT_MS, note, note_len);
         return -1;
     }
-    gt_arena_reset(ad->arena);
     gt_parse_error perr;
-    const gt_value *reply = gt_parse(ad->arena, ad->line, len, NULL, &perr);
+    const gt_value *reply = parse_reply(ad, len, &perr);
     const gt_value *protocol = reply ? gt_value_get(reply, "protocol", 8) : NULL;
     const gt_value *impl = reply ? gt_value_get(reply, "implementation", 14) : NULL;
     const gt_value *caps = reply ? gt_value_get(reply, "capabilities", 12) : NULL;
@@ -463,8 +476,9 @@ static gt_gate_status status_from(const char *text)
 static int int_member(const gt_value *object, const char *key)
 {
     const gt_value *value = gt_value_get(object, key, strlen(key));
-    return value != NULL && value->type == GT_NUMBER && gt_value_is_integer(value)
-               ? (int)gt_number_clamp(value->u.num.number, INT_MIN, INT_MAX)
+    return value != NULL && value->type == GT_NUMBER && gt_value_is_integer(value) && value->u.num.number >= 0 &&
+                   value->u.num.number <= INT_MAX
+               ? (int)value->u.num.number
                : -1;
 }
 
@@ -567,13 +581,8 @@ static int adapter_check(void *state, const gt_case_input *input, gt_observed *o
         read_failure(ad, status, "the check request", ad->timeout_ms, note, note_len);
         return GT_CHECK_ERROR;
     }
-    gt_arena_reset(ad->arena);
     gt_parse_error perr;
-    gt_parse_options options;
-    gt_parse_options_init(&options);
-    options.allow_big_integers = true;
-    options.max_bytes = GT_ADAPTER_MAX_LINE;
-    const gt_value *reply = gt_parse(ad->arena, ad->line, len, &options, &perr);
+    const gt_value *reply = parse_reply(ad, len, &perr);
     const gt_value *seq = reply && reply->type == GT_OBJECT ? gt_value_get(reply, "seq", 3) : NULL;
     char why[256] = "";
     if (reply == NULL || reply->type != GT_OBJECT)

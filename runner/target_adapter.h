@@ -7,6 +7,7 @@
 #ifndef GT_TARGET_ADAPTER_H
 #define GT_TARGET_ADAPTER_H
 
+#include "gauntlet/limits.h"
 #include "gauntlet/run.h"
 
 #define GT_ADAPTER_PROTOCOL 1
@@ -16,6 +17,13 @@
 #define GT_ADAPTER_HELLO_TIMEOUT_MS 10000
 /* Largest response line accepted; longer is an error for that case. */
 #define GT_ADAPTER_MAX_LINE (64u * 1024u * 1024u)
+/* Nesting limit of one reply line (the parser is iterative: a policy, not
+ * stack safety). A reply echoes an accepted value inside its envelope; the
+ * deepest value a target can accept is a loop's tool input or a wire schema
+ * (GT_SCHEMA_MAX_DEPTH) or a syntax-gate value (GT_PARSE_DEFAULT_MAX_DEPTH),
+ * so the limit leaves 64 levels of envelope above the deepest of them. */
+#define GT_ADAPTER_REPLY_MAX_DEPTH (GT_SCHEMA_MAX_DEPTH + 64u)
+_Static_assert(GT_ADAPTER_REPLY_MAX_DEPTH >= GT_PARSE_DEFAULT_MAX_DEPTH + 64u, "replies must hold any accepted value");
 /* Consecutive failed starts after which the adapter is declared unavailable
  * (every remaining case is still recorded, as an error naming the cause). */
 #define GT_ADAPTER_MAX_FAILED_STARTS 3

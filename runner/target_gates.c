@@ -3,7 +3,7 @@
  *
  * The case object (gt_case_input.case_json) carries what the later gates
  * need, all trusted and all supplied by the case, never by the model:
- *   "rules":   the semantic rule set (docs/rules.md)
+ *   "semantic_rules": the semantic rule set (docs/rules.md)
  *   "context": trusted context (tables, identity, verified amounts, approvals,
  *              "today" for the compatibility window)
  *   "policy":  the policy table
@@ -108,12 +108,12 @@ static int prepare(gates_case *gc, const gt_case_input *input, char *note, size_
         }
         gc->schema_summary = strdup(input->schema_json);
     }
-    const gt_value *rules = field(gc->kase, "rules");
+    const gt_value *rules = field(gc->kase, "semantic_rules");
     if (rules != NULL) {
         gt_semantic_problem problem;
         gc->rules = gt_semantic_compile_value(rules, &problem);
         if (gc->rules == NULL) {
-            snprintf(note, note_len, "reference: rules%s: %s", problem.location, problem.message);
+            snprintf(note, note_len, "reference: semantic_rules%s: %s", problem.location, problem.message);
             return GT_CHECK_ERROR;
         }
     }

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "gt_test.h"
+#include "commands.h"
+#include "gauntlet/limits.h"
 #include "target_adapter.h"
 
 static const gt_case_input syntax_case = {
@@ -192,23 +194,106 @@ START_TEST(test_reference_adapter_round_trip)
     char err[512], note[2048];
     ck_assert_int_eq(gt_target_adapter_ops.open(bin, &state, err, sizeof err), 0);
     ck_assert_ptr_nonnull(strstr(gt_target_adapter_ops.name(state), "gauntlet-reference"));
-    gt_case_input fenced = syntax_case;
-    fenced.raw = (const unsigned char *)"```json\n{}\n```";
-    fenced.raw_len = strlen((const char *)fenced.raw);
-    gt_observed observed;
-    ck_assert_int_eq(check_once(state, &fenced, &observed, note, sizeof note), GT_CHECK_DONE);
-    ck_assert_int_eq(observed.verdict, GT_VERDICT_REJECT);
-    ck_assert_str_eq(observed.gate, "syntax");
-    ck_assert_str_eq(observed.reason, "markdown_fence");
-    gt_observed_clear(&observed);
-    /* bytes that are not UTF-8 travel exactly through raw_base64 */
-    gt_case_input bad = syntax_case;
-    bad.raw = (const unsigned char *)"[\"\xc0\xaf\"]";
-    bad.raw_len = 6;
-    ck_assert_int_eq(check_once(state, &bad, &observed, note, sizeof note), GT_CHECK_DONE);
-    ck_assert_str_eq(observed.reason, "invalid_utf8");
-    gt_observed_clear(&observed);
+    /* a fence is rejected; a raw NUL byte travels as "\u0000" in `raw` (the
+     * request stays readable); bytes that are not UTF-8 travel exactly
+     * through raw_base64 */
+    const struct {
+        const char *raw;
+        size_t len;
+        const char *reason;
+    } rejects[] = {
+        {"```json\n{}\n```", 14, "markdown_fence"},
+        {"[\"a\0b\"]", 7, "control_character"},
+        {"[\"\xc0\xaf\"]", 6, "invalid_utf8"},
+    };
+    for (size_t i = 0; i < sizeof rejects / sizeof *rejects; i++) {
+        gt_case_input input = syntax_case;
+        input.raw = (const unsigned char *)rejects[i].raw;
+        input.raw_len = rejects[i].len;
+        gt_observed observed;
+        ck_assert_msg(check_once(state, &input, &observed, note, sizeof note) == GT_CHECK_DONE, "%s", note);
+        ck_assert_int_eq(observed.verdict, GT_VERDICT_REJECT);
+        ck_assert_str_eq(observed.gate, "syntax");
+        ck_assert_str_eq(observed.reason, rejects[i].reason);
+        gt_observed_clear(&observed);
+    }
     gt_target_adapter_ops.close(state);
+}
+END_TEST
+
+/* A reply echoing an accepted value as deep as any target accepts, plus the
+ * envelope's 64 levels, is read; one over the reply limit is an error. */
+START_TEST(test_reply_depth)
+{
+    const unsigned depths[] = {GT_PARSE_DEFAULT_MAX_DEPTH + 63u, GT_SCHEMA_MAX_DEPTH + 63u,
+                               GT_ADAPTER_REPLY_MAX_DEPTH};
+    for (size_t i = 0; i < 3; i++) {
+        char mode[32];
+        snprintf(mode, sizeof mode, "deep%u", depths[i]);
+        void *state;
+        char err[512], note[2048];
+        ck_assert_int_eq(open_fake(mode, &state, err, sizeof err), 0);
+        gt_observed observed;
+        int status = check_once(state, &syntax_case, &observed, note, sizeof note);
+        if (i < 2) {
+            ck_assert_msg(status == GT_CHECK_DONE, "%s: %s", mode, note);
+            ck_assert_uint_eq(strlen(observed.output_json), 2u * depths[i]);
+        } else {
+            ck_assert_int_eq(status, GT_CHECK_ERROR);
+            ck_assert_msg(strstr(note, "too_deep") != NULL, "%s", note);
+        }
+        gt_observed_clear(&observed);
+        gt_target_adapter_ops.close(state);
+    }
+}
+END_TEST
+
+/* Replies written by Python's json.dumps ("\u0000", lone surrogate escapes,
+ * integers of any size) are valid JSON: read, never `error`. */
+START_TEST(test_python_json_dumps_replies)
+{
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(gt_target_adapter_ops.open("python3 suite/adapters/json_dumps.py", &state, err, sizeof err), 0);
+    ck_assert_str_eq(gt_target_adapter_ops.name(state), "json-dumps \xef\xbf\xbd");
+    const char *raws[] = {"[\"a\\u0000b\"]", "{\"s\":\"\\ud800\"}", "[\"\\udfff x\"]", "[\"a\0b\"]",
+                          "[123456789012345678901234567890]", "[1e999]", "{\"k\":1,\"k\":2}", "not json"};
+    const int verdicts[] = {GT_VERDICT_ACCEPT, GT_VERDICT_ACCEPT, GT_VERDICT_ACCEPT, GT_VERDICT_REJECT,
+                            GT_VERDICT_ACCEPT, GT_VERDICT_ACCEPT, GT_VERDICT_ACCEPT, GT_VERDICT_REJECT};
+    for (size_t i = 0; i < sizeof raws / sizeof *raws; i++) {
+        gt_case_input input = syntax_case;
+        input.raw = (const unsigned char *)raws[i];
+        input.raw_len = i == 3 ? 7 : strlen(raws[i]);
+        gt_observed observed;
+        ck_assert_msg(check_once(state, &input, &observed, note, sizeof note) == GT_CHECK_DONE, "%s: %s", raws[i],
+                      note);
+        ck_assert_int_eq(observed.verdict, verdicts[i]);
+        if (i == 0)
+            ck_assert_str_eq(observed.output_json, "[\"a\\u0000b\"]");
+        if (i == 1)
+            ck_assert_str_eq(observed.output_json, "{\"s\":\"\xef\xbf\xbd\"}");
+        if (i == 3)
+            ck_assert_ptr_nonnull(observed.message);
+        gt_observed_clear(&observed);
+    }
+    gt_target_adapter_ops.close(state);
+}
+END_TEST
+
+/* The same adapter over the whole syntax corpus: lax verdicts fail cases,
+ * but no case is an error. */
+START_TEST(test_python_adapter_syntax_corpus_has_no_error)
+{
+    char *argv[] = {"run", "corpus/syntax", "--target", "adapter:python3 suite/adapters/json_dumps.py", NULL};
+    static char out[1 << 20];
+    gt_test_cli(gt_cmd_run, argv, out, sizeof out);
+    const char *total = strstr(out, "\ntotal ");
+    ck_assert_msg(total != NULL, "%s", out);
+    int cases = 0, pass = 0, fail = 0, error = -1, skip = -1;
+    ck_assert_int_eq(sscanf(total, " total %d %d %d %d %d", &cases, &pass, &fail, &error, &skip), 5);
+    ck_assert_int_gt(cases, 100);
+    ck_assert_msg(error == 0 && skip == 0 && pass + fail == cases, "%s", out);
+    ck_assert_msg(strstr(out, "ERROR ") == NULL, "%s", out);
 }
 END_TEST
 
@@ -228,6 +313,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_protocol_violations);
     tcase_add_test(tc, test_bad_handshakes);
     tcase_add_test(tc, test_reference_adapter_round_trip);
+    tcase_add_test(tc, test_reply_depth);
+    tcase_add_test(tc, test_python_json_dumps_replies);
+    tcase_add_test(tc, test_python_adapter_syntax_corpus_has_no_error);
     suite_add_tcase(suite, tc);
     return suite;
 }

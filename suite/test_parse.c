@@ -358,6 +358,69 @@ START_TEST(test_builders_and_arena)
 }
 END_TEST
 
+/* RFC 8259 mode (protocol framing): every JSON text the RFC allows is read;
+ * only depth and size are limited. */
+START_TEST(test_rfc8259_mode)
+{
+    gt_parse_error error;
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.rfc8259 = true;
+    /* what Python's json.dumps writes for "a\0b" and lone surrogates */
+    const char *text = "{\"s\":\"a\\u0000b\",\"hi\":\"x\\ud800y\",\"lo\":\"\\udc00\",\"end\":\"\\ud83d\","
+                       "\"pair\":\"\\ud83d\\ude00\",\"big\":123456789012345678901234567890,\"huge\":1e999,"
+                       "\"neg\":-1e999,\"tiny\":1e-999,\"k\":1,\"k\":2}";
+    gt_value *root = gt_parse(arena, text, strlen(text), &options, &error);
+    ck_assert_msg(root != NULL, "%s", gt_syntax_reason_code(error.reason));
+    const gt_value *s = gt_value_get(root, "s", 1);
+    ck_assert_uint_eq(s->u.str.len, 3);
+    ck_assert_int_eq(s->u.str.chars[1], '\0');
+    ck_assert_str_eq(gt_value_get(root, "hi", 2)->u.str.chars, "x\xef\xbf\xbdy");
+    ck_assert_str_eq(gt_value_get(root, "lo", 2)->u.str.chars, "\xef\xbf\xbd");
+    ck_assert_str_eq(gt_value_get(root, "end", 3)->u.str.chars, "\xef\xbf\xbd");
+    ck_assert_str_eq(gt_value_get(root, "pair", 4)->u.str.chars, "\xf0\x9f\x98\x80");
+    ck_assert(gt_value_get(root, "big", 3)->flags & GT_NUM_BIG);
+    const gt_value *huge = gt_value_get(root, "huge", 4);
+    ck_assert(huge->flags & GT_NUM_BIG);
+    ck_assert(isfinite(huge->u.num.number) && huge->u.num.number > 1e308);
+    ck_assert(gt_value_get(root, "neg", 3)->u.num.number < -1e308);
+    ck_assert_str_eq(gt_value_get(root, "tiny", 4)->u.num.text, "1e-999");
+    /* the last of a repeated name wins, in the first one's place */
+    ck_assert_uint_eq(root->u.obj.count, 10);
+    ck_assert_str_eq(root->u.obj.members[9].key, "k");
+    ck_assert_double_eq(gt_value_get(root, "k", 1)->u.num.number, 2);
+    char *json = gt_value_to_json(root, NULL);
+    ck_assert_ptr_nonnull(strstr(json, "\"huge\":1e999,\"neg\":-1e999,\"tiny\":1e-999,\"k\":2}"));
+    free(json);
+    /* many members (the hashed path) with repeats */
+    char many[2048] = "{";
+    for (int i = 0; i < 40; i++)
+        snprintf(many + strlen(many), sizeof many - strlen(many), "%s\"m%d\":%d", i ? "," : "", i % 20, i);
+    strcat(many, "}");
+    root = gt_parse(arena, many, strlen(many), &options, &error);
+    ck_assert_ptr_nonnull(root);
+    ck_assert_uint_eq(root->u.obj.count, 20);
+    ck_assert_double_eq(gt_value_get(root, "m3", 2)->u.num.number, 23);
+    /* still not JSON: the mode is RFC 8259, not lenient */
+    const char *not_json[] = {"{\"a\":1,}", "[NaN]", "\xef\xbb\xbf{}", "{'a':1}", "[01]", "[\"\xc0\xaf\"]", "{} {}",
+                              "[\"a\nb\"]"};
+    for (size_t i = 0; i < sizeof not_json / sizeof *not_json; i++)
+        ck_assert_msg(gt_parse(arena, not_json[i], strlen(not_json[i]), &options, &error) == NULL, "%s", not_json[i]);
+    /* depth and size stay limited */
+    options.max_depth = 3;
+    ck_assert_ptr_null(gt_parse(arena, "[[[[1]]]]", 9, &options, &error));
+    ck_assert_str_eq(gt_syntax_reason_code(error.reason), "too_deep");
+    options.max_bytes = 4;
+    ck_assert_ptr_null(gt_parse(arena, "[1,2]", 5, &options, &error));
+    ck_assert_str_eq(gt_syntax_reason_code(error.reason), "too_large");
+    /* and the default mode still rejects each of them */
+    REJECTS("[\"\\ud800\"]", "lone_surrogate");
+    REJECTS("[1e999]", "number_overflow");
+    REJECTS("[1e-999]", "number_precision");
+    REJECTS("{\"k\":1,\"k\":2}", "duplicate_key");
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("syntax gate");
@@ -375,6 +438,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_positions_and_excerpt);
     tcase_add_test(tc, test_exact_values);
+    tcase_add_test(tc, test_rfc8259_mode);
     tcase_add_test(tc, test_equality);
     tcase_add_test(tc, test_reason_codes_round_trip);
     tcase_add_test(tc, test_builders_and_arena);

@@ -137,7 +137,10 @@ int main(void)
     gt_arena *arena = gt_arena_new();
     gt_parse_options options;
     gt_parse_options_init(&options);
-    options.allow_big_integers = true;
+    /* A request is any RFC 8259 text (a raw output with a NUL byte arrives as
+     * "\u0000" in `raw`); its depth is bounded by the case file it carries. */
+    options.rfc8259 = true;
+    options.max_depth = 100000;
     options.max_bytes = 1u << 30;
     char *line = NULL;
     size_t cap = 0;

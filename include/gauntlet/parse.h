@@ -54,6 +54,15 @@ typedef struct gt_parse_options {
     size_t max_bytes;        /* 0 = GT_PARSE_DEFAULT_MAX_BYTES */
     bool allow_nul;          /* keep \u0000 (exactly, strings carry lengths) instead of rejecting */
     bool allow_big_integers; /* keep integers beyond 2^53 exactly (GT_NUM_BIG) instead of rejecting */
+    /* Accept every JSON text RFC 8259 allows and limit only depth and size:
+     * for protocol framing (adapter replies), never for model output. Implies
+     * allow_nul and allow_big_integers; a lone surrogate escape decodes to
+     * U+FFFD (as Go's encoding/json does); a number beyond a double keeps its
+     * exact literal in `text` (overflow: GT_NUM_BIG, number +-DBL_MAX;
+     * underflow: number 0); a repeated member name replaces the earlier
+     * value in the earlier position (the last wins, as in JavaScript and
+     * Python). A BOM is still rejected (RFC 8259 §8.1: not part of the text). */
+    bool rfc8259;
 } gt_parse_options;
 
 /* Where and why the gate rejected. `message` is one human line; `excerpt` shows

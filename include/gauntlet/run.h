@@ -139,5 +139,7 @@ typedef struct gt_run_counts {
     size_t cases, pass, fail, error, skip;
 } gt_run_counts;
 void gt_run_count(const gt_run *run, gt_run_counts counts[GT_GATE_COUNT + 1]);
+/* Counts per tier (gt_tier): a certificate rests on the required row. */
+void gt_run_count_tiers(const gt_run *run, gt_run_counts tiers[GT_TIER_COUNT]);
 
 #endif

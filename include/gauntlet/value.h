@@ -4,7 +4,8 @@
  * read-only afterwards. Unlike cJSON they are exact: strings carry their
  * length (a decoded U+0000 is kept, never a terminator), numbers keep their
  * source literal beside the double, and object members keep source order
- * (duplicate names never reach a value: the syntax gate rejects them). */
+ * (duplicate names never reach a value: the syntax gate rejects them, and
+ * its RFC 8259 mode keeps the last). */
 #ifndef GAUNTLET_VALUE_H
 #define GAUNTLET_VALUE_H
 
@@ -26,7 +27,7 @@ typedef enum gt_type {
 
 /* gt_value.flags for numbers */
 #define GT_NUM_INTEGER_LITERAL 0x1u /* literal has no fraction and no exponent */
-#define GT_NUM_BIG 0x2u             /* integer beyond +-2^53: `number` is rounded, `text` is exact */
+#define GT_NUM_BIG 0x2u             /* integer beyond +-2^53 (or, RFC 8259 mode, beyond a double): `number` is rounded, `text` is exact */
 
 typedef struct gt_value gt_value;
 typedef struct gt_member gt_member;
