@@ -183,7 +183,7 @@ static bool opt_int(loader *ld, const gt_value *object, const char *pointer, con
     child(at, sizeof at, pointer, key);
     if (!gt_value_is_integer(value) || value->u.num.number < (double)min || value->u.num.number > (double)max)
         return fail(ld, at, "%s must be an integer from %lld through %lld", key, min, max);
-    *out = (long long)value->u.num.number;
+    *out = gt_number_clamp(value->u.num.number, min, max); /* (double)LLONG_MAX is 2^63: out of range */
     return true;
 }
 
