@@ -469,6 +469,7 @@ END_TEST
 START_TEST(cli_smoke_stops_a_target_that_cannot_run)
 {
     char out[65536];
+    setenv("GAUNTLET", "build/gauntlet", 0); /* the wrapper's gauntlet when run outside make test */
     char *missing[] = {"run", "corpus/loop", "--target", "http:/no/such/client.sh", NULL};
     ck_assert_int_eq(run_cli(missing, 4, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "smoke test failed") != NULL, "%s", out);
@@ -503,6 +504,7 @@ END_TEST
 START_TEST(cli_client_that_stops_running_mid_run_is_an_error)
 {
     char out[65536];
+    setenv("GAUNTLET", "build/gauntlet", 0);
     char *flaky[] = {"run", "corpus/loop/attempts", "--id", "loop.attempts.five-invalid-default-limit", "--target",
                      "http:case $GAUNTLET_SCENARIO in smoke.*) exec adapters/http-reference-client/run.sh;; esac; "
                      "echo 'claude: command not found' >&2; exit 127",
