@@ -21,6 +21,15 @@ const char *gt_type_name(gt_type type)
     return "unknown";
 }
 
+long long gt_number_clamp(double number, long long min, long long max)
+{
+    if (!(number >= (double)min)) /* NaN too */
+        return min;
+    if (number >= (double)max) /* (double)LLONG_MAX rounds up to 2^63: compare before converting */
+        return max;
+    return (long long)number;
+}
+
 bool gt_value_is_integer(const gt_value *value)
 {
     return value != NULL && value->type == GT_NUMBER && gt_number_is_integer(value);

@@ -8,8 +8,8 @@
 #include "target_adapter.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>

@@ -48,6 +48,11 @@
 #define GT_SCHEMA_REGEX_HEAP_LIMIT_KIB (64u * 1024u)
 #define GT_SCHEMA_REGEX_JIT_STACK_MAX (8u * 1024u * 1024u)
 
+/* Largest count (tokens, indexes) read from a stream, a reply or a script:
+ * 2^53, the last integer a double holds exactly. Bigger figures saturate here
+ * (gt_number_clamp), so sums of a few of them cannot overflow. */
+#define GT_COUNT_MAX 9007199254740992LL
+
 /* Strict-subset wire conversion (seed 000: jZo). */
 #define GT_STRICT_MAX_DEPTH 32u
 #define GT_STRICT_MAX_NODES 100000u

@@ -85,6 +85,12 @@ bool gt_number_is_integer(const gt_value *number);
  * decimal: 0.07 is a multiple of 0.01, 1.005 is not. */
 bool gt_number_is_multiple(const gt_value *value, const gt_value *divisor);
 
+/* `number` truncated to an integer and clamped into [min, max]; NaN gives
+ * `min`. Converting an out-of-range double straight to an integer type is
+ * undefined behaviour, and counts in model output, streams and adapter replies
+ * are attacker-controlled ("input_tokens": 1e300). */
+long long gt_number_clamp(double number, long long min, long long max);
+
 /* Member lookup by exact name (byte comparison). NULL when absent or when
  * `object` is not an object. Linear; callers with many lookups build an index. */
 const gt_value *gt_value_get(const gt_value *object, const char *key, size_t key_len);
