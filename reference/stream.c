@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gauntlet/limits.h"
 #include "gauntlet/stream.h"
 
 static const char *const reason_codes[GT_STREAM_REASON_COUNT] = {
@@ -191,7 +192,7 @@ static long long count_member(const gt_value *object, const char *key)
     const gt_value *value = member(object, key);
     if (value == NULL || !gt_value_is_integer(value) || value->u.num.number < 0)
         return -1;
-    return (long long)value->u.num.number;
+    return gt_number_clamp(value->u.num.number, 0, GT_COUNT_MAX);
 }
 
 static char *dup_string(gt_stream *stream, const char *text)

@@ -795,7 +795,8 @@ static const fault_case fault_cases[] = {
     {"latency", true, GT_LOOP_SUCCESS, NULL, -1},
     {"slow-drip", true, GT_LOOP_SUCCESS, NULL, -1},
     {"invalid-then-valid", true, GT_LOOP_SUCCESS, NULL, -1},
-    {"fallback-retracts", false, GT_LOOP_SUCCESS, NULL, -1},
+    {"fallback-retracts", false, GT_LOOP_SUCCESS, NULL, -1}, /* 529 instead of the message, retried */
+    {"fallback-retracts", true, GT_LOOP_SUCCESS, NULL, -1},  /* streamed, then an overloaded_error event: resent */
     {"error-500-exhausts", false, GT_LOOP_ERROR_DURING_EXECUTION, "error_during_execution", -1},
     {"error-401", false, GT_LOOP_ERROR_DURING_EXECUTION, "error_during_execution", -1},
 };
