@@ -36,6 +36,11 @@ extern const gt_target_ops gt_target_adapter_ops;
  * --timeout; call before any run starts). */
 void gt_adapter_set_timeout_ms(int timeout_ms);
 
+/* Set the longest reply line for adapters opened afterwards (0 = the default
+ * GT_ADAPTER_MAX_LINE); tests use a small one so that an oversized line is
+ * detected after a few reads, whatever the machine's load. */
+void gt_adapter_set_max_line(size_t bytes);
+
 /* The per-case timeout in force (the reference target uses it too). */
 int gt_adapter_timeout_ms(void);
 
