@@ -660,3 +660,24 @@ const gt_target_ops gt_target_adapter_ops = {
     .name = adapter_name,
     .close = adapter_close,
 };
+
+int gt_adapter_reply_read(const char *line, size_t len, gt_observed *observed, char *why, size_t why_len)
+{
+    gt_arena *arena = gt_arena_new();
+    if (arena == NULL)
+        return -1;
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.rfc8259 = true;
+    options.max_depth = GT_ADAPTER_REPLY_MAX_DEPTH;
+    options.max_bytes = GT_ADAPTER_MAX_LINE;
+    gt_parse_error perr;
+    const gt_value *reply = gt_parse(arena, line, len, &options, &perr);
+    int status = -1;
+    if (reply == NULL || reply->type != GT_OBJECT)
+        snprintf(why, why_len, "not a JSON object");
+    else
+        status = read_response(reply, observed, why, why_len);
+    gt_arena_free(arena);
+    return status;
+}
