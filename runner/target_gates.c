@@ -42,6 +42,7 @@ typedef struct gates_case {
     gt_contract contract;
     bool has_contract;
     gt_pipeline_config config;
+    gt_parse_options parse; /* the case's syntax policy (reject_nul) */
     gt_pipeline_outcome outcome;
     char *context_json;
     char *schema_summary;
@@ -99,6 +100,7 @@ static int prepare(gates_case *gc, const gt_case_input *input, char *note, size_
         gt_schema_options options;
         gt_schema_options_init(&options);
         options.assert_formats = input->assert_formats;
+        options.registry = input->schemas;
         gt_schema_problem problem;
         gc->schema = gt_schema_compile(input->schema_json, strlen(input->schema_json), &options, &problem);
         if (gc->schema == NULL) {
@@ -135,6 +137,9 @@ static int prepare(gates_case *gc, const gt_case_input *input, char *note, size_
         snprintf(note, note_len, "reference: out of memory");
         return GT_CHECK_ERROR;
     }
+    gt_parse_options_init(&gc->parse);
+    gc->parse.reject_nul = input->reject_nul;
+    gc->config.parse_options = &gc->parse;
     gc->config.schema = gc->schema;
     gc->config.rules = gc->rules;
     gc->config.policy = gc->policy;
