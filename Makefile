@@ -117,7 +117,7 @@ bench: $(GAUNTLET) $(ADAPTER_BIN) $(BENCH_BIN)
 
 ## format: clang-format every C source and header
 format:
-	clang-format -i $(wildcard include/gauntlet/*.h reference/*.[ch] runner/*.[ch] reports/*.[ch] mocks/*.[ch] suite/*.[ch] bench/*.[ch])
+	clang-format -i $(wildcard include/gauntlet/*.h reference/*.[ch] runner/*.[ch] reports/*.[ch] mocks/*.[ch] suite/*.[ch] bench/*.[ch] fuzz/*.[ch])
 
 ## install: gauntlet, libgauntlet.a, headers and gauntlet.pc under PREFIX
 install: all
