@@ -49,6 +49,18 @@ static inline int gt_test_cli(int (*command)(int, char **), char **argv, char *o
     return WEXITSTATUS(status);
 }
 
+/* Run `command` with /bin/sh, its stdout into `out` (NUL-terminated,
+ * truncated to fit). Returns the exit status, or -1 when it did not exit. */
+static inline int gt_test_shell(const char *command, char *out, size_t out_len)
+{
+    FILE *pipe = popen(command, "r");
+    ck_assert_ptr_nonnull(pipe);
+    size_t got = fread(out, 1, out_len - 1, pipe);
+    out[got] = '\0';
+    int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 #define GT_TEST_MAIN()                                                     \
     int main(void)                                                         \
     {                                                                      \
