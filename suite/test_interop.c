@@ -167,6 +167,49 @@ START_TEST(test_claude_wrapper_without_claude_cannot_run)
 }
 END_TEST
 
+/* evidence: the report's figures, the envelope (from the report or the saved
+ * stdout), the journal one line per request; render: every case with its
+ * evidence, the explanation beside it, nothing unexplained left silent. */
+START_TEST(test_certification_doc_generated_from_evidence)
+{
+    char command[1024], out[1 << 16];
+    snprintf(command, sizeof command,
+             "scripts/certification-doc evidence suite/data/certification/report.json "
+             "suite/data/certification/evidence > %s/evidence.json",
+             dir);
+    ck_assert_msg(run(command, out, sizeof out) == 0, "%s", out);
+    snprintf(command, sizeof command,
+             "scripts/certification-doc render %s/evidence.json suite/data/certification/explanations.json", dir);
+    ck_assert_msg(run(command, out, sizeof out) == 0, "%s", out);
+    const char *wanted[] = {
+        "# Certification report: Fake CLI (black box, over HTTP)",
+        "user agent seen by the mock: `fake-cli/9.9`",
+        "| loop | 3 | 1 | 1 | 0 | 1 |\n| total | 3 | 1 | 1 | 0 | 1 |",
+        /* the passing case's envelope comes from the saved stdout, trimmed to its telling fields */
+        "### `loop.t.passes`: PASS",
+        "- envelope: `{\"subtype\":\"success\",\"is_error\":false,\"structured_output\":{\"ok\":true}}`",
+        /* the evidence next to the explanation */
+        "- envelope: `{\"subtype\":\"success\",\"is_error\":false,\"stop_reason\":\"max_tokens\","
+        "\"structured_output\":{\"a\":1}}`\n- journal: 4 requests\n"
+        "  - `#1 200, /v1/messages, sse, turn 0, 2 tools incl. StructuredOutput, fault cut`\n"
+        "  - `#2 200, /v1/messages, sse, beyond the script, 1 tools, no StructuredOutput | sent user: "
+        "tool_result is_error \"No such tool available: StructuredOutput\"`\n"
+        "  - `#3-#4 (2x) 200, /v1/messages, sse, beyond the script, 1 tools, no StructuredOutput | sent the same messages "
+        "again (a resend)`\n"
+        "- note: expected reject, observed accept (subtype success)\n"
+        "- **explanation** (Safety-relevant: the client accepted an object the reference refuses): It accepted",
+        "violation: request 2: a tool error was fed back without naming the instance path",
+        /* neither an unexplained case nor a stale explanation is silent */
+        "### Not explained yet\n\n| case | outcome | note |\n|---|---|---|\n| `loop.t.skipped` | skip |",
+        "### Explanations for cases not in this run\n\n- `loop.t.gone`:",
+        "certification-doc: 1 case(s) not explained, 1 explanation(s) for cases not in the run",
+    };
+    for (size_t i = 0; i < sizeof wanted / sizeof *wanted; i++)
+        ck_assert_msg(strstr(out, wanted[i]) != NULL, "missing: %s\n--- in:\n%s", wanted[i], out);
+    ck_assert_ptr_null(strstr(out, "total_cost_usd")); /* bookkeeping is not evidence */
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("interop tooling");
@@ -179,6 +222,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_interop_clients_are_pinned);
     tcase_add_test(tc, test_claude_wrapper_finds_claude_on_path);
     tcase_add_test(tc, test_claude_wrapper_without_claude_cannot_run);
+    tcase_add_test(tc, test_certification_doc_generated_from_evidence);
     suite_add_tcase(suite, tc);
     return suite;
 }
