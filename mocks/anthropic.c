@@ -323,6 +323,16 @@ static int render_stream(const mock_request *request, const mock_turn *turn, moc
         mock_buf_adds(&sse.buf, "{\"type\": \"ping\"}");
         sse_close(&sse);
     }
+    if (turn->fail_after_blocks) {
+        /* what the API sends when it overloads mid-response: the message is
+         * never finished, so a correct client discards it */
+        sse_open(&sse, "error");
+        mock_buf_adds(&sse.buf, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}");
+        sse_close(&sse);
+        take_sse(&sse, reply);
+        reply->abort_at_end = true;
+        return reply->body ? 0 : -1;
+    }
     sse_open(&sse, "message_delta");
     mock_buf_adds(&sse.buf, "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":");
     mock_buf_add_json_cstr(&sse.buf, turn->stop_reason);

@@ -68,6 +68,8 @@ typedef struct mock_turn {
     const char *model;       /* NULL = echo the request's model */
     const char *message_id;  /* NULL = derived from the request id */
     long input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens; /* <0 = 0 */
+    bool fail_after_blocks;  /* streams: every block completes, then an overloaded_error event ends the
+                                stream instead of message_delta/message_stop (a provider-side fallback) */
 } mock_turn;
 
 /* What the server does with a request it cannot match to a turn. */
@@ -76,6 +78,17 @@ typedef struct mock_fallback {
     int status;           /* otherwise answer this error */
     char *type, *message;
 } mock_fallback;
+
+/* What the mock answers once a session has played every turn of its script
+ * (docs/mock-server.md "after_script"). */
+typedef enum mock_after_script {
+    MOCK_AFTER_END_TURN_TEXT = 0, /* a short plain text, stop_reason end_turn (default) */
+    MOCK_AFTER_REPEAT_LAST,       /* the script's last response turn again */
+    MOCK_AFTER_ERROR_400          /* 400 invalid_request_error naming the exhausted script */
+} mock_after_script;
+
+/* The text of the end_turn message answered past the end of a script. */
+#define MOCK_AFTER_SCRIPT_TEXT "I have nothing further to add."
 
 /* The mock's additions to one script turn (docs/mock-server.md), read from
  * the script JSON and stripped before the loop layer loads it. */
@@ -100,6 +113,7 @@ typedef struct mock_scenario {
     mock_fallback on_deviation;
     char *side_tool;      /* requests without a tool of this name are side requests */
     char *side_text;      /* the text answered to side requests */
+    mock_after_script after_script;
     int refs;             /* atomic */
 } mock_scenario;
 

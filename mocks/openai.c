@@ -247,10 +247,16 @@ static int render_stream(const mock_request *request, const mock_turn *turn, moc
             call_index++;
         }
     }
-    chunk_open(&w);
-    mock_buf_adds(&w.buf, "{}");
-    chunk_close(&w, finish_reason(turn));
-    if (request->include_usage) {
+    if (turn->fail_after_blocks) {
+        /* a mid-stream error chunk, then the connection ends: no finish_reason, no [DONE] */
+        mock_buf_adds(&w.buf, "data: {\"error\":{\"message\":\"The server is overloaded\",\"type\":\"server_error\",\"param\":null,\"code\":null}}");
+        chunk_end(&w);
+    } else {
+        chunk_open(&w);
+        mock_buf_adds(&w.buf, "{}");
+        chunk_close(&w, finish_reason(turn));
+    }
+    if (request->include_usage && !turn->fail_after_blocks) {
         mock_buf_adds(&w.buf, "data: ");
         add_head(&w.buf, request, turn, "chat.completion.chunk");
         mock_buf_adds(&w.buf, ",\"choices\":[],\"usage\":");
@@ -258,8 +264,10 @@ static int render_stream(const mock_request *request, const mock_turn *turn, moc
         mock_buf_adds(&w.buf, "}");
         chunk_end(&w);
     }
-    mock_buf_adds(&w.buf, "data: [DONE]");
-    chunk_end(&w);
+    if (!turn->fail_after_blocks) {
+        mock_buf_adds(&w.buf, "data: [DONE]");
+        chunk_end(&w);
+    }
 
     free(reply->body);
     free(reply->event_ends);
@@ -270,6 +278,7 @@ static int render_stream(const mock_request *request, const mock_turn *turn, moc
         return -1;
     reply->status = 200;
     reply->stream = true;
+    reply->abort_at_end = turn->fail_after_blocks;
     snprintf(reply->content_type, sizeof reply->content_type, "text/event-stream; charset=utf-8");
     return 0;
 }

@@ -131,11 +131,60 @@ static int render_message_turn(const mock_request *request, const mock_turn *tur
                                            : mock_anthropic_render(request, turn, out);
 }
 
+/* The id of the message `reply` carries (a stream's as assembled), or NULL. */
+static const char *reply_message_id(const gt_loop_reply *reply, gt_arena *arena)
+{
+    if (reply->kind == GT_LOOP_REPLY_MESSAGE)
+        return reply->message ? reply->message->id : NULL;
+    if (reply->kind != GT_LOOP_REPLY_STREAM)
+        return NULL;
+    gt_stream_result assembled;
+    gt_stream_assemble(reply->provider, reply->sse, reply->sse_len, arena, &assembled);
+    return assembled.message ? assembled.message->id : NULL;
+}
+
+bool mock_fallback_on_wire(const gt_loop_reply *reply, gt_arena *arena)
+{
+    if (reply->kind == GT_LOOP_REPLY_ERROR)
+        return false;
+    for (size_t i = 0; i < reply->notice_count; i++) {
+        const gt_loop_notice *notice = &reply->notices[i];
+        if (notice->kind != GT_LOOP_NOTICE_FALLBACK)
+            continue;
+        if (notice->message_id == NULL)
+            return true;
+        const char *id = reply_message_id(reply, arena);
+        if (id != NULL && strcmp(id, notice->message_id) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* A message the provider never finishes: streamed, every block and then an
+ * error event; not streamed, the overload error the API answers instead of
+ * the message (529 overloaded_error, OpenAI 503). */
+static int render_failed_turn(const mock_request *request, mock_turn *turn, mock_reply *out)
+{
+    if (!request->stream)
+        return request->api == MOCK_API_OPENAI
+                   ? mock_openai_error(out, 503, "server_error", "The server is overloaded")
+                   : mock_anthropic_error(out, 529, "overloaded_error", "Overloaded", request->request_id);
+    turn->fail_after_blocks = true;
+    return render_message_turn(request, turn, out);
+}
+
 int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, bool cut, const char *error_body,
                       const char *script_model, gt_arena *arena, mock_reply *out)
 {
     snprintf(out->turn_header, sizeof out->turn_header, "%zu", reply->turn);
-    char *notices = mock_notices_json(reply);
+    /* A fallback that retracts this very message is played on the wire for
+     * real clients (they never see the mock's headers), and then must not
+     * also travel as a notice. */
+    bool fallback = !request->mirror && mock_fallback_on_wire(reply, arena);
+    gt_loop_reply header_reply = *reply;
+    if (fallback)
+        header_reply.notice_count = 0;
+    char *notices = mock_notices_json(&header_reply);
     if (notices) {
         out->notices_header = gt_base64_encode((const unsigned char *)notices, strlen(notices));
         free(notices);
@@ -165,11 +214,11 @@ int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, b
             plain.stream = false;
             return render_message_turn(&plain, &turn, out);
         }
-        return render_message_turn(request, &turn, out);
+        return fallback ? render_failed_turn(request, &turn, out) : render_message_turn(request, &turn, out);
     }
     case GT_LOOP_REPLY_STREAM: {
         bool same_api = (reply->provider == GT_PROVIDER_OPENAI) == (request->api == MOCK_API_OPENAI);
-        if (request->mirror || (request->stream && same_api)) {
+        if (request->mirror || (request->stream && same_api && !fallback)) {
             free(out->body);
             out->body = malloc(reply->sse_len + 1);
             if (out->body == NULL)
@@ -190,6 +239,8 @@ int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, b
         gt_stream_assemble(reply->provider, reply->sse, reply->sse_len, arena, &assembled);
         if (turn_from_message(assembled.message, model, arena, &turn) != 0)
             return -1;
+        if (fallback)
+            return render_failed_turn(request, &turn, out);
         if (render_message_turn(request, &turn, out) != 0)
             return -1;
         if (assembled.message == NULL || assembled.reason == GT_STREAM_TRUNCATED) {

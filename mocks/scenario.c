@@ -215,7 +215,8 @@ static int parse_mock_options(const cJSON *mock, mock_scenario *scenario, char *
         return -1;
     }
     for (const cJSON *item = mock->child; item; item = item->next)
-        if (strcmp(item->string, "on_deviation") && strcmp(item->string, "side_requests")) {
+        if (strcmp(item->string, "on_deviation") && strcmp(item->string, "side_requests") &&
+            strcmp(item->string, "after_script")) {
             fail(err, err_len, "/mock: unknown field '%s'", item->string);
             return -1;
         }
@@ -225,6 +226,20 @@ static int parse_mock_options(const cJSON *mock, mock_scenario *scenario, char *
         scenario->on_deviation.status = (int)num_of(deviation, "status", 400);
         scenario->on_deviation.type = dup_str(str_of(deviation, "type"));
         scenario->on_deviation.message = dup_str(str_of(deviation, "message"));
+    }
+    const cJSON *after = cJSON_GetObjectItemCaseSensitive(mock, "after_script");
+    if (after != NULL) {
+        static const char *const policies[] = {"end_turn_text", "repeat_last", "error_400"};
+        size_t which = 0;
+        while (which < 3 && !(cJSON_IsString(after) && strcmp(after->valuestring, policies[which]) == 0))
+            which++;
+        if (which == 3) {
+            fail(err, err_len, "/mock/after_script must be \"end_turn_text\", \"repeat_last\" or \"error_400\"");
+            return -1;
+        }
+        scenario->after_script = which == 0   ? MOCK_AFTER_END_TURN_TEXT
+                                 : which == 1 ? MOCK_AFTER_REPEAT_LAST
+                                              : MOCK_AFTER_ERROR_400;
     }
     const cJSON *side = cJSON_GetObjectItemCaseSensitive(mock, "side_requests");
     if (cJSON_IsObject(side)) {

@@ -381,6 +381,9 @@ typedef struct journal_info {
     const char *deviations[8];
     size_t deviation_count;
     const mock_faults *faults;
+    const char *extra_faults[3]; /* faults in the script itself or the on-wire fallback */
+    size_t extra_fault_count;
+    bool beyond_script;
     const char *request_id;
 } journal_info;
 
@@ -494,10 +497,17 @@ static void journal_request(gt_mock_server *server, struct MHD_Connection *conne
         if (f->reset) names[n++] = "reset";
         if (f->oversized_bytes > 0) names[n++] = "oversized";
         if (f->status > 0 || f->body) names[n++] = "http_error";
+        for (size_t i = 0; i < info->extra_fault_count; i++) {
+            bool listed = false;
+            for (size_t j = 0; j < n; j++)
+                listed = listed || strcmp(names[j], info->extra_faults[i]) == 0;
+            if (!listed)
+                names[n++] = info->extra_faults[i];
+        }
         for (size_t i = 0; i < n; i++)
             mock_buf_addf(&buf, "%s\"%s\"", i ? "," : "", names[i]);
     }
-    mock_buf_adds(&buf, "]}");
+    mock_buf_addf(&buf, "],\"beyond_script\":%s}", info->beyond_script ? "true" : "false");
     if (!buf.failed)
         mock_journal_add(server->journal, session_key, buf.data, buf.len);
     mock_buf_free(&buf);
@@ -612,6 +622,11 @@ static bool body_answers_tool(const cJSON *body, const char *id)
 
 typedef struct play {
     bool played;             /* `reply` holds the scripted response */
+    bool beyond_script;      /* every turn was played before this request (after_script applies) */
+    bool end_turn_text;      /* answer MOCK_AFTER_SCRIPT_TEXT (after_script "end_turn_text") */
+    bool on_wire_fallback;   /* the reply's fallback is played on the wire (mock_fallback_on_wire) */
+    const char *stream_fault; /* a scripted stream sent as-is that is itself a fault: "cut", "malformed_sse",
+                                 "stream_error" (journal), or NULL */
     gt_loop_reply reply;
     const mock_turn_ext *ext;
     long index;
@@ -696,7 +711,18 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
     char err[256] = "";
     __atomic_add_fetch(&s->player->refs, 1, __ATOMIC_ACQ_REL);
     p->player = s->player;
-    if (s->player->model.send(s->player->model.state, &loop_request, arena, &p->reply, err, sizeof err) != 0) {
+    p->beyond_script = gt_loop_script_unplayed(s->player->script) == 0;
+    if (p->beyond_script && sc->after_script == MOCK_AFTER_END_TURN_TEXT) {
+        /* the script is over; the model keeps playing a model that has nothing more to say */
+        set_pending(s, NULL);
+        pthread_mutex_unlock(&server->session_lock);
+        p->end_turn_text = true;
+        return;
+    }
+    int sent = p->beyond_script && sc->after_script == MOCK_AFTER_REPEAT_LAST
+                   ? gt_loop_script_replay_last(s->player->script, arena, &p->reply, err, sizeof err)
+                   : s->player->model.send(s->player->model.state, &loop_request, arena, &p->reply, err, sizeof err);
+    if (sent != 0) {
         p->index = -1;
         pthread_mutex_unlock(&server->session_lock);
         add_deviation(p, "script exhausted: %s", err);
@@ -723,7 +749,19 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
     if (!faulted && p->reply.kind == GT_LOOP_REPLY_STREAM && !(ext && ext->cut) &&
         gt_stream_assemble(p->reply.provider, p->reply.sse, p->reply.sse_len, arena, &assembled) == GT_STREAM_OK)
         complete = assembled.message;
+    p->on_wire_fallback = !request->mirror && mock_fallback_on_wire(&p->reply, arena);
+    if (p->on_wire_fallback)
+        complete = NULL; /* the client never gets the message whole: nothing to answer */
     set_pending(s, complete);
+    if (p->reply.kind == GT_LOOP_REPLY_STREAM && !faulted) {
+        gt_stream_result sent_as_is;
+        gt_stream_reason why = gt_stream_assemble(p->reply.provider, p->reply.sse, p->reply.sse_len, arena, &sent_as_is);
+        p->stream_fault = ext && ext->cut                       ? "cut"
+                          : why == GT_STREAM_TRUNCATED          ? "cut"
+                          : why == GT_STREAM_PROVIDER_ERROR     ? "stream_error"
+                          : why >= GT_STREAM_SSE_MISSING_DATA && why <= GT_STREAM_SSE_OUT_OF_ORDER ? "malformed_sse"
+                                                                : NULL;
+    }
     pthread_mutex_unlock(&server->session_lock);
     if (ext) {
         if (ext->expect.stream >= 0 && ext->expect.stream != (int)request->stream)
@@ -1007,6 +1045,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         pthread_rwlock_unlock(&server->scenario_lock);
         info.turn = p.index;
         info.side = p.side;
+        info.beyond_script = p.beyond_script;
     }
     int rendered = 0;
     if (p.error_status > 0) {
@@ -1024,6 +1063,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         if (p.side && p.hold && p.hold->side_text) {
             side_block.text = p.hold->side_text;
             side_block.text_len = strlen(p.hold->side_text);
+        } else if (p.end_turn_text) {
+            side_block.text = (char *)MOCK_AFTER_SCRIPT_TEXT;
+            side_block.text_len = strlen(MOCK_AFTER_SCRIPT_TEXT);
         }
         side.blocks = &side_block;
         rendered = api == MOCK_API_OPENAI ? mock_openai_render(&request, &side, &reply)
@@ -1037,6 +1079,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         error_reply(api, &reply, 500, "api_error", "gauntlet mock: out of memory", request_id);
     }
     info.faults = &reply.faults;
+    if (p.stream_fault && reply.body && reply.provider_header[0]) /* sent as the script has it */
+        info.extra_faults[info.extra_fault_count++] = p.stream_fault;
+    if (p.on_wire_fallback) {
+        info.extra_faults[info.extra_fault_count++] = "fallback";
+        info.extra_faults[info.extra_fault_count++] = request.stream ? "stream_error" : "http_error";
+    }
 
 respond:
     info.status = reply.faults.reset ? 0 : reply.status;

@@ -833,22 +833,12 @@ size_t gt_loop_script_turn_count(const gt_loop_script *script)
 
 /* ---- the player ---- */
 
-static int play(void *state, const gt_loop_request *request, gt_arena *arena, gt_loop_reply *reply, char *err,
-                size_t err_len)
+/* The reply of response turn `index` (message, stream or error), without
+ * the notices that follow it. 0, or -1 with `err`. */
+static int reply_of_turn(const gt_loop_script *script, size_t index, gt_arena *arena, gt_loop_reply *reply, char *err,
+                         size_t err_len)
 {
-    gt_loop_script *script = state;
-    if (script->next_turn >= script->turn_count) {
-        snprintf(err, err_len, "the script has no turn left for request %zu (all %zu turns played)",
-                 request->api_attempt, script->turn_count);
-        return -1;
-    }
-    size_t index = script->next_turn++;
     const script_turn *turn = &script->turns[index];
-    if (turn->kind == TURN_FALLBACK || turn->kind == TURN_LATE_ATTACHMENT) {
-        snprintf(err, err_len, "turn %zu (a %s) is not a response to request %zu", index,
-                 turn->kind == TURN_FALLBACK ? "fallback" : "late_attachment", request->api_attempt);
-        return -1;
-    }
     memset(reply, 0, sizeof *reply);
     reply->turn = index;
     switch (turn->kind) {
@@ -880,6 +870,42 @@ static int play(void *state, const gt_loop_request *request, gt_arena *arena, gt
         reply->error_message = turn->error_message;
         break;
     }
+    return 0;
+}
+
+static bool is_notice_turn(const script_turn *turn)
+{
+    return turn->kind == TURN_FALLBACK || turn->kind == TURN_LATE_ATTACHMENT;
+}
+
+int gt_loop_script_replay_last(const gt_loop_script *script, gt_arena *arena, gt_loop_reply *reply, char *err,
+                               size_t err_len)
+{
+    for (size_t index = script->turn_count; index-- > 0;)
+        if (!is_notice_turn(&script->turns[index]))
+            return reply_of_turn(script, index, arena, reply, err, err_len);
+    snprintf(err, err_len, "the script has no response turn to repeat");
+    return -1;
+}
+
+static int play(void *state, const gt_loop_request *request, gt_arena *arena, gt_loop_reply *reply, char *err,
+                size_t err_len)
+{
+    gt_loop_script *script = state;
+    if (script->next_turn >= script->turn_count) {
+        snprintf(err, err_len, "the script has no turn left for request %zu (all %zu turns played)",
+                 request->api_attempt, script->turn_count);
+        return -1;
+    }
+    size_t index = script->next_turn++;
+    const script_turn *turn = &script->turns[index];
+    if (is_notice_turn(turn)) {
+        snprintf(err, err_len, "turn %zu (a %s) is not a response to request %zu", index,
+                 turn->kind == TURN_FALLBACK ? "fallback" : "late_attachment", request->api_attempt);
+        return -1;
+    }
+    if (reply_of_turn(script, index, arena, reply, err, err_len) != 0)
+        return -1;
     size_t notices = 0;
     while (script->next_turn + notices < script->turn_count &&
            (script->turns[script->next_turn + notices].kind == TURN_FALLBACK ||

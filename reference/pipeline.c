@@ -117,9 +117,11 @@ int gt_pipeline_run(const char *raw, size_t len, const gt_pipeline_config *confi
     outcome->status[GT_PIPELINE_SYNTAX] = GT_PIPELINE_PASSED;
     if (config->schema != NULL) {
         gt_schema_result verdict = gt_schema_validate(config->schema, value, &outcome->errors);
-        if (verdict == GT_SCHEMA_ERROR)
+        /* a bound hit (evaluation_budget, regex_limit, ...) rejects at this gate
+         * with the bound as the reason; only out of memory is an error */
+        if (verdict == GT_SCHEMA_ERROR && !gt_schema_failure_is_limit(outcome->errors.failure))
             return -1;
-        if (verdict == GT_SCHEMA_INVALID) {
+        if (verdict != GT_SCHEMA_VALID) {
             fail(outcome, GT_PIPELINE_STRUCTURE, gt_schema_errors_reason(&outcome->errors));
             if (outcome->errors.count > 0) {
                 const gt_schema_error *first = &outcome->errors.items[0];

@@ -169,6 +169,7 @@ struct sc_node {
     const gt_value *minimum, *maximum, *exclusive_minimum, *exclusive_maximum;
     const gt_value *min_contains, *max_contains;
     const gt_value *min_length, *max_length;
+    bool memo;     /* has subschema keywords: worth memoising its verdicts */
     uint32_t mark; /* compile-time only: cycle detection state */
     sc_node *next_pending;
 };
@@ -259,8 +260,18 @@ char *sc_location_index(gt_arena *arena, const char *parent, size_t index);
 /* --- schema_regex.c --- */
 /* Compile an ECMA-262 pattern. Returns 0, or -1 with a message in `why`. */
 int sc_regex_compile(sc_regex *re, const char *pattern, size_t len, char *why, size_t why_size);
-/* 1 match, 0 no match, -1 error. `match_data` is the caller's. */
-int sc_regex_search(const sc_regex *re, const char *text, size_t len, pcre2_match_data *match_data);
+/* 1 match, 0 no match, or PCRE2's negative error code (a limit hit, out of
+ * memory). `match_data` is the caller's; `limits` (sc_regex_limits_new) may be
+ * NULL for PCRE2's defaults. A JIT stack overflow falls back to the interpreter. */
+int sc_regex_search(const sc_regex *re, const char *text, size_t len, pcre2_match_data *match_data,
+                    pcre2_match_context *limits);
+/* A match context with gauntlet's regex limits (limits.h) and a JIT stack that
+ * grows to GT_SCHEMA_REGEX_JIT_STACK_MAX; NULL when out of memory. */
+pcre2_match_context *sc_regex_limits_new(pcre2_jit_stack **jit_stack);
+void sc_regex_limits_free(pcre2_match_context *limits, pcre2_jit_stack *jit_stack);
+/* Name a limit error code ("match limit (10000000 backtracking steps)") into
+ * `buf`; false when `rc` is not a limit (out of memory, ...). */
+bool sc_regex_limit_describe(int rc, char *buf, size_t cap);
 void sc_regex_free(sc_regex *re);
 
 /* --- schema_format.c --- */

@@ -389,13 +389,58 @@ int sc_regex_compile(sc_regex *re, const char *pattern, size_t len, char *why, s
     return 0;
 }
 
-int sc_regex_search(const sc_regex *re, const char *text, size_t len, pcre2_match_data *match_data)
+int sc_regex_search(const sc_regex *re, const char *text, size_t len, pcre2_match_data *match_data,
+                    pcre2_match_context *limits)
 {
-    int rc = re->jit ? pcre2_jit_match(re->code, (PCRE2_SPTR)text, len, 0, 0, match_data, NULL)
-                     : pcre2_match(re->code, (PCRE2_SPTR)text, len, 0, PCRE2_NO_UTF_CHECK, match_data, NULL);
+    int rc = PCRE2_ERROR_JIT_STACKLIMIT;
+    if (re->jit)
+        rc = pcre2_jit_match(re->code, (PCRE2_SPTR)text, len, 0, 0, match_data, limits);
+    /* The JIT stack is a hard ceiling; the interpreter keeps its backtracking
+     * on the heap under its own depth and heap limits, so it can still decide
+     * inputs the JIT cannot (long repetitions of groups). */
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
+        rc = pcre2_match(re->code, (PCRE2_SPTR)text, len, 0, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, match_data, limits);
     if (rc >= 0)
         return 1;
-    return rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
+    return rc == PCRE2_ERROR_NOMATCH ? 0 : rc;
+}
+
+pcre2_match_context *sc_regex_limits_new(pcre2_jit_stack **jit_stack)
+{
+    pcre2_match_context *limits = pcre2_match_context_create(NULL);
+    if (limits == NULL)
+        return NULL;
+    pcre2_set_match_limit(limits, GT_SCHEMA_REGEX_MATCH_LIMIT);
+    pcre2_set_depth_limit(limits, GT_SCHEMA_REGEX_DEPTH_LIMIT);
+    pcre2_set_heap_limit(limits, GT_SCHEMA_REGEX_HEAP_LIMIT_KIB);
+    *jit_stack = pcre2_jit_stack_create(32 * 1024, GT_SCHEMA_REGEX_JIT_STACK_MAX, NULL);
+    if (*jit_stack != NULL)
+        pcre2_jit_stack_assign(limits, NULL, *jit_stack);
+    return limits;
+}
+
+void sc_regex_limits_free(pcre2_match_context *limits, pcre2_jit_stack *jit_stack)
+{
+    if (limits != NULL)
+        pcre2_match_context_free(limits);
+    if (jit_stack != NULL)
+        pcre2_jit_stack_free(jit_stack);
+}
+
+bool sc_regex_limit_describe(int rc, char *buf, size_t cap)
+{
+    switch (rc) {
+    case PCRE2_ERROR_MATCHLIMIT:
+        snprintf(buf, cap, "match limit (%u backtracking steps)", GT_SCHEMA_REGEX_MATCH_LIMIT);
+        return true;
+    case PCRE2_ERROR_DEPTHLIMIT:
+        snprintf(buf, cap, "depth limit (%u nested backtracking points)", GT_SCHEMA_REGEX_DEPTH_LIMIT);
+        return true;
+    case PCRE2_ERROR_HEAPLIMIT:
+        snprintf(buf, cap, "heap limit (%u KiB)", GT_SCHEMA_REGEX_HEAP_LIMIT_KIB);
+        return true;
+    default: return false;
+    }
 }
 
 void sc_regex_free(sc_regex *re)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "schema_impl.h"
 
@@ -36,13 +37,38 @@ typedef struct evalset {
     size_t n;
 } evalset;
 
+/* One memoised verdict: `node` evaluated at the instance value `inst`. */
+typedef struct memo_entry {
+    const sc_node *node;
+    const gt_value *inst;
+    bool valid;
+} memo_entry;
+
+/* Slots of the memo table at most (24 MiB); past half of it nothing more is
+ * remembered and the evaluation budget alone bounds the work. */
+#define SC_MEMO_MAX_SLOTS (1u << 20)
+
 typedef struct vctx {
     const gt_schema *schema;
     gt_schema_errors *errs;
     bool collect; /* record errors (false while probing) */
     bool track;   /* collect annotations for unevaluated* */
     bool stop;    /* max_errors reached */
-    bool fatal;   /* out of memory or too deep */
+    bool fatal;   /* out of memory or a limit hit (failure says which) */
+    gt_schema_failure failure;
+    const char *failure_path, *failure_path_dollar, *failure_location;
+    char failure_message[256];
+    size_t evaluations, max_evaluations;
+    long long deadline_ms;
+    unsigned explaining; /* explain_branches frames open: nested ones do not re-run branches */
+    /* memo of (node, instance) verdicts, when the verdict depends on nothing
+     * else: no annotations collected, no dynamic scope, a real instance value */
+    bool memo_ok;
+    unsigned memo_off;
+    memo_entry *memo;
+    size_t memo_cap, memo_count;
+    pcre2_match_context *limits;
+    pcre2_jit_stack *jit_stack;
     uintptr_t stack_base;
     size_t stack_budget;
     path_seg *path;
@@ -56,6 +82,7 @@ typedef struct vctx {
 } vctx;
 
 static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evalset *ev);
+static bool charge(vctx *c, const char *location, size_t units);
 
 /* ---- small helpers ---- */
 
@@ -280,6 +307,8 @@ NOINLINE static void add_error_at(vctx *c, size_t at, const char *keyword, const
 {
     if (!c->collect || c->stop)
         return;
+    if (c->failure == GT_SCHEMA_FAILURE_NONE && !charge(c, location, 1 + c->path_len))
+        return; /* an error costs its path: a schema must not buy unbounded output */
     strbuf pointer, dollar;
     sb_init(&pointer), sb_init(&dollar);
     render_paths(c, &pointer, &dollar);
@@ -309,6 +338,49 @@ NOINLINE static void add_error(vctx *c, const sc_kw *kw, const char *fmt, ...)
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
     add_error_at(c, c->errs->count, kw->name, kw->location, message);
+}
+
+/* Stop the evaluation because a bound was hit, remembering where and why:
+ * gt_schema_validate turns it into the only error of the list. */
+static void fail_limit(vctx *c, gt_schema_failure failure, const char *location, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+NOINLINE static void fail_limit(vctx *c, gt_schema_failure failure, const char *location, const char *fmt, ...)
+{
+    if (c->fatal)
+        return;
+    c->fatal = true;
+    c->failure = failure;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->failure_message, sizeof c->failure_message, fmt, ap);
+    va_end(ap);
+    c->failure_location = location;
+    if (c->errs != NULL) {
+        strbuf pointer, dollar;
+        sb_init(&pointer), sb_init(&dollar);
+        render_paths(c, &pointer, &dollar);
+        c->failure_path = gt_arena_strndup(c->errs->strings, pointer.data, pointer.len);
+        c->failure_path_dollar = gt_arena_strndup(c->errs->strings, dollar.data, dollar.len);
+        sb_free(&pointer), sb_free(&dollar);
+    }
+}
+
+/* Count `units` of work against the evaluation budget (and, every so often,
+ * the deadline). False when a bound was hit. */
+static bool charge(vctx *c, const char *location, size_t units)
+{
+    size_t before = c->evaluations;
+    c->evaluations += units;
+    if (c->evaluations > c->max_evaluations) {
+        fail_limit(c, GT_SCHEMA_FAILURE_BUDGET, location,
+                   "evaluation budget exhausted: more than %zu subschema evaluations", c->max_evaluations);
+        return false;
+    }
+    if (c->deadline_ms != 0 && (before >> 10) != (c->evaluations >> 10) && gt_schema_clock_ms() >= c->deadline_ms) {
+        fail_limit(c, GT_SCHEMA_FAILURE_DEADLINE, location, "evaluation deadline passed");
+        return false;
+    }
+    return true;
 }
 
 /* ---- keyword families ---- */
@@ -463,22 +535,40 @@ static pcre2_match_data *match_data(vctx *c)
     return c->md;
 }
 
-static int regex_search(vctx *c, const sc_regex *re, const char *text, size_t len)
+/* 1 match, 0 no match, -1 stopped (a regex limit or out of memory: fatal).
+ * The first try runs the JIT on its small default stack; only a pattern that
+ * needs more gets the match context with a big JIT stack and the limits. */
+static int regex_search(vctx *c, const sc_regex *re, const char *text, size_t len, const char *location)
 {
     pcre2_match_data *md = match_data(c);
     if (md == NULL)
         return -1;
-    int rc = sc_regex_search(re, text, len, md);
-    if (rc < 0)
+    int rc = sc_regex_search(re, text, len, md, NULL);
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
+        if (c->limits == NULL && (c->limits = sc_regex_limits_new(&c->jit_stack)) == NULL) {
+            c->fatal = true;
+            return -1;
+        }
+        rc = sc_regex_search(re, text, len, md, c->limits);
+    }
+    if (rc >= 0)
+        return rc;
+    char limit[96];
+    if (sc_regex_limit_describe(rc, limit, sizeof limit))
+        fail_limit(c, GT_SCHEMA_FAILURE_REGEX_LIMIT, location, "pattern /%.120s/ hit the regex %s on a %zu-byte string",
+                   re->source, limit, len);
+    else
         c->fatal = true;
-    return rc;
+    return -1;
 }
 
 NOINLINE static bool kw_pattern(vctx *c, const sc_kw *kw, const gt_value *inst)
 {
-    if (regex_search(c, &kw->u.re, inst->u.str.chars, inst->u.str.len) == 1)
+    int rc = regex_search(c, &kw->u.re, inst->u.str.chars, inst->u.str.len, kw->location);
+    if (rc == 1)
         return true;
-    add_error(c, kw, "expected string matching /%.160s/", kw->u.re.source);
+    if (rc == 0)
+        add_error(c, kw, "expected string matching /%.160s/", kw->u.re.source);
     return false;
 }
 
@@ -574,20 +664,33 @@ NOINLINE static bool kw_count(vctx *c, const sc_kw *kw, size_t have, const char 
 NOINLINE static bool kw_unique(vctx *c, const sc_kw *kw, const gt_value *inst)
 {
     size_t count = inst->u.arr.count;
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
+        if (!charge(c, kw->location, (count - i) / 64))
+            return false;
         for (size_t j = i + 1; j < count; j++)
             if (gt_value_equal(inst->u.arr.items[i], inst->u.arr.items[j])) {
                 add_error(c, kw, "expected unique items, but items %zu and %zu are equal", i, j);
                 return false;
             }
+    }
     return true;
+}
+
+/* A non-negative count keyword's value as size_t; past SIZE_MAX (1e300) it
+ * saturates: converting such a double is undefined behaviour. */
+static size_t count_of(const gt_value *v)
+{
+    double number = v->u.num.number;
+    if (!(number > 0))
+        return 0;
+    return number >= 18446744073709551615.0 ? (size_t)-1 : (size_t)number;
 }
 
 NOINLINE static bool kw_contains(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst, evalset *ev)
 {
     size_t count = inst->u.arr.count, matched = 0;
-    size_t min = n->min_contains ? (size_t)n->min_contains->u.num.number : 1;
-    size_t max = n->max_contains ? (size_t)n->max_contains->u.num.number : (size_t)-1;
+    size_t min = n->min_contains ? count_of(n->min_contains) : 1;
+    size_t max = n->max_contains ? count_of(n->max_contains) : (size_t)-1;
     bool annotate = n->dialect == GT_SCHEMA_DRAFT2020_12;
     bool saved = c->collect;
     c->collect = false;
@@ -679,7 +782,10 @@ static bool kw_pattern_properties(vctx *c, const sc_kw *kw, const gt_value *inst
         const gt_member *m = &inst->u.obj.members[i];
         for (size_t k = 0; k < kw->u.pats.count; k++) {
             const sc_pattern_prop *pp = &kw->u.pats.pats[k];
-            if (regex_search(c, &pp->re, m->key, m->key_len) != 1)
+            int rc = regex_search(c, &pp->re, m->key, m->key_len, kw->location);
+            if (rc < 0)
+                return false;
+            if (rc == 0)
                 continue;
             eval_mark(c, ev, i, count);
             if (!push_key(c, m->key, m->key_len))
@@ -697,7 +803,8 @@ static bool matched_elsewhere(vctx *c, const sc_node *n, const gt_member *m)
         return true;
     if (n->pattern_properties)
         for (size_t k = 0; k < n->pattern_properties->u.pats.count; k++)
-            if (regex_search(c, &n->pattern_properties->u.pats.pats[k].re, m->key, m->key_len) == 1)
+            if (regex_search(c, &n->pattern_properties->u.pats.pats[k].re, m->key, m->key_len,
+                             n->pattern_properties->location) == 1)
                 return true;
     return false;
 }
@@ -803,7 +910,9 @@ NOINLINE static bool kw_property_names(vctx *c, const sc_kw *kw, const gt_value 
         gt_value name = {.type = GT_STRING, .u.str = {m->key, m->key_len}};
         bool saved = c->collect;
         c->collect = false;
+        c->memo_off++; /* `name` lives on this stack frame: its address is no location */
         bool valid = validate_child(c, kw->u.sub.schema, &name);
+        c->memo_off--;
         c->collect = saved;
         if (valid)
             continue;
@@ -841,9 +950,13 @@ NOINLINE static void explain_branches(vctx *c, const sc_kw *kw, const gt_value *
     size_t best_count = (size_t)-1, best_branch = 0;
     char best[320] = "";
     c->errs->max_errors = 0;
-    for (size_t i = 0; i < kw->u.list.count; i++) {
+    /* Inside another explanation only the outer message is kept: re-running
+     * the branches there too would cost exponential time in nesting depth. */
+    for (size_t i = 0; i < kw->u.list.count && c->explaining == 0; i++) {
         size_t before = c->errs->count;
+        c->explaining++;
         validate_in_place(c, kw->u.list.nodes[i], inst, NULL);
+        c->explaining--;
         size_t produced = c->errs->count - before;
         if (produced > 0 && produced < best_count) {
             const gt_schema_error *first = &c->errs->items[before];
@@ -1022,6 +1135,56 @@ static bool push_scope(vctx *c, const sc_resource *res)
     return true;
 }
 
+static size_t memo_slot(const vctx *c, const sc_node *n, const gt_value *inst)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)n * 0x9e3779b97f4a7c15u) ^ ((uint64_t)(uintptr_t)inst * 0xc2b2ae3d27d4eb4fu);
+    return (size_t)(h ^ (h >> 29)) & (c->memo_cap - 1);
+}
+
+static const memo_entry *memo_find(const vctx *c, const sc_node *n, const gt_value *inst)
+{
+    if (c->memo == NULL)
+        return NULL;
+    for (size_t at = memo_slot(c, n, inst);; at = (at + 1) & (c->memo_cap - 1)) {
+        const memo_entry *e = &c->memo[at];
+        if (e->node == NULL)
+            return NULL;
+        if (e->node == n && e->inst == inst)
+            return e;
+    }
+}
+
+/* Remember a verdict; silently forgets when full or out of memory (the memo
+ * only saves time, the budget bounds it). */
+static void memo_store(vctx *c, const sc_node *n, const gt_value *inst, bool valid)
+{
+    if ((c->memo_count + 1) * 2 > c->memo_cap) {
+        size_t cap = c->memo_cap ? c->memo_cap * 2 : 1024;
+        if (cap > SC_MEMO_MAX_SLOTS)
+            return;
+        memo_entry *table = calloc(cap, sizeof *table), *old = c->memo;
+        if (table == NULL)
+            return;
+        size_t old_cap = c->memo_cap;
+        c->memo = table, c->memo_cap = cap;
+        for (size_t i = 0; i < old_cap; i++) {
+            if (old[i].node == NULL)
+                continue;
+            size_t at = memo_slot(c, old[i].node, old[i].inst);
+            while (table[at].node != NULL)
+                at = (at + 1) & (cap - 1);
+            table[at] = old[i];
+        }
+        free(old);
+    }
+    size_t at = memo_slot(c, n, inst);
+    while (c->memo[at].node != NULL && !(c->memo[at].node == n && c->memo[at].inst == inst))
+        at = (at + 1) & (c->memo_cap - 1);
+    if (c->memo[at].node == NULL)
+        c->memo_count++;
+    c->memo[at] = (memo_entry){n, inst, valid};
+}
+
 static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evalset *ev)
 {
     if (c->stop || c->fatal)
@@ -1033,11 +1196,20 @@ static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evals
             add_error_at(c, c->errs->count, "false", n->location, "no value is allowed here");
         return false;
     }
+    bool memo = n->memo && c->memo_ok && c->memo_off == 0;
+    if (memo) {
+        const memo_entry *seen = memo_find(c, n, inst);
+        if (seen != NULL && (seen->valid || !c->collect))
+            return seen->valid; /* a valid verdict leaves no errors, so it serves both modes */
+    }
     char marker;
     if (c->stack_base - (uintptr_t)&marker > c->stack_budget) {
-        c->fatal = true;
+        fail_limit(c, GT_SCHEMA_FAILURE_TOO_DEEP, n->location,
+                   "evaluation too deep: more than %zu bytes of stack (schema and instance nesting)", c->stack_budget);
         return false;
     }
+    if (!charge(c, n->location, 1))
+        return false;
     bool pushed = c->schema->uses_dynamic && push_scope(c, n->resource);
     uint32_t bits = instance_bits(inst);
     bool ok = true;
@@ -1053,6 +1225,8 @@ static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evals
     }
     if (pushed)
         c->scope_len--;
+    if (memo && !c->stop && !c->fatal)
+        memo_store(c, n, inst, ok);
     return ok;
 }
 
@@ -1074,14 +1248,63 @@ void gt_schema_errors_free(gt_schema_errors *errors)
     gt_arena_free(errors->scratch);
     if (errors->match_data)
         pcre2_match_data_free(errors->match_data);
+    sc_regex_limits_free(errors->match_context, errors->jit_stack);
     size_t max = errors->max_errors;
+    long long deadline = errors->deadline_ms;
     memset(errors, 0, sizeof *errors);
     errors->max_errors = max;
+    errors->deadline_ms = deadline;
 }
 
 const char *gt_schema_errors_reason(const gt_schema_errors *errors)
 {
     return errors && errors->count > 0 ? errors->items[0].keyword : NULL;
+}
+
+static const char *const failure_codes[] = {
+    [GT_SCHEMA_FAILURE_NONE] = NULL,
+    [GT_SCHEMA_FAILURE_OUT_OF_MEMORY] = "out_of_memory",
+    [GT_SCHEMA_FAILURE_TOO_DEEP] = "evaluation_too_deep",
+    [GT_SCHEMA_FAILURE_BUDGET] = "evaluation_budget",
+    [GT_SCHEMA_FAILURE_DEADLINE] = "evaluation_deadline",
+    [GT_SCHEMA_FAILURE_REGEX_LIMIT] = "regex_limit",
+};
+
+const char *gt_schema_failure_code_str(gt_schema_failure failure)
+{
+    return (unsigned)failure < sizeof failure_codes / sizeof failure_codes[0] ? failure_codes[failure] : NULL;
+}
+
+bool gt_schema_failure_is_limit(gt_schema_failure failure)
+{
+    return failure != GT_SCHEMA_FAILURE_NONE && failure != GT_SCHEMA_FAILURE_OUT_OF_MEMORY &&
+           gt_schema_failure_code_str(failure) != NULL;
+}
+
+long long gt_schema_clock_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* A limit hit replaces whatever errors were collected by one error naming it
+ * (partial errors of an unfinished evaluation would mislead a repair prompt). */
+static void report_failure(vctx *c)
+{
+    gt_schema_errors *e = c->errs;
+    e->failure = c->failure != GT_SCHEMA_FAILURE_NONE ? c->failure : GT_SCHEMA_FAILURE_OUT_OF_MEMORY;
+    if (!gt_schema_failure_is_limit(e->failure))
+        return;
+    e->count = 0;
+    c->path_len = 0;
+    c->collect = true, c->stop = false;
+    add_error_at(c, 0, gt_schema_failure_code_str(e->failure), c->failure_location ? c->failure_location : "",
+                 c->failure_message);
+    if (e->count == 1 && c->failure_path != NULL && c->failure_path_dollar != NULL) {
+        e->items[0].instance_path = c->failure_path;
+        e->items[0].instance_path_dollar = c->failure_path_dollar;
+    }
 }
 
 gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors)
@@ -1099,7 +1322,20 @@ gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *ins
     c.scope = c.scope_local, c.scope_len = 0, c.scope_cap = sizeof c.scope_local / sizeof c.scope_local[0];
     c.md = errors ? errors->match_data : NULL;
     c.scratch = errors ? errors->scratch : NULL;
+    c.failure = GT_SCHEMA_FAILURE_NONE;
+    c.failure_path = c.failure_path_dollar = c.failure_location = NULL;
+    c.failure_message[0] = '\0';
+    c.evaluations = 0;
+    c.max_evaluations = schema->options.max_evaluations ? schema->options.max_evaluations : GT_SCHEMA_MAX_EVALUATIONS;
+    c.deadline_ms = errors ? errors->deadline_ms : 0;
+    c.explaining = 0;
+    c.memo_ok = !schema->uses_unevaluated && !schema->uses_dynamic;
+    c.memo_off = 0;
+    c.memo = NULL, c.memo_cap = c.memo_count = 0;
+    c.limits = errors ? errors->match_context : NULL;
+    c.jit_stack = errors ? errors->jit_stack : NULL;
     if (errors != NULL) {
+        errors->failure = GT_SCHEMA_FAILURE_NONE;
         gt_schema_errors_clear(errors);
         if (errors->strings == NULL && (errors->strings = gt_arena_new()) == NULL)
             return GT_SCHEMA_ERROR;
@@ -1111,13 +1347,19 @@ gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *ins
     }
     evalset root = {0};
     bool ok = validate_node(&c, schema->root, instance, c.track ? &root : NULL);
+    free(c.memo);
     if (errors != NULL) {
         errors->match_data = c.md;
         errors->scratch = c.scratch;
+        errors->match_context = c.limits;
+        errors->jit_stack = c.jit_stack;
+        if (c.fatal)
+            report_failure(&c);
     } else {
         if (c.md)
             pcre2_match_data_free(c.md);
         gt_arena_free(c.scratch);
+        sc_regex_limits_free(c.limits, c.jit_stack);
     }
     if (c.path != c.path_local)
         free(c.path);

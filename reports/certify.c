@@ -3,6 +3,7 @@
  * attempt-accounting totals and the implementation's name and version.
  * Not for: formatting them (console.c, json.c, markdown.c, html.c). */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gauntlet/report.h"
@@ -77,6 +78,23 @@ double gt_report_pass_rate(const gt_run_counts *row)
 {
     size_t judged = row->cases - row->skip;
     return judged == 0 ? -1.0 : (double)row->pass / (double)judged;
+}
+
+void gt_report_rate_text(char *text, size_t len, const gt_run_counts *row)
+{
+    double rate = gt_report_pass_rate(row);
+    if (rate < 0)
+        snprintf(text, len, "n/a (%zu case%s)", row->cases, row->cases == 1 ? "" : "s");
+    else
+        snprintf(text, len, "%.2f%% (%zu/%zu)", rate * 100.0, row->pass, row->cases - row->skip);
+}
+
+void gt_report_tier_rates(const gt_run *run, char required[64], char optional[64])
+{
+    gt_run_counts tiers[GT_TIER_COUNT];
+    gt_run_count_tiers(run, tiers);
+    gt_report_rate_text(required, 64, &tiers[GT_TIER_REQUIRED]);
+    gt_report_rate_text(optional, 64, &tiers[GT_TIER_OPTIONAL]);
 }
 
 void gt_report_split_name(const char *target_name, char *name, size_t name_len, char *version, size_t version_len)

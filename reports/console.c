@@ -52,6 +52,9 @@ void gt_report_console_summary(FILE *out, const gt_run *run, bool colour)
         if (counts[gate].cases > 0)
             table_row(out, gt_gate_name((gt_gate)gate), &counts[gate], colour);
     table_row(out, "total", &counts[GT_GATE_COUNT], colour);
+    char required[64], optional[64];
+    gt_report_tier_rates(run, required, optional);
+    fprintf(out, "tiers      required %s, optional %s\n", required, optional);
     gt_report_console_accounting(out, run, colour);
 
     bool first = true;
@@ -213,6 +216,9 @@ void gt_report_console_certification(FILE *out, const gt_run *run, const gt_repo
             fprintf(out, "%.2f%%", rate * 100.0);
         fprintf(out, " (%zu/%zu)", counts[gate].pass, counts[gate].cases - counts[gate].skip);
     }
+    char required[64], optional[64];
+    gt_report_tier_rates(run, required, optional);
+    fprintf(out, "\n  required tier   %s  (%s)\n  optional tier   %s", required, GT_REPORT_TIER_NOTE, optional);
     gt_report_accounting_totals totals;
     gt_report_accounting_sum(run, &totals);
     fprintf(out, "\n  accounting      %zu cases: %zu matched, %zu mismatched, %zu not reported", totals.cases,

@@ -58,24 +58,34 @@ static void rate(FILE *out, const gt_run_counts *row)
         fprintf(out, "%.2f%%", value * 100.0);
 }
 
-static void outcome_matrix(FILE *out, const gt_run_counts counts[GT_GATE_COUNT + 1])
+static void counts_row(FILE *out, const char *name, const gt_run_counts *row)
 {
-    fputs("<h2>Per-gate results</h2>\n<table><tr><th>gate</th><th>cases</th><th>pass</th><th>fail</th>"
-          "<th>error</th><th>skip</th><th>pass rate</th></tr>\n",
-          out);
+    fprintf(out,
+            "<tr><th>%s</th><td class=\"n\">%zu</td><td class=\"n pass\">%zu</td><td class=\"n%s\">%zu</td>"
+            "<td class=\"n%s\">%zu</td><td class=\"n%s\">%zu</td><td class=\"n\">",
+            name, row->cases, row->pass, row->fail ? " fail" : "", row->fail, row->error ? " error" : "", row->error,
+            row->skip ? " skip" : "", row->skip);
+    rate(out, row);
+    fputs("</td></tr>\n", out);
+}
+
+static void outcome_matrix(FILE *out, const gt_run *run, const gt_run_counts counts[GT_GATE_COUNT + 1])
+{
+    static const char header[] = "<tr><th>%s</th><th>cases</th><th>pass</th><th>fail</th>"
+                                 "<th>error</th><th>skip</th><th>pass rate</th></tr>\n";
+    fputs("<h2>Per-gate results</h2>\n<table>", out);
+    fprintf(out, header, "gate");
     for (int gate = 0; gate <= GT_GATE_COUNT; gate++) {
-        const gt_run_counts *row = &counts[gate];
-        if (gate < GT_GATE_COUNT && row->cases == 0)
+        if (gate < GT_GATE_COUNT && counts[gate].cases == 0)
             continue;
-        fprintf(out,
-                "<tr><th>%s</th><td class=\"n\">%zu</td><td class=\"n pass\">%zu</td><td class=\"n%s\">%zu</td>"
-                "<td class=\"n%s\">%zu</td><td class=\"n%s\">%zu</td><td class=\"n\">",
-                gate == GT_GATE_COUNT ? "total" : gt_gate_name((gt_gate)gate), row->cases, row->pass,
-                row->fail ? " fail" : "", row->fail, row->error ? " error" : "", row->error, row->skip ? " skip" : "",
-                row->skip);
-        rate(out, row);
-        fputs("</td></tr>\n", out);
+        counts_row(out, gate == GT_GATE_COUNT ? "total" : gt_gate_name((gt_gate)gate), &counts[gate]);
     }
+    fputs("</table>\n<h2>Tiers</h2>\n<p>" GT_REPORT_TIER_NOTE ".</p>\n<table>", out);
+    fprintf(out, header, "tier");
+    gt_run_counts tiers[GT_TIER_COUNT];
+    gt_run_count_tiers(run, tiers);
+    for (int tier = 0; tier < GT_TIER_COUNT; tier++)
+        counts_row(out, gt_tier_name((gt_tier)tier), &tiers[tier]);
     fputs("</table>\n", out);
 }
 
@@ -139,6 +149,12 @@ static void certification(FILE *out, const gt_run *run, const gt_report_info *in
         code(out, info->corpus_sha256);
         fprintf(out, " (%zu cases, %zu selected)", info->corpus_cases, info->selected_cases);
     }
+    char required[64], optional[64];
+    gt_report_tier_rates(run, required, optional);
+    fprintf(out,
+            "</td></tr>\n<tr><th>required tier</th><td><strong>%s</strong> (" GT_REPORT_TIER_NOTE
+            ")</td></tr>\n<tr><th>optional tier</th><td>%s",
+            required, optional);
     gt_report_accounting_totals totals;
     gt_report_accounting_sum(run, &totals);
     fprintf(out,
@@ -270,6 +286,19 @@ static void compare_row(FILE *out, const char *label, const char *want, const ch
     fputs("</td></tr>\n", out);
 }
 
+/* <dt>label</dt><dd> each item as code </dd>, or nothing for an empty list. */
+static void code_list(FILE *out, const char *label, const char *const *items, size_t count)
+{
+    if (count == 0)
+        return;
+    fprintf(out, "<dt>%s</dt><dd>", label);
+    for (size_t i = 0; i < count; i++) {
+        fputs(i ? " " : "", out);
+        code(out, items[i]);
+    }
+    fputs("</dd>", out);
+}
+
 static void case_section(FILE *out, const gt_case_result *result, size_t index)
 {
     const gt_case *kase = result->kase;
@@ -287,14 +316,9 @@ static void case_section(FILE *out, const gt_case_result *result, size_t index)
     fputs(" / ", out);
     code(out, kase->category);
     fputs("</dd>", out);
-    if (kase->tag_count > 0) {
-        fputs("<dt>tags</dt><dd>", out);
-        for (size_t i = 0; i < kase->tag_count; i++) {
-            fputs(i ? " " : "", out);
-            code(out, kase->tags[i]);
-        }
-        fputs("</dd>", out);
-    }
+    code_list(out, "tags", kase->tags, kase->tag_count);
+    fprintf(out, "<dt>tier</dt><dd>%s</dd>", gt_tier_name(kase->tier));
+    code_list(out, "rules", kase->rules, kase->rule_count);
     if (kase->description) {
         fputs("<dt>description</dt><dd>", out);
         text(out, kase->description);
@@ -368,7 +392,7 @@ int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info
     fputs(".</p>\n", out);
 
     certification(out, run, info);
-    outcome_matrix(out, counts);
+    outcome_matrix(out, run, counts);
     gate_matrix(out, run, counts);
     baseline(out, info ? info->baseline : NULL);
     accounting_table(out, run);

@@ -118,7 +118,19 @@ static void write_observed(FILE *out, const gt_observed *observed, bool detail)
     gt_report_json_string(out, detail ? observed->transcript : NULL);
     fprintf(out, ", \"black_box\": %s, \"violation\": ", observed->black_box ? "true" : "false");
     gt_report_json_string(out, observed->violation);
+    fprintf(out, ", \"beyond_script_calls\": %d", observed->beyond_script_calls);
     fputc('}', out);
+}
+
+static void write_strings(FILE *out, const char *const *strings, size_t count)
+{
+    fputc('[', out);
+    for (size_t i = 0; i < count; i++) {
+        if (i)
+            fputs(", ", out);
+        gt_report_json_string(out, strings[i]);
+    }
+    fputc(']', out);
 }
 
 static void write_case(FILE *out, const gt_case_result *result, size_t index)
@@ -131,13 +143,11 @@ static void write_case(FILE *out, const gt_case_result *result, size_t index)
     gt_report_json_string(out, kase->input.gate);
     fputs(", \"category\": ", out);
     gt_report_json_string(out, kase->category);
-    fputs(", \"tags\": [", out);
-    for (size_t i = 0; i < kase->tag_count; i++) {
-        if (i)
-            fputs(", ", out);
-        gt_report_json_string(out, kase->tags[i]);
-    }
-    fputs("], \"description\": ", out);
+    fputs(", \"tags\": ", out);
+    write_strings(out, kase->tags, kase->tag_count);
+    fprintf(out, ", \"tier\": \"%s\", \"rules\": ", gt_tier_name(kase->tier));
+    write_strings(out, kase->rules, kase->rule_count);
+    fputs(", \"description\": ", out);
     gt_report_json_string(out, kase->description);
     fputs(", \"file\": ", out);
     gt_report_json_string(out, kase->file);
@@ -187,7 +197,8 @@ static void write_rate(FILE *out, double rate)
 /* The certification summary: who was certified against what, how well, and
  * how to reproduce it. */
 static void write_certification(FILE *out, const gt_run *run, const gt_report_info *info,
-                                const gt_run_counts counts[GT_GATE_COUNT + 1])
+                                const gt_run_counts counts[GT_GATE_COUNT + 1],
+                                const gt_run_counts tiers[GT_TIER_COUNT])
 {
     char name[256], version[128];
     gt_report_split_name(run->target_name, name, sizeof name, version, sizeof version);
@@ -201,6 +212,11 @@ static void write_certification(FILE *out, const gt_run *run, const gt_report_in
     for (int gate = 0; gate <= GT_GATE_COUNT; gate++) {
         fprintf(out, "%s\"%s\": ", gate ? ", " : "", gate == GT_GATE_COUNT ? "total" : gt_gate_name((gt_gate)gate));
         write_rate(out, gt_report_pass_rate(&counts[gate]));
+    }
+    fputs("},\n    \"tier_pass_rates\": {", out);
+    for (int tier = 0; tier < GT_TIER_COUNT; tier++) {
+        fprintf(out, "%s\"%s\": ", tier ? ", " : "", gt_tier_name((gt_tier)tier));
+        write_rate(out, gt_report_pass_rate(&tiers[tier]));
     }
     gt_report_accounting_totals totals;
     gt_report_accounting_sum(run, &totals);
@@ -244,8 +260,9 @@ static void write_baseline(FILE *out, const gt_baseline_diff *diff)
 
 int gt_report_json(FILE *out, const gt_run *run, const gt_report_info *info)
 {
-    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_counts counts[GT_GATE_COUNT + 1], tiers[GT_TIER_COUNT];
     gt_run_count(run, counts);
+    gt_run_count_tiers(run, tiers);
 
     fprintf(out, "{\n  \"format\": \"%s\",\n  \"gauntlet_version\": ", GT_REPORT_JSON_FORMAT);
     gt_report_json_string(out, GAUNTLET_VERSION);
@@ -271,8 +288,13 @@ int gt_report_json(FILE *out, const gt_run *run, const gt_report_info *info)
         fprintf(out, "%s\n    \"%s\": ", gate ? "," : "", gt_gate_name((gt_gate)gate));
         write_counts(out, &counts[gate]);
     }
+    fputs("\n  },\n  \"tiers\": {", out);
+    for (int tier = 0; tier < GT_TIER_COUNT; tier++) {
+        fprintf(out, "%s\n    \"%s\": ", tier ? "," : "", gt_tier_name((gt_tier)tier));
+        write_counts(out, &tiers[tier]);
+    }
     fputs("\n  },\n  \"certification\": ", out);
-    write_certification(out, run, info, counts);
+    write_certification(out, run, info, counts, tiers);
     fputs(",\n  \"baseline\": ", out);
     write_baseline(out, info ? info->baseline : NULL);
     fputs(",\n  \"problems\": [", out);

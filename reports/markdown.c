@@ -19,6 +19,23 @@ static void rate_cell(FILE *out, const gt_run_counts *row)
         fprintf(out, "%.2f%%", rate * 100.0);
 }
 
+static void counts_row(FILE *out, const char *name, const gt_run_counts *row)
+{
+    fprintf(out, "| %s | %zu | %zu | %zu | %zu | %zu | ", name, row->cases, row->pass, row->fail, row->error, row->skip);
+    rate_cell(out, row);
+    fputs(" |\n", out);
+}
+
+/* One row per tier under the gate table. */
+static void tier_rows(FILE *out, const gt_run *run)
+{
+    gt_run_counts tiers[GT_TIER_COUNT];
+    gt_run_count_tiers(run, tiers);
+    fputs("\n| tier | cases | pass | fail | error | skip | pass rate |\n|---|--:|--:|--:|--:|--:|--:|\n", out);
+    for (int tier = 0; tier < GT_TIER_COUNT; tier++)
+        counts_row(out, gt_tier_name((gt_tier)tier), &tiers[tier]);
+}
+
 static void gate_table(FILE *out, const gt_run_counts counts[GT_GATE_COUNT + 1])
 {
     fputs("| gate | cases | pass | fail | error | skip | pass rate |\n|---|--:|--:|--:|--:|--:|--:|\n", out);
@@ -26,11 +43,7 @@ static void gate_table(FILE *out, const gt_run_counts counts[GT_GATE_COUNT + 1])
         const gt_run_counts *row = &counts[gate];
         if (gate < GT_GATE_COUNT && row->cases == 0)
             continue;
-        const char *name = gate == GT_GATE_COUNT ? "**total**" : gt_gate_name((gt_gate)gate);
-        fprintf(out, "| %s | %zu | %zu | %zu | %zu | %zu | ", name, row->cases, row->pass, row->fail, row->error,
-                row->skip);
-        rate_cell(out, row);
-        fputs(" |\n", out);
+        counts_row(out, gate == GT_GATE_COUNT ? "**total**" : gt_gate_name((gt_gate)gate), row);
     }
 }
 
@@ -57,6 +70,9 @@ static void certification(FILE *out, const gt_run *run, const gt_report_info *in
         gt_report_md_code(out, info->corpus_sha256);
         fprintf(out, " (%zu cases, %zu selected)", info->corpus_cases, info->selected_cases);
     }
+    char required[64], optional[64];
+    gt_report_tier_rates(run, required, optional);
+    fprintf(out, " |\n| required tier | **%s** (%s) |\n| optional tier | %s", required, GT_REPORT_TIER_NOTE, optional);
     gt_report_accounting_totals totals;
     gt_report_accounting_sum(run, &totals);
     fprintf(out, " |\n| attempt accounting | %zu cases: %zu matched, %zu mismatched, %zu not reported; "
@@ -178,6 +194,7 @@ int gt_report_markdown(FILE *out, const gt_run *run, const gt_report_info *info)
     if (info && info->baseline)
         fprintf(out, "%zu regression%s against the baseline.\n\n", regressed, regressed == 1 ? "" : "s");
     gate_table(out, counts);
+    tier_rows(out, run);
     certification(out, run, info);
     baseline(out, info ? info->baseline : NULL);
     accounting_table(out, run);

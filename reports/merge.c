@@ -115,6 +115,7 @@ static int copy_observed(gt_observed *to, const gt_observed *from)
     to->accounting = from->accounting;
     to->has_accounting = from->has_accounting;
     to->black_box = from->black_box;
+    to->beyond_script_calls = from->beyond_script_calls;
     const char *sources[7] = {from->gate,    from->reason,     from->message,  from->output_json,
                               from->subtype, from->transcript, from->violation};
     char **targets[7] = {&to->gate,    &to->reason,     &to->message,  &to->output_json,

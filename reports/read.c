@@ -193,6 +193,9 @@ static void read_observed(reader *r, const cJSON *object, gt_observed *observed)
     observed->transcript = malloc_text_of(r, object, "transcript", "observed");
     observed->violation = malloc_text_of(r, object, "violation", "observed");
     observed->black_box = cJSON_IsTrue(member(object, "black_box"));
+    const cJSON *beyond = member(object, "beyond_script_calls");
+    if (cJSON_IsNumber(beyond) && beyond->valuedouble >= 0 && beyond->valuedouble <= 1e9)
+        observed->beyond_script_calls = (int)beyond->valuedouble;
     observed->has_accounting = read_accounting(r, object, "observed", &observed->accounting);
     const cJSON *errors = member(object, "errors");
     if (errors != NULL && !cJSON_IsNull(errors)) {
@@ -232,6 +235,21 @@ static int outcome_of(const char *name)
     return -1;
 }
 
+/* The strings of an array (tags, rules) copied into the document's arena;
+ * other items are left out. NULL with *count 0 when `array` is not one. */
+static const char *const *string_list(gt_report_doc *doc, const cJSON *array, size_t *count)
+{
+    *count = 0;
+    if (!cJSON_IsArray(array))
+        return NULL;
+    size_t size = (size_t)cJSON_GetArraySize(array);
+    const char **list = gt_arena_alloc(doc->arena, (size ? size : 1) * sizeof *list);
+    for (const cJSON *item = array->child; list != NULL && item != NULL; item = item->next)
+        if (cJSON_IsString(item))
+            list[(*count)++] = gt_arena_strndup(doc->arena, item->valuestring, strlen(item->valuestring));
+    return list;
+}
+
 static void read_case(reader *r, const cJSON *object, size_t position)
 {
     gt_report_doc *doc = r->doc;
@@ -249,17 +267,12 @@ static void read_case(reader *r, const cJSON *object, size_t position)
     kase->description = text_of(r, object, "description", "case", false);
     kase->file = text_of(r, object, "file", "case", false);
     kase->line = (unsigned)whole_of(r, object, "line", "case", 0, 0, UINT_MAX);
-    const cJSON *tags = member(object, "tags");
-    if (cJSON_IsArray(tags)) {
-        size_t count = (size_t)cJSON_GetArraySize(tags);
-        const char **list = gt_arena_alloc(doc->arena, (count ? count : 1) * sizeof *list);
-        size_t kept = 0;
-        for (const cJSON *tag = tags->child; list != NULL && tag != NULL; tag = tag->next)
-            if (cJSON_IsString(tag))
-                list[kept++] = gt_arena_strndup(doc->arena, tag->valuestring, strlen(tag->valuestring));
-        kase->tags = list;
-        kase->tag_count = kept;
-    }
+    kase->tags = string_list(doc, member(object, "tags"), &kase->tag_count);
+    const char *tier = text_of(r, object, "tier", "case", false);
+    if (tier != NULL && gt_tier_from_name(tier) < 0)
+        bad_field(r, "case", "tier", "\"required\" or \"optional\"");
+    kase->tier = tier != NULL && gt_tier_from_name(tier) == GT_TIER_OPTIONAL ? GT_TIER_OPTIONAL : GT_TIER_REQUIRED;
+    kase->rules = string_list(doc, member(object, "rules"), &kase->rule_count);
     const char *base64 = text_of(r, object, "input_base64", "case", false);
     if (base64 != NULL) {
         size_t len = 0;

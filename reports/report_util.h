@@ -113,6 +113,13 @@ void gt_report_accounting_sum(const gt_run *run, gt_report_accounting_totals *to
 /* Pass rate of a counts row: pass / (cases - skip), or -1 when every case
  * was skipped or there are none. */
 double gt_report_pass_rate(const gt_run_counts *row);
+/* A row's pass rate as text: "98.44% (630/640)" (pass / cases not skipped),
+ * or "n/a (0 cases)". */
+void gt_report_rate_text(char *text, size_t len, const gt_run_counts *row);
+/* The two tiers' rate texts of a run. */
+void gt_report_tier_rates(const gt_run *run, char required[64], char optional[64]);
+/* What a report says about the tiers: the certificate rests on the required one. */
+#define GT_REPORT_TIER_NOTE "a certificate rests on the required tier; optional cases test gauntlet's own conventions"
 /* Split the target's self-reported name ("acme-guard 2.3.1") into name and
  * version (a last word starting with a digit or 'v' followed by a digit).
  * Writes "" for a missing part. */

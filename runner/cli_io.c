@@ -14,6 +14,27 @@
 
 char *gt_read_file(const char *path, size_t *len, char *err, size_t err_len)
 {
+    return gt_read_file_max(path, GT_CLI_MAX_FILE_BYTES, len, NULL, err, err_len);
+}
+
+gt_value *gt_read_and_parse(gt_arena *arena, const char *path, const gt_parse_options *options, char **text,
+                            gt_parse_error *error, char *err, size_t err_len)
+{
+    size_t max = options != NULL && options->max_bytes != 0 ? options->max_bytes : GT_PARSE_DEFAULT_MAX_BYTES;
+    size_t len;
+    bool over = false;
+    *text = gt_read_file_max(path, max, &len, &over, err, err_len);
+    if (*text == NULL)
+        return NULL;
+    gt_value *value = gt_parse(arena, *text, len, options, error);
+    if (value == NULL && over) /* the parser saw max + 1 bytes: say that reading stopped there */
+        snprintf(error->message, sizeof error->message, "input is over the limit of %zu bytes (reading stopped there)",
+                 max);
+    return value;
+}
+
+char *gt_read_file_max(const char *path, size_t max, size_t *len, bool *over, char *err, size_t err_len)
+{
     int use_stdin = path == NULL || strcmp(path, "-") == 0;
     FILE *in = use_stdin ? stdin : fopen(path, "rb");
     if (in == NULL) {
@@ -21,8 +42,13 @@ char *gt_read_file(const char *path, size_t *len, char *err, size_t err_len)
         return NULL;
     }
     size_t cap = 65536, used = 0;
+    bool too_big = false;
     char *data = malloc(cap);
     while (data != NULL) {
+        if (used > max) {
+            too_big = true;
+            break;
+        }
         if (used + 1 >= cap) {
             char *grown = realloc(data, cap * 2);
             if (grown == NULL) {
@@ -33,14 +59,21 @@ char *gt_read_file(const char *path, size_t *len, char *err, size_t err_len)
             data = grown;
             cap *= 2;
         }
-        size_t got = fread(data + used, 1, cap - used - 1, in);
+        size_t want = cap - used - 1;
+        if (want > max + 1 - used)
+            want = max + 1 - used;
+        size_t got = fread(data + used, 1, want, in);
         used += got;
         if (got == 0)
             break;
     }
-    int failed = data == NULL || ferror(in);
-    if (failed)
+    int failed = data == NULL || ferror(in) || (too_big && over == NULL);
+    if (failed && too_big && data != NULL)
+        snprintf(err, err_len, "%s: larger than %zu bytes", use_stdin ? "<stdin>" : path, max);
+    else if (failed)
         snprintf(err, err_len, "%s: %s", use_stdin ? "<stdin>" : path, data == NULL ? "out of memory" : "read error");
+    if (over != NULL)
+        *over = too_big;
     if (!use_stdin)
         fclose(in);
     if (failed) {

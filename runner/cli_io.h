@@ -2,6 +2,7 @@
 #ifndef GT_CLI_IO_H
 #define GT_CLI_IO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -9,6 +10,27 @@
  * a NUL after the last byte (not counted in *len). Returns NULL and writes a
  * message naming the path into `err` on failure. Caller frees. */
 char *gt_read_file(const char *path, size_t *len, char *err, size_t err_len);
+
+/* Largest file gt_read_file reads (schemas, scripts, reports); it stops
+ * reading there, so a pipe or a device cannot make it read forever. */
+#define GT_CLI_MAX_FILE_BYTES (256u * 1024u * 1024u)
+
+/* gt_read_file that reads at most `max` bytes. With `over` NULL a longer input
+ * is an error ("<path>: larger than N bytes"); otherwise the first max + 1
+ * bytes are returned with *over set, for the caller to reject as too large.
+ * Either way reading stops after max + 1 bytes. */
+char *gt_read_file_max(const char *path, size_t max, size_t *len, bool *over, char *err, size_t err_len);
+
+struct gt_arena;
+struct gt_parse_error;
+struct gt_parse_options;
+struct gt_value;
+/* Read a model output for the syntax gate (at most `max_bytes` + 1 bytes) and
+ * parse it; an input over the limit is rejected as too_large without being read
+ * in full. Returns the value, or NULL with `error` filled; *text (malloc'd, the
+ * caller frees) is NULL when the input could not be read (message in `err`). */
+struct gt_value *gt_read_and_parse(struct gt_arena *arena, const char *path, const struct gt_parse_options *options,
+                                   char **text, struct gt_parse_error *error, char *err, size_t err_len);
 
 /* Parse a non-negative size argument ("1048576", "16M", "64k"). Returns 0, or
  * -1 when it is not a number. */

@@ -70,20 +70,19 @@ int gt_cmd_parse(int argc, char **argv)
         }
     }
     char err[512];
-    size_t len;
-    char *text = gt_read_file(path, &len, err, sizeof err);
-    if (text == NULL) {
-        fprintf(stderr, "gauntlet parse: %s\n", err);
-        return 2;
-    }
     gt_arena *arena = gt_arena_new();
     if (arena == NULL) {
-        free(text);
         fprintf(stderr, "gauntlet parse: out of memory\n");
         return 2;
     }
+    char *text;
     gt_parse_error error;
-    gt_value *root = gt_parse(arena, text, len, &options, &error);
+    gt_value *root = gt_read_and_parse(arena, path, &options, &text, &error, err, sizeof err);
+    if (text == NULL) {
+        gt_arena_free(arena);
+        fprintf(stderr, "gauntlet parse: %s\n", err);
+        return 2;
+    }
     int status = 0;
     if (root == NULL) {
         printf("reject syntax %s at %u:%u: %s\n", gt_syntax_reason_code(error.reason), error.line, error.column,

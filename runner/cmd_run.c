@@ -34,6 +34,7 @@
 #include "gauntlet/report.h"
 #include "gauntlet/run.h"
 #include "report_util.h"
+#include "smoke.h"
 #include "target_adapter.h"
 
 #define RUN_MAX_JOBS 1024u
@@ -53,6 +54,7 @@ typedef struct run_options {
     size_t report_count;
     bool quiet;
     bool certify;
+    bool smoke_only; /* --smoke: play the built-in smoke case through the target, nothing else */
     const char *baseline; /* earlier JSON report, or NULL */
     unsigned shard_index, shard_count; /* 0 = not sharded */
     char *report_args[RUN_MAX_REPORTS]; /* strdup'd --report values (split in place) */
@@ -64,6 +66,7 @@ static void run_usage(FILE *out)
     fprintf(out,
             "usage: gauntlet run [PATH...] [--gate G] [--tag T] [--id GLOB] [--target SPEC] [-j N]\n"
             "                    [--report FORMAT:FILE]... [--baseline FILE] [--shard K/N] [--certify] [--quiet]\n"
+            "       gauntlet run --smoke --target SPEC\n"
             "\n"
             "Replay corpus cases against a target and report per gate.\n"
             "  PATH                 case files or directories (recursive, *.cases.json);\n"
@@ -73,8 +76,8 @@ static void run_usage(FILE *out)
             "  --id GLOB            only cases whose id matches the shell glob\n"
             "  --target SPEC        implementation under test (default: reference)\n"
             "  -j, --jobs N         worker threads, each with its own target (default 1; 0 = one per CPU)\n"
-            "  --timeout T          per-case deadline of an adapter target: seconds, or with a unit\n"
-            "                       (500ms, 10s; default %d s)\n"
+            "  --timeout T          per-case deadline of an adapter or the reference target: seconds,\n"
+            "                       or with a unit (500ms, 10s; default %d s)\n"
             "  --report FORMAT:FILE write a report: " GT_REPORT_FORMATS "; FILE '-' is standard output;\n"
             "                       repeatable, or comma-separated (json:r.json,junit:r.xml,html:r.html)\n"
             "  --baseline FILE      compare with an earlier JSON report: exit 1 only when a case that passed\n"
@@ -84,8 +87,11 @@ static void run_usage(FILE *out)
             "  --certify            print the certification summary (implementation, corpus hash, pass\n"
             "                       rates, attempt accounting, command to reproduce)\n"
             "  -q, --quiet          print only the totals line (and load problems)\n"
+            "  --smoke              only play gauntlet's built-in, always-valid case through the target and\n"
+            "                       say whether it produced a verdict (adapter: and http: targets are smoked\n"
+            "                       before every run; a failed smoke stops the run with exit 2)\n"
             "exit: 0 all passed, 1 a case failed or errored (with --baseline: a regression), 2 usage, I/O or\n"
-            "      case-file error\n",
+            "      case-file error, no case selected, or a target that failed its smoke test\n",
             GT_ADAPTER_DEFAULT_TIMEOUT_MS / 1000);
 }
 
@@ -204,6 +210,8 @@ static int parse_args(int argc, char **argv, run_options *options, bool *help)
             options->quiet = true;
         } else if (strcmp(arg, "--certify") == 0) {
             options->certify = true;
+        } else if (strcmp(arg, "--smoke") == 0) {
+            options->smoke_only = true;
         } else if ((value = option_value(argc, argv, &i, "--baseline", &missing)) != NULL) {
             if (options->baseline != NULL)
                 return usage_error("--baseline given twice%s", "");
@@ -417,6 +425,83 @@ static bool corpus_version(const run_options *options, char *out, size_t out_len
     return false;
 }
 
+/* The tags (or, with `gates`, the gates) the loaded cases carry, sorted and
+ * comma-separated: what an empty selection could have named. Malloc'd. */
+static int compare_text(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static char *known_values(const gt_corpus *corpus, bool gates)
+{
+    size_t cap = 64, count = 0;
+    const char **values = malloc(cap * sizeof *values);
+    for (size_t i = 0; values != NULL && i < gt_corpus_count(corpus); i++) {
+        const gt_case *kase = gt_corpus_case(corpus, i);
+        size_t n = gates ? 1 : kase->tag_count;
+        for (size_t t = 0; t < n; t++) {
+            const char *value = gates ? kase->input.gate : kase->tags[t];
+            bool seen = false;
+            for (size_t j = 0; j < count && !seen; j++)
+                seen = strcmp(values[j], value) == 0;
+            if (seen)
+                continue;
+            if (count == cap) {
+                const char **grown = realloc(values, (cap *= 2) * sizeof *values);
+                if (grown == NULL)
+                    break;
+                values = grown;
+            }
+            values[count++] = value;
+        }
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = values ? open_memstream(&text, &len) : NULL;
+    if (out != NULL) {
+        qsort(values, count, sizeof *values, compare_text);
+        for (size_t i = 0; i < count; i++)
+            fprintf(out, "%s%s", i ? ", " : "", values[i]);
+        fclose(out);
+    }
+    free(values);
+    return text;
+}
+
+static void report_empty_selection(const run_options *options, size_t loaded, const char *known)
+{
+    if (!options->gate && !options->tag && !options->id_glob) {
+        fputs("gauntlet run: no case found in", stderr);
+        for (size_t i = 0; i < options->path_count; i++)
+            fprintf(stderr, " %s", options->paths[i]);
+        fputs(" (no *.cases.json with a loadable case there)\n", stderr);
+        return;
+    }
+    fputs("gauntlet run: no case matches", stderr);
+    if (options->gate)
+        fprintf(stderr, " --gate %s", options->gate);
+    if (options->tag)
+        fprintf(stderr, " --tag %s", options->tag);
+    if (options->id_glob)
+        fprintf(stderr, " --id '%s'", options->id_glob);
+    fprintf(stderr, " among the %zu cases loaded", loaded);
+    if (options->tag && known && known[0])
+        fprintf(stderr, " (known tags: %s)", known);
+    else if (options->gate && known && known[0])
+        fprintf(stderr, " (gates with cases: %s)", known);
+    fputs("\n", stderr);
+}
+
+/* Release what gt_cmd_run holds before its run and return 2. */
+static int give_up(gt_corpus *corpus, char *command, gt_report_doc *baseline, run_options *options)
+{
+    gt_corpus_free(corpus);
+    free(command);
+    gt_report_doc_free(baseline);
+    free_options(options);
+    return 2;
+}
+
 static bool ci_environment(void)
 {
     const char *ci = getenv("CI");
@@ -431,6 +516,12 @@ int gt_cmd_run(int argc, char **argv)
     if (status != 0 || help) {
         if (help)
             run_usage(stdout);
+        free_options(&options);
+        return status;
+    }
+
+    if (options.smoke_only) {
+        status = gt_smoke_run(options.target, stdout, stderr) == 0 ? 0 : 2;
         free_options(&options);
         return status;
     }
@@ -453,32 +544,20 @@ int gt_cmd_run(int argc, char **argv)
     char *command = run_command_line(argc, argv);
     if (corpus == NULL || command == NULL) {
         fprintf(stderr, "gauntlet run: out of memory\n");
-        gt_corpus_free(corpus);
-        free(command);
-        gt_report_doc_free(baseline);
-        free_options(&options);
-        return 2;
+        return give_up(corpus, command, baseline, &options);
     }
     char bundled[PATH_MAX];
     if (options.path_count == 0) {
         if (!gt_cmd_default_corpus(bundled, sizeof bundled)) {
             fprintf(stderr, "gauntlet run: no corpus given and none found (./corpus or next to the binary)\n");
-            gt_corpus_free(corpus);
-            free(command);
-            gt_report_doc_free(baseline);
-            free_options(&options);
-            return 2;
+            return give_up(corpus, command, baseline, &options);
         }
         options.paths[options.path_count++] = bundled;
     }
     for (size_t i = 0; i < options.path_count; i++) {
         if (gt_corpus_load(corpus, options.paths[i]) < 0) {
             fprintf(stderr, "gauntlet run: out of memory loading '%s'\n", options.paths[i]);
-            gt_corpus_free(corpus);
-            free(command);
-            gt_report_doc_free(baseline);
-            free_options(&options);
-            return 2;
+            return give_up(corpus, command, baseline, &options);
         }
     }
     char sha256[65], version[256];
@@ -492,7 +571,26 @@ int gt_cmd_run(int argc, char **argv)
         .shard_count = options.shard_count,
         .certify = options.certify,
     };
+    size_t loaded_cases = gt_corpus_count(corpus);
+    char *known = known_values(corpus, options.gate != NULL && options.tag == NULL);
     info.selected_cases = gt_corpus_filter(corpus, options.gate, options.tag, options.id_glob);
+    if (info.selected_cases == 0) {
+        /* an empty selection is never green */
+        print_problems(corpus);
+        report_empty_selection(&options, loaded_cases, known);
+        free(known);
+        fflush(stderr);
+        bool report_on_stdout = false;
+        for (size_t i = 0; i < options.report_count; i++)
+            report_on_stdout = report_on_stdout || strcmp(options.reports[i].path, "-") == 0;
+        fputs("0 passed, 0 failed, 0 skipped\n", report_on_stdout ? stderr : stdout); /* the totals line contract */
+        return give_up(corpus, command, baseline, &options);
+    }
+    free(known);
+    if (gt_smoke_wanted(options.target) && gt_smoke_run(options.target, stderr, stderr) != 0) {
+        print_problems(corpus);
+        return give_up(corpus, command, baseline, &options);
+    }
     if (options.shard_count > 0)
         gt_corpus_shard(corpus, options.shard_index, options.shard_count);
 
@@ -514,11 +612,7 @@ int gt_cmd_run(int argc, char **argv)
     if (run == NULL) {
         fprintf(stderr, "gauntlet run: %s\n", err);
         print_problems(corpus);
-        gt_corpus_free(corpus);
-        free(command);
-        gt_report_doc_free(baseline);
-        free_options(&options);
-        return 2;
+        return give_up(corpus, command, baseline, &options);
     }
     if (terminal && show && run->count > 0)
         fputs("\r\033[K", stdout);

@@ -106,6 +106,15 @@ int gt_cmd_serve(int argc, char **argv)
             gt_mock_stop(server);
             return 2;
         }
+        if (n == 0) {
+            /* an empty selection is never green: a server that plays nothing is a mistake */
+            fprintf(stderr,
+                    "gauntlet serve: --corpus %s: no scenario found (loop and stream cases with a \"script\", "
+                    "or *.scenario.json files)\n",
+                    corpora[i]);
+            gt_mock_stop(server);
+            return 2;
+        }
         loaded += (size_t)n;
     }
     for (size_t i = 0; i < scenario_count; i++) {

@@ -124,15 +124,15 @@ static gt_schema *load_schema(const validate_args *a)
 static int validate_one(const gt_schema *schema, const char *path)
 {
     char err[512];
-    size_t len;
-    char *text = gt_read_file(path, &len, err, sizeof err);
-    if (text == NULL) {
+    gt_arena *arena = gt_arena_new();
+    char *text = NULL;
+    gt_parse_error perr;
+    gt_value *value = arena ? gt_read_and_parse(arena, path, NULL, &text, &perr, err, sizeof err) : NULL;
+    if (arena != NULL && text == NULL) {
+        gt_arena_free(arena);
         fprintf(stderr, "gauntlet validate: %s\n", err);
         return 2;
     }
-    gt_arena *arena = gt_arena_new();
-    gt_parse_error perr;
-    gt_value *value = arena ? gt_parse(arena, text, len, NULL, &perr) : NULL;
     int status;
     if (arena == NULL) {
         fprintf(stderr, "gauntlet validate: out of memory\n");
@@ -148,8 +148,11 @@ static int validate_one(const gt_schema *schema, const char *path)
         for (size_t i = 0; i < errors.count; i++)
             printf("%s %s: %s\n", errors.items[i].instance_path_dollar, errors.items[i].keyword,
                    errors.items[i].message);
-        if (r == GT_SCHEMA_ERROR)
-            fprintf(stderr, "gauntlet validate: evaluation failed (out of memory or too deep)\n");
+        if (r == GT_SCHEMA_ERROR && gt_schema_failure_is_limit(errors.failure))
+            fprintf(stderr, "gauntlet validate: evaluation stopped at a limit (%s)\n",
+                    gt_schema_failure_code_str(errors.failure));
+        else if (r == GT_SCHEMA_ERROR)
+            fprintf(stderr, "gauntlet validate: evaluation failed (out of memory)\n");
         status = r == GT_SCHEMA_VALID ? 0 : r == GT_SCHEMA_INVALID ? 1 : 2;
         gt_schema_errors_free(&errors);
     }
@@ -312,7 +315,10 @@ static int jsonl_line(const gt_schema *schema, gt_arena *arena, gt_schema_errors
         t->valid++;
     else {
         t->invalid++;
-        tally_add(t, "structure", r == GT_SCHEMA_ERROR ? "evaluation_error" : gt_schema_errors_reason(errors));
+        tally_add(t, "structure",
+                  r == GT_SCHEMA_ERROR ? (gt_schema_failure_is_limit(errors->failure) ? gt_schema_errors_reason(errors)
+                                                                                        : "evaluation_error")
+                                       : gt_schema_errors_reason(errors));
     }
     return 0;
 }

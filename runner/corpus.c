@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
@@ -33,6 +35,9 @@
  * limit. */
 #define CASE_FILE_MAX_DEPTH 20000u
 #define CASE_FILE_MAX_BYTES (256u * 1024u * 1024u)
+/* Largest schema_file: far above any contract (GT_SCHEMA_MAX_NODES bounds
+ * what compiles), small enough that a stray big file costs nothing. */
+#define SCHEMA_FILE_MAX_BYTES (64u * 1024u * 1024u)
 /* Directory recursion guard (symlink loops). */
 #define CORPUS_MAX_DIR_DEPTH 32
 /* Longest id, category or tag; longer ones are almost always a pasted value. */
@@ -51,6 +56,15 @@ typedef struct schema_cache_entry {
     const char *problem; /* why it is broken */
 } schema_cache_entry;
 
+/* A rule list (corpus/rules.json): the ids a case's `rules` may name. */
+typedef struct rules_list {
+    struct rules_list *next;
+    const char *path;  /* canonical path */
+    const char **ids;  /* sorted, unique */
+    size_t count;
+    bool broken;       /* it had problems (reported once); ids naming it cannot be checked */
+} rules_list;
+
 struct gt_corpus {
     gt_arena *arena; /* every case, string and problem lives here */
     gt_case **cases;
@@ -62,6 +76,8 @@ struct gt_corpus {
     const char **files; /* canonical paths already loaded (loading twice is a no-op) */
     size_t file_count, file_cap;
     schema_cache_entry *schemas;
+    rules_list *rule_lists; /* every rules.json read so far */
+    const char *root; /* canonical corpus root while gt_corpus_load runs, else NULL */
     bool out_of_memory;
 };
 
@@ -165,6 +181,8 @@ typedef struct file_ctx {
     gt_arena *scratch; /* the parsed file; freed after loading */
     gt_parse_options options;
     size_t problems; /* problems reported for the current unit (file or case) */
+    const rules_list *rules; /* the nearest rules.json, once looked for */
+    bool rules_looked;
 } file_ctx;
 
 static unsigned line_of(const file_ctx *ctx, size_t offset)
@@ -261,6 +279,110 @@ static const char *const top_level_fields[] = {"format", "description", "default
 /* Fields the defaults block may not set: they identify or define one case. */
 static const char *const per_case_only[] = {"id", "input", "input_base64", "expect"};
 
+/* The corpus root, canonical, into `root` (PATH_MAX): the directory being
+ * loaded, or when a directory at or above it holds the corpus's VERSION file,
+ * the nearest such directory (so `gauntlet run corpus/structure` still reaches
+ * corpus/schemas). `path` is a directory, or a case file (its directory). */
+static bool corpus_root_of(const char *path, bool is_dir, char *root)
+{
+    char start[PATH_MAX];
+    if (realpath(path, start) == NULL)
+        return false;
+    if (!is_dir) {
+        char *slash = strrchr(start, '/');
+        if (slash != NULL)
+            slash == start ? (void)(slash[1] = '\0') : (void)(*slash = '\0');
+    }
+    snprintf(root, PATH_MAX, "%s", start);
+    char probe[PATH_MAX + 16], dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", start);
+    for (int level = 0; level < CORPUS_MAX_DIR_DEPTH; level++) {
+        struct stat info;
+        snprintf(probe, sizeof probe, "%s/VERSION", strcmp(dir, "/") == 0 ? "" : dir);
+        if (stat(probe, &info) == 0 && S_ISREG(info.st_mode)) {
+            snprintf(root, PATH_MAX, "%s", dir);
+            break;
+        }
+        char *slash = strrchr(dir, '/');
+        if (slash == NULL || slash == dir)
+            break;
+        *slash = '\0';
+    }
+    return true;
+}
+
+/* Read a schema_file: it must resolve to a regular file inside the corpus
+ * root (no FIFO, device or `..` escape) of at most SCHEMA_FILE_MAX_BYTES,
+ * checked before and while reading. Returns the bytes (malloc'd), or NULL
+ * with `message` naming the file. */
+static char *read_schema_file(file_ctx *ctx, const char *path, size_t *len, char *message, size_t message_len)
+{
+    char root[PATH_MAX], real[PATH_MAX];
+    if (ctx->corpus->root != NULL)
+        snprintf(root, sizeof root, "%s", ctx->corpus->root);
+    else if (!corpus_root_of(ctx->dir_prefix[0] ? ctx->dir_prefix : ".", true, root)) {
+        snprintf(message, message_len, "schema_file '%s': the case file's directory cannot be resolved", path);
+        return NULL;
+    }
+    if (realpath(path, real) == NULL) {
+        snprintf(message, message_len, "schema_file '%s' cannot be read: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t root_len = strlen(root);
+    if (strcmp(root, "/") != 0 && (strncmp(real, root, root_len) != 0 || real[root_len] != '/')) {
+        snprintf(message, message_len, "schema_file '%.200s' is outside the corpus root '%.200s'", path, root);
+        return NULL;
+    }
+    int fd = open(real, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC); /* a FIFO must not block the open */
+    struct stat info;
+    if (fd < 0 || fstat(fd, &info) != 0) {
+        snprintf(message, message_len, "schema_file '%s' cannot be read: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(info.st_mode) || info.st_size > (off_t)SCHEMA_FILE_MAX_BYTES) {
+        if (!S_ISREG(info.st_mode))
+            snprintf(message, message_len, "schema_file '%s' is not a regular file", path);
+        else
+            snprintf(message, message_len, "schema_file '%s' is larger than %u bytes", path, SCHEMA_FILE_MAX_BYTES);
+        close(fd);
+        return NULL;
+    }
+    size_t cap = (size_t)info.st_size + 1, used = 0;
+    char *text = malloc(cap);
+    while (text != NULL) {
+        ssize_t got = read(fd, text + used, cap - used);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            if (got < 0)
+                snprintf(message, message_len, "schema_file '%s' cannot be read: %s", path, strerror(errno));
+            break;
+        }
+        used += (size_t)got;
+        if (used == cap) { /* it grew since fstat */
+            if (cap > SCHEMA_FILE_MAX_BYTES) {
+                snprintf(message, message_len, "schema_file '%s' is larger than %u bytes", path,
+                         SCHEMA_FILE_MAX_BYTES);
+                break;
+            }
+            char *bigger = realloc(text, cap * 2);
+            if (bigger == NULL) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger, cap *= 2;
+        }
+    }
+    close(fd);
+    if (text == NULL && message[0] == '\0')
+        snprintf(message, message_len, "out of memory");
+    *len = used;
+    return text;
+}
+
 /* Read a schema file (cached per resolved path). Returns the compact schema
  * JSON, or NULL with *why set to a message. */
 static const char *load_schema_file(file_ctx *ctx, const char *path, const char **why)
@@ -281,30 +403,8 @@ static const char *load_schema_file(file_ctx *ctx, const char *path, const char 
     entry->path = corpus_strdup(corpus, path, strlen(path));
 
     char message[512] = "";
-    FILE *file = fopen(path, "rb");
-    char *text = NULL;
     size_t len = 0;
-    if (file == NULL)
-        snprintf(message, sizeof message, "schema_file '%s' cannot be read: %s", path, strerror(errno));
-    else {
-        size_t cap = 0;
-        for (;;) {
-            if (len + 4096 > cap) {
-                char *bigger = realloc(text, cap ? cap * 2 : 8192);
-                if (bigger == NULL)
-                    break;
-                text = bigger;
-                cap = cap ? cap * 2 : 8192;
-            }
-            size_t got = fread(text + len, 1, cap - len, file);
-            len += got;
-            if (got == 0)
-                break;
-        }
-        if (ferror(file))
-            snprintf(message, sizeof message, "schema_file '%s' cannot be read: %s", path, strerror(errno));
-        fclose(file);
-    }
+    char *text = read_schema_file(ctx, path, &len, message, sizeof message);
     if (message[0] == '\0' && text != NULL) {
         gt_arena *arena = gt_arena_new();
         gt_parse_error error;
@@ -347,6 +447,203 @@ static bool resolve_schema_file(file_ctx *ctx, const gt_value *value, char *path
     return true;
 }
 
+/* ---- the rule list (rules.json) ------------------------------------------ */
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Rule ids: "S0-18", "RFC8259-6", "JSONSCHEMA-2020-12-core-10.3.2.1": [A-Za-z0-9._-]+. */
+static bool is_rule_id(const gt_value *value)
+{
+    if (!is_plain_string(value) || value->u.str.len == 0 || value->u.str.len > CASE_NAME_MAX)
+        return false;
+    for (size_t i = 0; i < value->u.str.len; i++) {
+        char c = value->u.str.chars[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+              c == '-'))
+            return false;
+    }
+    return true;
+}
+
+static const gt_value *ctx_parse(file_ctx *ctx, const char *text, size_t len);
+static void ctx_release(file_ctx *ctx);
+
+/* Check a parsed rule list and keep its ids. Problems go to `ctx`. */
+static void read_rules_list(file_ctx *ctx, const gt_value *root, rules_list *list)
+{
+    char pointer[512], field[600];
+    if (root->type != GT_OBJECT) {
+        problem(ctx, root, "", "a rule list must be a JSON object, not %s", json_type_name(root));
+        return;
+    }
+    for (size_t i = 0; i < root->u.obj.count; i++) {
+        const gt_member *member = &root->u.obj.members[i];
+        if (!key_is(member, "format") && !key_is(member, "description") && !key_is(member, "rules")) {
+            pointer_join(pointer, sizeof pointer, "", member->key, member->key_len);
+            problem(ctx, member->value, pointer, "unknown field (known: format, description, rules)");
+        }
+    }
+    const gt_value *format = member_value(root, "format");
+    if (!is_plain_string(format) || strcmp(format->u.str.chars, GT_CORPUS_RULES_FORMAT) != 0) {
+        problem(ctx, format ? format : root, "/format", "format must be \"%s\"", GT_CORPUS_RULES_FORMAT);
+        return;
+    }
+    const gt_value *rules = member_value(root, "rules");
+    if (rules == NULL || rules->type != GT_ARRAY) {
+        problem(ctx, rules ? rules : root, "/rules", "rules must be an array of {id, statement} objects");
+        return;
+    }
+    list->ids = gt_arena_alloc(ctx->corpus->arena, (rules->u.arr.count + 1) * sizeof *list->ids);
+    if (list->ids == NULL) {
+        ctx->corpus->out_of_memory = true;
+        return;
+    }
+    for (size_t i = 0; i < rules->u.arr.count; i++) {
+        const gt_value *rule = rules->u.arr.items[i];
+        snprintf(pointer, sizeof pointer, "/rules/%zu", i);
+        if (rule->type != GT_OBJECT) {
+            problem(ctx, rule, pointer, "a rule must be an object {id, statement}, not %s", json_type_name(rule));
+            continue;
+        }
+        for (size_t m = 0; m < rule->u.obj.count; m++) {
+            const gt_member *member = &rule->u.obj.members[m];
+            if (!key_is(member, "id") && !key_is(member, "statement") && !key_is(member, "source")) {
+                pointer_join(field, sizeof field, pointer, member->key, member->key_len);
+                problem(ctx, member->value, field, "unknown rule field (known: id, statement, source)");
+            }
+        }
+        const gt_value *id = member_value(rule, "id"), *statement = member_value(rule, "statement"),
+                       *source = member_value(rule, "source");
+        snprintf(pointer, sizeof pointer, "/rules/%zu/id", i);
+        if (!is_rule_id(id)) {
+            problem(ctx, id ? id : rule, pointer, "a rule id must be a non-empty string of [A-Za-z0-9._-]");
+            continue;
+        }
+        snprintf(pointer, sizeof pointer, "/rules/%zu/statement", i);
+        if (!is_plain_string(statement) || statement->u.str.len == 0)
+            problem(ctx, statement ? statement : rule, pointer, "a rule needs its one-line statement (a string)");
+        snprintf(pointer, sizeof pointer, "/rules/%zu/source", i);
+        if (source != NULL && !is_plain_string(source))
+            problem(ctx, source, pointer, "source must be a string, not %s", json_type_name(source));
+        list->ids[list->count++] = corpus_strdup(ctx->corpus, id->u.str.chars, id->u.str.len);
+    }
+    if (ctx->corpus->out_of_memory)
+        return;
+    qsort(list->ids, list->count, sizeof *list->ids, compare_strings);
+    for (size_t i = 1; i < list->count; i++)
+        if (strcmp(list->ids[i - 1], list->ids[i]) == 0)
+            problem(ctx, rules, "/rules", "rule id '%s' is listed twice", list->ids[i]);
+}
+
+/* Read the rule list at `path` (cached by path). Its problems are reported
+ * once, under its own name. Never NULL unless out of memory. */
+static const rules_list *load_rules_list(gt_corpus *corpus, const char *path)
+{
+    for (rules_list *list = corpus->rule_lists; list != NULL; list = list->next)
+        if (strcmp(list->path, path) == 0)
+            return list;
+    rules_list *list = gt_arena_alloc(corpus->arena, sizeof *list);
+    if (list == NULL) {
+        corpus->out_of_memory = true;
+        return NULL;
+    }
+    memset(list, 0, sizeof *list);
+    list->path = corpus_strdup(corpus, path, strlen(path));
+    list->next = corpus->rule_lists;
+    corpus->rule_lists = list;
+    char err[512];
+    size_t len = 0;
+    char *text = gt_read_file(path, &len, err, sizeof err);
+    if (text == NULL) {
+        add_problem_at(corpus, list->path, 0, "", err);
+        list->broken = true;
+        return list;
+    }
+    file_ctx ctx = {.corpus = corpus, .name = list->path, .dir_prefix = ""};
+    const gt_value *root = ctx_parse(&ctx, text, len);
+    if (root != NULL)
+        read_rules_list(&ctx, root, list);
+    list->broken = root == NULL || ctx.problems > 0;
+    ctx_release(&ctx);
+    free(text);
+    return list;
+}
+
+/* The nearest rules.json in the case file's directory or above it, or NULL
+ * when there is none. Looked for once per case file. */
+static const rules_list *rules_for(file_ctx *ctx)
+{
+    if (ctx->rules_looked)
+        return ctx->rules;
+    ctx->rules_looked = true;
+    char dir[PATH_MAX];
+    if (realpath(ctx->dir_prefix[0] ? ctx->dir_prefix : ".", dir) == NULL)
+        return NULL;
+    for (;;) {
+        char candidate[PATH_MAX + 16];
+        struct stat info;
+        snprintf(candidate, sizeof candidate, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, GT_CORPUS_RULES_FILE);
+        if (stat(candidate, &info) == 0 && S_ISREG(info.st_mode))
+            return ctx->rules = load_rules_list(ctx->corpus, candidate);
+        char *slash = strrchr(dir, '/');
+        if (slash == NULL || strcmp(dir, "/") == 0)
+            return NULL;
+        slash[slash == dir ? 1 : 0] = '\0';
+    }
+}
+
+/* `rules` of a case or the defaults: a non-empty array of known, distinct
+ * rule ids. Returns false after reporting a problem. */
+static bool check_rule_ids(file_ctx *ctx, const gt_value *value, const char *pointer)
+{
+    char item[600], shown[96];
+    if (value->type != GT_ARRAY || value->u.arr.count == 0) {
+        problem(ctx, value, pointer, "rules must be a non-empty array of rule ids (%s), not %s",
+                GT_CORPUS_RULES_FILE, value->type == GT_ARRAY ? "an empty array" : json_type_name(value));
+        return false;
+    }
+    for (size_t i = 0; i < value->u.arr.count; i++) {
+        const gt_value *id = value->u.arr.items[i];
+        snprintf(item, sizeof item, "%s/%zu", pointer, i);
+        if (id->type == GT_OBJECT) {
+            problem(ctx, id, item, "rules lists rule ids (strings); a semantic rule set goes in semantic_rules");
+            return false;
+        }
+        if (!is_rule_id(id)) {
+            problem(ctx, id, item, "a rule id must be a string of [A-Za-z0-9._-], not %s",
+                    id->type == GT_STRING ? quoted(id, shown, sizeof shown) : json_type_name(id));
+            return false;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(value->u.arr.items[j]->u.str.chars, id->u.str.chars) == 0) {
+                problem(ctx, id, item, "rule id %s is named twice", quoted(id, shown, sizeof shown));
+                return false;
+            }
+    }
+    const rules_list *list = rules_for(ctx);
+    if (list == NULL) {
+        problem(ctx, value, pointer, "no %s in the case file's directory or above it: rule ids cannot be checked",
+                GT_CORPUS_RULES_FILE);
+        return false;
+    }
+    if (list->broken) {
+        problem(ctx, value, pointer, "the rule list %s has problems: rule ids cannot be checked", list->path);
+        return false;
+    }
+    for (size_t i = 0; i < value->u.arr.count; i++) {
+        const gt_value *id = value->u.arr.items[i];
+        const char *key = id->u.str.chars;
+        if (bsearch(&key, list->ids, list->count, sizeof *list->ids, compare_strings) == NULL) {
+            snprintf(item, sizeof item, "%s/%zu", pointer, i);
+            problem(ctx, id, item, "unknown rule id %s (not in %s)", quoted(id, shown, sizeof shown), list->path);
+            return false;
+        }
+    }
+    return true;
+}
 /* Check one field that both a case and the defaults may carry. `pointer` is
  * the field's JSON Pointer. Returns false after reporting a problem. Fields
  * unknown here are accepted as they are (later layers own them). */
@@ -417,7 +714,14 @@ static bool check_shared_field(file_ctx *ctx, const gt_member *member, const cha
             problem(ctx, value, pointer, "formats must be true or false, not %s", json_type_name(value));
             return false;
         }
-    }
+    } else if (key_is(member, "tier")) {
+        if (!is_plain_string(value) || gt_tier_from_name(value->u.str.chars) < 0) {
+            problem(ctx, value, pointer, "tier must be \"required\" or \"optional\", not %s",
+                    value->type == GT_STRING ? quoted(value, shown, sizeof shown) : json_type_name(value));
+            return false;
+        }
+    } else if (key_is(member, "rules"))
+        return check_rule_ids(ctx, value, pointer);
     return true;
 }
 
@@ -688,6 +992,28 @@ static const char *case_json_of(file_ctx *ctx, const gt_value *kase, const gt_va
     return copy;
 }
 
+/* Copy the strings of `array` (tags, rules; NULL or not an array = none)
+ * into the corpus; an item that fails `valid` (already reported) becomes "".
+ * Returns false when out of memory. */
+static bool copy_names(gt_corpus *corpus, const gt_value *array, bool (*valid)(const gt_value *),
+                       const char *const **list_out, size_t *count_out)
+{
+    if (array == NULL || array->type != GT_ARRAY)
+        return true;
+    const char **list = gt_arena_alloc(corpus->arena, (array->u.arr.count + 1) * sizeof *list);
+    if (list == NULL) {
+        corpus->out_of_memory = true;
+        return false;
+    }
+    for (size_t i = 0; i < array->u.arr.count; i++) {
+        const gt_value *item = array->u.arr.items[i];
+        list[i] = valid(item) ? corpus_strdup(corpus, item->u.str.chars, item->u.str.len) : "";
+    }
+    *list_out = list;
+    *count_out = array->u.arr.count;
+    return true;
+}
+
 /* Load case number `index`. A case with any problem is skipped whole. */
 static void load_case(file_ctx *ctx, const gt_value *kase, const gt_value *defaults, size_t index)
 {
@@ -744,24 +1070,19 @@ static void load_case(file_ctx *ctx, const gt_value *kase, const gt_value *defau
         loaded->category = corpus_strdup(corpus, category->u.str.chars, category->u.str.len);
 
     const gt_value *tags = case_field(kase, defaults, "tags", case_pointer, pointer, sizeof pointer);
-    if (tags != NULL && tags->type == GT_ARRAY) {
-        const char **list = gt_arena_alloc(corpus->arena, (tags->u.arr.count ? tags->u.arr.count : 1) * sizeof *list);
-        if (list == NULL) {
-            corpus->out_of_memory = true;
-            return;
-        }
-        for (size_t i = 0; i < tags->u.arr.count; i++) {
-            const gt_value *tag = tags->u.arr.items[i];
-            list[i] = is_name(tag) ? corpus_strdup(corpus, tag->u.str.chars, tag->u.str.len) : "";
-        }
-        loaded->tags = list;
-        loaded->tag_count = tags->u.arr.count;
-    }
+    if (!copy_names(corpus, tags, is_name, &loaded->tags, &loaded->tag_count))
+        return;
     const gt_value *description = case_field(kase, defaults, "description", case_pointer, pointer, sizeof pointer);
     if (description != NULL && is_plain_string(description))
         loaded->description = corpus_strdup(corpus, description->u.str.chars, description->u.str.len);
     const gt_value *formats = case_field(kase, defaults, "formats", case_pointer, pointer, sizeof pointer);
     loaded->input.assert_formats = formats != NULL && formats->type == GT_TRUE;
+    const gt_value *tier = case_field(kase, defaults, "tier", case_pointer, pointer, sizeof pointer);
+    if (tier != NULL && is_plain_string(tier) && gt_tier_from_name(tier->u.str.chars) >= 0)
+        loaded->tier = (gt_tier)gt_tier_from_name(tier->u.str.chars);
+    const gt_value *rules = case_field(kase, defaults, "rules", case_pointer, pointer, sizeof pointer);
+    if (!copy_names(corpus, rules, is_rule_id, &loaded->rules, &loaded->rule_count))
+        return;
 
     /* The raw model output: input (a JSON string) or input_base64 (bytes). */
     const gt_value *input = member_value(kase, "input");
@@ -952,47 +1273,65 @@ static int load_parsed(file_ctx *ctx, const gt_value *root)
     return (int)(ctx->corpus->count - before);
 }
 
-int gt_corpus_load_text(gt_corpus *corpus, const char *name, const char *text, size_t len)
+/* Set up line bookkeeping and options for `text` and parse it into
+ * ctx->scratch. Returns the root, or NULL after a problem "not valid JSON"
+ * (or when out of memory). Release with ctx_release. */
+static const gt_value *ctx_parse(file_ctx *ctx, const char *text, size_t len)
 {
-    file_ctx ctx = {.corpus = corpus, .text = text, .len = len};
-    ctx.name = corpus_strdup(corpus, name, strlen(name));
-    const char *slash = strrchr(name, '/');
-    ctx.dir_prefix = corpus_strdup(corpus, name, slash ? (size_t)(slash - name + 1) : 0);
-    gt_parse_options_init(&ctx.options);
-    ctx.options.max_depth = CASE_FILE_MAX_DEPTH;
-    ctx.options.max_bytes = CASE_FILE_MAX_BYTES;
-    ctx.options.allow_nul = true;          /* an input may hold U+0000 */
-    ctx.options.allow_big_integers = true; /* schemas keep their numbers exactly */
-    if (ctx.name == NULL || ctx.dir_prefix == NULL)
-        return -1;
-
+    gt_corpus *corpus = ctx->corpus;
+    ctx->text = text;
+    ctx->len = len;
+    gt_parse_options_init(&ctx->options);
+    ctx->options.max_depth = CASE_FILE_MAX_DEPTH;
+    ctx->options.max_bytes = CASE_FILE_MAX_BYTES;
+    ctx->options.allow_nul = true;          /* an input may hold U+0000 */
+    ctx->options.allow_big_integers = true; /* schemas keep their numbers exactly */
     size_t lines = 1;
     for (size_t i = 0; i < len; i++)
         lines += text[i] == '\n';
-    ctx.line_starts = malloc(lines * sizeof *ctx.line_starts);
-    ctx.scratch = gt_arena_new();
-    int added = 0;
-    if (ctx.line_starts == NULL || ctx.scratch == NULL)
+    ctx->line_starts = malloc(lines * sizeof *ctx->line_starts);
+    ctx->scratch = gt_arena_new();
+    if (ctx->line_starts == NULL || ctx->scratch == NULL) {
         corpus->out_of_memory = true;
-    else {
-        ctx.line_starts[ctx.line_count++] = 0;
-        for (size_t i = 0; i < len; i++)
-            if (text[i] == '\n')
-                ctx.line_starts[ctx.line_count++] = i + 1;
-        gt_parse_error error;
-        const gt_value *root = gt_parse(ctx.scratch, text, len, &ctx.options, &error);
-        if (root == NULL && error.reason == GT_SYNTAX_OUT_OF_MEMORY)
-            corpus->out_of_memory = true;
-        else if (root == NULL) {
-            char message[1024];
-            snprintf(message, sizeof message, "not valid JSON at column %u: %s (%s)", error.column, error.message,
-                     gt_syntax_reason_code(error.reason));
-            add_problem_at(corpus, ctx.name, error.line ? error.line : 1, "", message);
-        } else
-            added = load_parsed(&ctx, root);
+        return NULL;
     }
-    free(ctx.line_starts);
-    gt_arena_free(ctx.scratch);
+    ctx->line_starts[ctx->line_count++] = 0;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == '\n')
+            ctx->line_starts[ctx->line_count++] = i + 1;
+    gt_parse_error error;
+    const gt_value *root = gt_parse(ctx->scratch, text, len, &ctx->options, &error);
+    if (root == NULL && error.reason == GT_SYNTAX_OUT_OF_MEMORY)
+        corpus->out_of_memory = true;
+    else if (root == NULL) {
+        char message[1024];
+        snprintf(message, sizeof message, "not valid JSON at column %u: %s (%s)", error.column, error.message,
+                 gt_syntax_reason_code(error.reason));
+        add_problem_at(corpus, ctx->name, error.line ? error.line : 1, "", message);
+        ctx->problems++;
+    }
+    return root;
+}
+
+static void ctx_release(file_ctx *ctx)
+{
+    free(ctx->line_starts);
+    gt_arena_free(ctx->scratch);
+    ctx->line_starts = NULL;
+    ctx->scratch = NULL;
+}
+
+int gt_corpus_load_text(gt_corpus *corpus, const char *name, const char *text, size_t len)
+{
+    file_ctx ctx = {.corpus = corpus};
+    ctx.name = corpus_strdup(corpus, name, strlen(name));
+    const char *slash = strrchr(name, '/');
+    ctx.dir_prefix = corpus_strdup(corpus, name, slash ? (size_t)(slash - name + 1) : 0);
+    if (ctx.name == NULL || ctx.dir_prefix == NULL)
+        return -1;
+    const gt_value *root = ctx_parse(&ctx, text, len);
+    int added = root != NULL ? load_parsed(&ctx, root) : 0;
+    ctx_release(&ctx);
     return corpus->out_of_memory ? -1 : added;
 }
 
@@ -1133,12 +1472,31 @@ int gt_corpus_load(gt_corpus *corpus, const char *path)
         add_problem_at(corpus, corpus_strdup(corpus, path, strlen(path)), 0, "", message);
         return corpus->out_of_memory ? -1 : 0;
     }
-    if (S_ISDIR(info.st_mode))
-        return load_directory(corpus, path, 0);
-    return load_file(corpus, path); /* a file named explicitly loads whatever its name */
+    char root[PATH_MAX];
+    const char *outer = corpus->root;
+    if (outer == NULL && corpus_root_of(path, S_ISDIR(info.st_mode), root))
+        corpus->root = root; /* schema_file may not leave it */
+    int added = S_ISDIR(info.st_mode) ? load_directory(corpus, path, 0)
+                                      : load_file(corpus, path); /* a file named explicitly loads whatever its name */
+    corpus->root = outer;
+    return added;
 }
 
 /* ---- the corpus --------------------------------------------------------- */
+
+const char *gt_tier_name(gt_tier tier)
+{
+    return tier == GT_TIER_OPTIONAL ? "optional" : "required";
+}
+
+int gt_tier_from_name(const char *name)
+{
+    if (strcmp(name, "required") == 0)
+        return GT_TIER_REQUIRED;
+    if (strcmp(name, "optional") == 0)
+        return GT_TIER_OPTIONAL;
+    return -1;
+}
 
 gt_corpus *gt_corpus_new(void)
 {

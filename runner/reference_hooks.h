@@ -7,9 +7,11 @@
 #ifndef GT_REFERENCE_HOOKS_H
 #define GT_REFERENCE_HOOKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gauntlet/run.h"
+#include "gauntlet/schema.h"
 
 /* gate "loop" and "stream": runner/target_loop.c */
 int gt_reference_check_loop(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
@@ -22,5 +24,13 @@ int gt_reference_loop_observed(const struct gt_loop_result *result, gt_observed 
 int gt_reference_check_wire(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
 /* gates "semantic" and "policy" (and repair cases): runner/target_gates.c */
 int gt_reference_check_gates(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
+
+/* Give a validation the per-case deadline (--timeout, as for adapters). */
+void gt_reference_arm_deadline(gt_schema_errors *errors);
+
+/* When a validation stopped at its deadline: fill `note` ("reference: timed
+ * out after 10000 ms ...") and return true; the case is an error, as an
+ * adapter's timeout is. */
+bool gt_reference_timed_out(const gt_schema_errors *errors, char *note, size_t note_len);
 
 #endif

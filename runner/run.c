@@ -445,6 +445,8 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
         buf_printf(buf, "expected %s, observed %s (subtype %s)", expect->verdict == GT_VERDICT_ACCEPT ? "accept" : "reject",
                    observed->verdict == GT_VERDICT_ACCEPT ? "accept" : "reject",
                    observed->subtype ? observed->subtype : "(none)");
+        if (observed->beyond_script_calls > 0)
+            buf_printf(buf, "; calls beyond the script: %d", observed->beyond_script_calls);
         return GT_OUTCOME_FAIL;
     }
     if (observed->violation != NULL) {
@@ -458,7 +460,10 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
     for (size_t i = 0; i < 6; i++)
         if (got[i] < 0)
             want[i] = -1; /* not observable from outside */
-    return compare_layers(&figures_only, observed, buf);
+    gt_outcome outcome = compare_layers(&figures_only, observed, buf);
+    if (outcome == GT_OUTCOME_FAIL && observed->beyond_script_calls > 0)
+        buf_printf(buf, "; calls beyond the script: %d", observed->beyond_script_calls);
+    return outcome;
 }
 
 gt_outcome gt_compare(const gt_expect *expect, const gt_observed *observed, char *why, size_t why_len)
@@ -676,23 +681,36 @@ void gt_run_free(gt_run *run)
     free(run);
 }
 
+static void count_outcome(gt_run_counts *row, gt_outcome outcome)
+{
+    row->cases++;
+    switch (outcome) {
+    case GT_OUTCOME_PASS: row->pass++; break;
+    case GT_OUTCOME_FAIL: row->fail++; break;
+    case GT_OUTCOME_ERROR: row->error++; break;
+    case GT_OUTCOME_SKIP: row->skip++; break;
+    }
+}
+
 void gt_run_count(const gt_run *run, gt_run_counts counts[GT_GATE_COUNT + 1])
 {
     memset(counts, 0, sizeof(gt_run_counts) * (GT_GATE_COUNT + 1));
     for (size_t i = 0; i < run->count; i++) {
         const gt_case_result *result = &run->results[i];
         int gate = result->kase ? gt_gate_from_name(result->kase->input.gate) : -1;
-        gt_run_counts *rows[2] = {&counts[GT_GATE_COUNT], gate >= 0 ? &counts[gate] : NULL};
-        for (int r = 0; r < 2; r++) {
-            if (rows[r] == NULL)
-                continue;
-            rows[r]->cases++;
-            switch (result->outcome) {
-            case GT_OUTCOME_PASS: rows[r]->pass++; break;
-            case GT_OUTCOME_FAIL: rows[r]->fail++; break;
-            case GT_OUTCOME_ERROR: rows[r]->error++; break;
-            case GT_OUTCOME_SKIP: rows[r]->skip++; break;
-            }
-        }
+        count_outcome(&counts[GT_GATE_COUNT], result->outcome);
+        if (gate >= 0)
+            count_outcome(&counts[gate], result->outcome);
+    }
+}
+
+void gt_run_count_tiers(const gt_run *run, gt_run_counts tiers[GT_TIER_COUNT])
+{
+    memset(tiers, 0, sizeof(gt_run_counts) * GT_TIER_COUNT);
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        count_outcome(&tiers[result->kase && result->kase->tier == GT_TIER_OPTIONAL ? GT_TIER_OPTIONAL
+                                                                                    : GT_TIER_REQUIRED],
+                      result->outcome);
     }
 }

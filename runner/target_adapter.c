@@ -33,6 +33,8 @@ void gt_adapter_set_timeout_ms(int timeout_ms)
     default_timeout_ms = timeout_ms > 0 ? timeout_ms : GT_ADAPTER_DEFAULT_TIMEOUT_MS;
 }
 
+int gt_adapter_timeout_ms(void) { return default_timeout_ms; }
+
 typedef struct adapter {
     char *command;
     int timeout_ms;

@@ -36,4 +36,7 @@ extern const gt_target_ops gt_target_adapter_ops;
  * --timeout; call before any run starts). */
 void gt_adapter_set_timeout_ms(int timeout_ms);
 
+/* The per-case timeout in force (the reference target uses it too). */
+int gt_adapter_timeout_ms(void);
+
 #endif

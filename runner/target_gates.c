@@ -3,7 +3,7 @@
  *
  * The case object (gt_case_input.case_json) carries what the later gates
  * need, all trusted and all supplied by the case, never by the model:
- *   "rules":   the semantic rule set (docs/rules.md)
+ *   "semantic_rules": the semantic rule set (docs/rules.md)
  *   "context": trusted context (tables, identity, verified amounts, approvals,
  *              "today" for the compatibility window)
  *   "policy":  the policy table
@@ -106,12 +106,12 @@ static int prepare(gates_case *gc, const gt_case_input *input, char *note, size_
         }
         gc->schema_summary = strdup(input->schema_json);
     }
-    const gt_value *rules = field(gc->kase, "rules");
+    const gt_value *rules = field(gc->kase, "semantic_rules");
     if (rules != NULL) {
         gt_semantic_problem problem;
         gc->rules = gt_semantic_compile_value(rules, &problem);
         if (gc->rules == NULL) {
-            snprintf(note, note_len, "reference: rules%s: %s", problem.location, problem.message);
+            snprintf(note, note_len, "reference: semantic_rules%s: %s", problem.location, problem.message);
             return GT_CHECK_ERROR;
         }
     }
@@ -389,6 +389,7 @@ int gt_reference_check_gates(const gt_case_input *input, gt_observed *observed, 
         return status;
     }
     const gt_value *repair = field(gc.kase, "repair");
+    gt_reference_arm_deadline(&gc.outcome.errors);
     int failed;
     if (repair != NULL && repair->type == GT_OBJECT)
         failed = run_repair(&gc, input, repair, observed);
@@ -408,6 +409,10 @@ int gt_reference_check_gates(const gt_case_input *input, gt_observed *observed, 
                     failed = add_errors(outcome, observed);
             }
         }
+    }
+    if (gt_reference_timed_out(&gc.outcome.errors, note, note_len)) {
+        gates_case_free(&gc);
+        return GT_CHECK_ERROR;
     }
     if (failed == 0)
         failed = add_trace(&gc, input, observed);

@@ -38,6 +38,9 @@
 
 /* Largest stdout kept from one client run. */
 #define HTTP_TARGET_MAX_OUTPUT (16u * 1024u * 1024u)
+/* The exit status of a client wrapper that cannot run (not installed, no
+ * key): an error for the case, never a rejection. */
+#define GT_HTTP_CLIENT_CANNOT_RUN 3
 /* Per-scenario deadline: real clients retry with backoff. */
 #define HTTP_TARGET_TIMEOUT_MS 120000
 
@@ -198,6 +201,17 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
     return status;
 }
 
+/* Exit statuses that mean the client never ran: 127 (the shell found no such
+ * command), 126 (found, not executable) and 3, the status a wrapper uses to
+ * say it cannot run here (docs/adapter-protocol.md). */
+static bool client_cannot_run(int status)
+{
+    if (!WIFEXITED(status))
+        return false;
+    int code = WEXITSTATUS(status);
+    return code == 126 || code == 127 || code == GT_HTTP_CLIENT_CANNOT_RUN;
+}
+
 /* The last line of `text` that is a JSON object with "type": "result". */
 static const gt_value *find_envelope(gt_arena *arena, char *text, size_t len)
 {
@@ -286,6 +300,19 @@ static const char *tool_error_without_path(const gt_value *body)
     return NULL;
 }
 
+/* True when the mock played a fallback on the wire for this request: the
+ * model did answer (a model call), the provider then failed the response. */
+static bool played_fallback(const gt_value *entry)
+{
+    const gt_value *faults = gt_value_get(entry, "faults", 6);
+    for (size_t i = 0; faults && faults->type == GT_ARRAY && i < faults->u.arr.count; i++) {
+        const gt_value *fault = faults->u.arr.items[i];
+        if (fault->type == GT_STRING && strcmp(fault->u.str.chars, "fallback") == 0)
+            return true;
+    }
+    return false;
+}
+
 /* Figures and violations from the journal of one session. */
 static void read_journal(http_target *target, const char *session, gt_observed *observed, gt_arena *arena)
 {
@@ -298,7 +325,7 @@ static void read_journal(http_target *target, const char *session, gt_observed *
     gt_parse_error error;
     const gt_value *root = json ? gt_parse(arena, json, strlen(json), &options, &error) : NULL;
     const gt_value *entries = root ? gt_value_get(root, "entries", 7) : NULL;
-    int api_attempts = 0, model_calls = 0;
+    int api_attempts = 0, model_calls = 0, beyond = 0;
     bool capability_400 = false, any_structured = false;
     char violation[512] = "";
     for (size_t i = 0; entries && entries->type == GT_ARRAY && i < entries->u.arr.count; i++)
@@ -315,7 +342,10 @@ static void read_journal(http_target *target, const char *session, gt_observed *
         if (any_structured ? !structured_request(body) : (!model_route || (side && side->type == GT_TRUE)))
             continue;
         api_attempts++;
-        if (status && status->type == GT_NUMBER && status->u.num.number == 200)
+        const gt_value *past_end = gt_value_get(entry, "beyond_script", 13);
+        if (past_end != NULL && past_end->type == GT_TRUE)
+            beyond++;
+        if ((status && status->type == GT_NUMBER && status->u.num.number == 200) || played_fallback(entry))
             model_calls++;
         if (capability_400 && sends_strict(body) && violation[0] == '\0')
             snprintf(violation, sizeof violation, "request %d still sends strict after a capability 400",
@@ -330,6 +360,7 @@ static void read_journal(http_target *target, const char *session, gt_observed *
     gt_accounting_init(&observed->accounting);
     observed->accounting.api_attempts = api_attempts;
     observed->accounting.model_calls = model_calls;
+    observed->beyond_script_calls = beyond;
     if (violation[0] != '\0')
         observed->violation = strdup(violation);
     free(json);
@@ -344,16 +375,33 @@ static void write_text(const char *path, const char *text)
     }
 }
 
-/* The first turn kind that only exists inside a client (a model fallback
- * that retracts a message, a late attachment), or NULL. */
+/* The first turn that only exists inside a client, or NULL. A fallback
+ * that retracts the response it follows is played on the wire by the mock
+ * (the message streams completely, then the stream fails), so a real client
+ * meets it; a fallback that retracts an older message, and a late
+ * attachment, are events inside the client's own message queue that no
+ * provider response can cause. */
 static const char *client_internal_turn(const gt_value *script)
 {
     const gt_value *turns = script ? gt_value_get(script, "turns", 5) : NULL;
+    char latest_id[64] = "";
     for (size_t i = 0; turns && turns->type == GT_ARRAY && i < turns->u.arr.count; i++) {
-        if (gt_value_get(turns->u.arr.items[i], "fallback", 8) != NULL)
-            return "a model fallback that retracts a message";
-        if (gt_value_get(turns->u.arr.items[i], "late_attachment", 15) != NULL)
+        const gt_value *turn = turns->u.arr.items[i];
+        const gt_value *fallback = gt_value_get(turn, "fallback", 8);
+        if (fallback != NULL) {
+            const char *retract = member_string(fallback, "retract");
+            if (retract != NULL && strcmp(retract, latest_id) != 0)
+                return "a model fallback that retracts an earlier message than the one it follows";
+            continue;
+        }
+        if (gt_value_get(turn, "late_attachment", 15) != NULL)
             return "a late attachment";
+        const gt_value *message = gt_value_get(turn, "message", 7);
+        const char *id = message ? member_string(message, "id") : NULL;
+        if (id != NULL)
+            snprintf(latest_id, sizeof latest_id, "%s", id);
+        else
+            snprintf(latest_id, sizeof latest_id, "msg_t%zu", i); /* the script's default id */
     }
     return NULL;
 }
@@ -455,6 +503,16 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
     int result = GT_CHECK_DONE;
     const gt_value *envelope = status >= 0 && arena ? find_envelope(arena, out, out_len) : NULL;
     if (status < 0) {
+        result = GT_CHECK_ERROR;
+    } else if (envelope == NULL && client_cannot_run(status)) {
+        /* not installed, not executable, or the wrapper's own "cannot run":
+         * no verdict at all, never a rejection */
+        snprintf(note, note_len, "the client could not run (exit status %d%s) and printed no result envelope%s%.600s",
+                 WEXITSTATUS(status),
+                 WEXITSTATUS(status) == 127   ? ": command not found"
+                 : WEXITSTATUS(status) == 126 ? ": not executable"
+                                              : ": the wrapper's 'cannot run'",
+                 tail[0] ? "; stderr: " : "", tail);
         result = GT_CHECK_ERROR;
     } else if (envelope == NULL && WIFEXITED(status) && WEXITSTATUS(status) != 0) {
         /* The client refused or failed without an object: nothing to act on.

@@ -17,6 +17,7 @@
 #include "gauntlet/run.h"
 #include "gauntlet/schema.h"
 #include "reference_hooks.h"
+#include "target_adapter.h"
 
 #include "gauntlet/version.h"
 
@@ -90,6 +91,19 @@ static const schema_slot *schema_for(reference_state *state, const char *json, b
     slot->schema = gt_schema_compile(json, strlen(json), &options, &slot->problem);
     state->slot_count++;
     return slot;
+}
+
+void gt_reference_arm_deadline(gt_schema_errors *errors)
+{
+    errors->deadline_ms = gt_schema_clock_ms() + gt_adapter_timeout_ms();
+}
+
+bool gt_reference_timed_out(const gt_schema_errors *errors, char *note, size_t note_len)
+{
+    if (errors->failure != GT_SCHEMA_FAILURE_DEADLINE)
+        return false;
+    snprintf(note, note_len, "reference: timed out after %d ms (evaluation_deadline)", gt_adapter_timeout_ms());
+    return true;
 }
 
 static int reference_open(const char *arg, void **out, char *err, size_t err_len)
@@ -178,12 +192,15 @@ static int reference_check(void *opaque, const gt_case_input *input, gt_observed
         }
     }
     const gt_schema *schema = slot ? slot->schema : NULL;
+    gt_reference_arm_deadline(&state->outcome.errors);
     if (gt_pipeline_check((const char *)input->raw, input->raw_len, schema, NULL, state->arena, &state->outcome) !=
         0) {
-        snprintf(note, note_len, "reference: validation failed (out of memory or evaluation depth guard)");
+        snprintf(note, note_len, "reference: validation failed (out of memory)");
         return GT_CHECK_ERROR;
     }
     const gt_pipeline_outcome *outcome = &state->outcome;
+    if (gt_reference_timed_out(&outcome->errors, note, note_len))
+        return GT_CHECK_ERROR;
     for (int gate = 0; gate < GT_PIPELINE_GATE_COUNT; gate++)
         observed->gates[gate] = status_of(outcome->status[gate]); /* pipeline gates share run.h's order */
 

@@ -1,6 +1,9 @@
 /* test_corpus.c — the case-file loader: every kind of broken file gives a
  * problem naming file, line and field, and good files beside it still load. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gauntlet/corpus.h"
 #include "gt_test.h"
@@ -320,6 +323,82 @@ START_TEST(base64_is_strict)
 }
 END_TEST
 
+/* tier and rules: defaults apply, a case overrides, bad values are problems
+ * at file:line and JSON Pointer, and rule ids are checked against the nearest
+ * rules.json above the case file. */
+START_TEST(tier_and_rules)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load(corpus, "suite/data/tiers/sub/tiers.cases.json"), 2);
+    const gt_case *inherits = find_case(corpus, "tiers.inherits"), *own = find_case(corpus, "tiers.own");
+    ck_assert_int_eq(inherits->tier, GT_TIER_OPTIONAL);
+    ck_assert_uint_eq(inherits->rule_count, 1);
+    ck_assert_str_eq(inherits->rules[0], "RFC8259-6");
+    ck_assert_int_eq(own->tier, GT_TIER_REQUIRED);
+    ck_assert_uint_eq(own->rule_count, 2);
+    ck_assert_str_eq(own->rules[1], "S0-24");
+    const char *file = "tiers.cases.json";
+    ck_problem(corpus, file, "/cases/2/tier", 6, "tier must be \"required\" or \"optional\", not 'mandatory'");
+    ck_problem(corpus, file, "/cases/3/rules/1", 7, "unknown rule id 'S9-99'");
+    ck_problem(corpus, file, "/cases/4/rules/0", 8, "semantic_rules");
+    ck_problem(corpus, file, "/cases/5/rules", 9, "empty array");
+    ck_problem(corpus, file, "/cases/6/rules/1", 10, "named twice");
+    ck_problem(corpus, file, "/cases/7/tier", 11, "not a number");
+    ck_problem(corpus, file, "/cases/7/rules", 11, "not a string");
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 7);
+    ck_assert_str_eq(gt_tier_name(GT_TIER_OPTIONAL), "optional");
+    ck_assert_int_eq(gt_tier_from_name("required"), GT_TIER_REQUIRED);
+    ck_assert_int_eq(gt_tier_from_name("Required"), -1);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* A broken rules.json is reported once under its own name; only the cases
+ * that name rules are skipped. No rules.json at all: cases naming rules are
+ * problems, the others load. */
+START_TEST(rule_list_problems)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load(corpus, "suite/data/tiers-broken"), 1);
+    ck_assert_ptr_nonnull(find_case(corpus, "tiers-broken.no-rules"));
+    ck_problem(corpus, "tiers-broken/rules.json", "/rules", 3, "rule id 'S0-21' is listed twice");
+    ck_problem(corpus, "tiers-broken/rules.json", "/rules/2/id", 6, "[A-Za-z0-9._-]");
+    ck_problem(corpus, "tiers-broken/rules.json", "/rules/3/statement", 7, "statement");
+    ck_problem(corpus, "broken.cases.json", "/cases/1/rules", 5, "has problems");
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 4);
+    gt_corpus_free(corpus);
+
+    char dir[] = "/tmp/gt-tiers-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char name[64];
+    snprintf(name, sizeof name, "%s/x.cases.json", dir);
+    const char *text = "{\"format\": \"gauntlet-corpus/1\", \"cases\": [\n"
+                       " {\"id\": \"a\", \"gate\": \"syntax\", \"category\": \"c\", \"input\": \"1\", "
+                       "\"expect\": {\"verdict\": \"accept\"}},\n"
+                       " {\"id\": \"b\", \"gate\": \"syntax\", \"category\": \"c\", \"rules\": [\"S0-21\"], "
+                       "\"input\": \"1\", \"expect\": {\"verdict\": \"accept\"}}]}";
+    corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load_text(corpus, name, text, strlen(text)), 1);
+    ck_problem(corpus, "x.cases.json", "/cases/1/rules", 3, "no rules.json");
+    gt_corpus_free(corpus);
+    rmdir(dir);
+}
+END_TEST
+
+/* The bundled rule list loads and holds every seed rule id. */
+START_TEST(bundled_rule_list)
+{
+    const char *text = "{\"format\": \"gauntlet-corpus/1\", \"cases\": [\n"
+                       " {\"id\": \"a\", \"gate\": \"loop\", \"category\": \"c\", \"tier\": \"optional\", "
+                       "\"rules\": [\"S0-01\", \"S0-32\", \"S2-30\", \"S4-19\", \"DC-08\", "
+                       "\"ANTHROPIC-MESSAGES-pause_turn\"], \"expect\": {\"verdict\": \"accept\"}}]}";
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "corpus/loop/x.cases.json", text, strlen(text)), 1);
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 0);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("corpus");
@@ -336,6 +415,9 @@ static Suite *make_suite(void)
     tcase_add_test(loader, missing_path_and_loading_twice);
     tcase_add_test(loader, filters);
     tcase_add_test(loader, base64_is_strict);
+    tcase_add_test(loader, tier_and_rules);
+    tcase_add_test(loader, rule_list_problems);
+    tcase_add_test(loader, bundled_rule_list);
     suite_add_tcase(suite, loader);
     return suite;
 }

@@ -101,9 +101,21 @@ START_TEST(test_garbage_and_refusal)
     ck_assert_int_eq(status, GT_CHECK_ERROR);
     ck_assert_ptr_nonnull(strstr(why, "no result envelope"));
     /* exiting non-zero without an object is a rejection, with the evidence */
-    ck_assert_int_eq(run_client("echo boom >&2; exit 3", "loop.attempts.first-try-valid", &status, why, sizeof why),
+    ck_assert_int_eq(run_client("echo boom >&2; exit 1", "loop.attempts.first-try-valid", &status, why, sizeof why),
                      GT_OUTCOME_FAIL);
     ck_assert_ptr_nonnull(strstr(why, "observed reject"));
+    /* ... but a client that cannot run at all gives no verdict: not installed
+     * (127), not executable (126), the wrapper's own "cannot run" (3). A
+     * reject case must not "pass" because nothing ran. */
+    static const char *const cannot_run[] = {"echo not installed >&2; exit 3", "/no/such/client.sh",
+                                             "exit 126"};
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert_int_eq(run_client(cannot_run[i], "loop.attempts.five-invalid-default-limit", &status, why, sizeof why),
+                         GT_OUTCOME_ERROR);
+        ck_assert_int_eq(status, GT_CHECK_ERROR);
+        ck_assert_msg(strstr(why, "could not run") != NULL, "%s", why);
+    }
+    ck_assert_ptr_nonnull(strstr(why, "not executable"));
 }
 END_TEST
 
@@ -111,9 +123,19 @@ START_TEST(test_client_internal_events_are_skipped)
 {
     char why[1024];
     int status;
+    /* a fallback that retracts the message it follows is played on the wire;
+     * one that retracts an older message, and a late attachment, cannot be */
     ck_assert_int_eq(run_client("exit 0", "loop.tombstone.only-retracted", &status, why, sizeof why), GT_OUTCOME_ERROR);
+    ck_assert_int_eq(status, GT_CHECK_ERROR);
+    ck_assert_ptr_nonnull(strstr(why, "no result envelope"));
+    ck_assert_int_eq(run_client("exit 0", "loop.tombstone.older-message-retracted", &status, why, sizeof why),
+                     GT_OUTCOME_ERROR);
     ck_assert_int_eq(status, GT_CHECK_SKIPPED);
-    ck_assert_ptr_nonnull(strstr(why, "fallback"));
+    ck_assert_ptr_nonnull(strstr(why, "retracts an earlier message"));
+    ck_assert_int_eq(run_client("exit 0", "loop.tombstone.late-attachment-dropped", &status, why, sizeof why),
+                     GT_OUTCOME_ERROR);
+    ck_assert_int_eq(status, GT_CHECK_SKIPPED);
+    ck_assert_ptr_nonnull(strstr(why, "late attachment"));
     /* other gates are not the http target's */
     void *state;
     char err[256], note[256];

@@ -21,6 +21,7 @@
 #include "gauntlet/client.h"
 #include "gauntlet/loop.h"
 #include "gauntlet/mock.h"
+#include "mock_impl.h"
 #include "gt_test.h"
 
 #define SCENARIOS "suite/data/mock"
@@ -395,6 +396,16 @@ START_TEST(selection_by_path_header_and_key)
 }
 END_TEST
 
+/* Counts of "beyond_script":true and false in a session's journal. */
+static void beyond_counts(const char *session, int *beyond, int *within)
+{
+    char *journal = gt_mock_journal_json(server, session);
+    *beyond = *within = 0;
+    for (const char *at = journal; (at = strstr(at, "\"beyond_script\":")) != NULL; at++)
+        (strncmp(at + 16, "true", 4) == 0 ? (*beyond)++ : (*within)++);
+    free(journal);
+}
+
 START_TEST(run_ids_have_their_own_cursor)
 {
     /* two runs of the same script interleaved: each starts at turn 0 */
@@ -407,14 +418,19 @@ START_TEST(run_ids_have_their_own_cursor)
     a = post("/s/overloaded-then-success/run-a/v1/messages", ANTHROPIC_BODY("false"));
     ck_assert_int_eq(a.status, 200);
     release(&a);
-    /* exhausted: a deviation, answered as a 400 */
+    /* past the script (default after_script "end_turn_text"): the mock keeps
+     * playing a model that ends its turn with a short text, and says so */
     a = post("/s/overloaded-then-success/run-a/v1/messages", ANTHROPIC_BODY("false"));
-    assert_anthropic_error(&a, 400, "invalid_request_error");
+    ck_assert_int_eq(a.status, 200);
+    ck_assert_ptr_nonnull(strstr(a.body, MOCK_AFTER_SCRIPT_TEXT));
+    ck_assert_ptr_nonnull(strstr(a.body, "\"stop_reason\":\"end_turn\""));
+    ck_assert_ptr_null(strstr(a.body, "tool_use"));
     release(&a);
     char *journal = gt_mock_journal_json(server, "overloaded-then-success/run-a");
-    ck_assert_ptr_nonnull(strstr(journal, "script exhausted"));
+    ck_assert_ptr_null(strstr(journal, "script exhausted"));
     ck_assert_ptr_nonnull(strstr(journal, "\"count\":3"));
-    free(journal);
+    ck_assert_ptr_nonnull(strstr(journal, "\"turn\":null,\"side\":false,\"stream\":false,\"status\":200"));
+free(journal);
     /* reset: the run starts over */
     response reset = request("POST", "/_gauntlet/reset?session=overloaded-then-success/run-a", "", NULL);
     ck_assert_int_eq(reset.status, 200);
@@ -422,6 +438,64 @@ START_TEST(run_ids_have_their_own_cursor)
     a = post("/s/overloaded-then-success/run-a/v1/messages", ANTHROPIC_BODY("false"));
     ck_assert_int_eq(a.status, 529);
     release(&a);
+}
+END_TEST
+
+#define AFTER_SCRIPT(policy)                                                                                          \
+    "{\"json_schema\":{\"type\":\"object\"},\"mock\":{\"after_script\":\"" policy "\"},\"turns\":["                \
+    "{\"message\":{\"content\":\"first answer\"}},"                                                                   \
+    "{\"message\":{\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"StructuredOutput\","              \
+    "\"input\":{\"last\":1}}]}}]}"
+
+START_TEST(after_script_policies)
+{
+    char err[256];
+    ck_assert_int_eq(gt_mock_add_scenario(server, "after-repeat", AFTER_SCRIPT("repeat_last"), NULL, err, sizeof err), 0);
+    ck_assert_int_eq(gt_mock_add_scenario(server, "after-400", AFTER_SCRIPT("error_400"), NULL, err, sizeof err), 0);
+    ck_assert_int_eq(gt_mock_add_scenario(server, "after-text", AFTER_SCRIPT("end_turn_text"), NULL, err, sizeof err), 0);
+    ck_assert_int_ne(gt_mock_add_scenario(server, "after-bad", AFTER_SCRIPT("loop_forever"), NULL, err, sizeof err), 0);
+    ck_assert_msg(strstr(err, "/mock/after_script") != NULL, "%s", err);
+    static const char *const names[] = {"after-repeat", "after-400", "after-text"};
+    for (size_t i = 0; i < 3; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "/s/%s/r/v1/messages", names[i]);
+        for (int call = 0; call < 2; call++) {
+            response r = post(path, ANTHROPIC_BODY("false"));
+            ck_assert_int_eq(r.status, 200);
+            release(&r);
+        }
+        /* the third and fourth calls are beyond the script */
+        for (int call = 0; call < 2; call++) {
+            response r = post(path, ANTHROPIC_BODY("false"));
+            if (i == 0) {
+                ck_assert_int_eq(r.status, 200);
+                ck_assert_ptr_nonnull(strstr(r.body, "\"toolu_9\"")); /* the last turn again */
+            } else if (i == 1) {
+                assert_anthropic_error(&r, 400, "invalid_request_error");
+                ck_assert_ptr_nonnull(strstr(r.body, "no turn left"));
+            } else {
+                ck_assert_int_eq(r.status, 200);
+                ck_assert_ptr_nonnull(strstr(r.body, MOCK_AFTER_SCRIPT_TEXT));
+            }
+            release(&r);
+        }
+        char session[64];
+        snprintf(session, sizeof session, "%s/r", names[i]);
+        int beyond, within;
+        beyond_counts(session, &beyond, &within);
+        ck_assert_int_eq(beyond, 2);
+        ck_assert_int_eq(within, 2);
+    }
+    /* streamed too: the end-of-script text is a complete SSE message */
+    response r = post("/s/after-text/s2/v1/messages", ANTHROPIC_BODY("true"));
+    release(&r);
+    r = post("/s/after-text/s2/v1/messages", ANTHROPIC_BODY("true"));
+    release(&r);
+    r = post("/s/after-text/s2/v1/messages", ANTHROPIC_BODY("true"));
+    ck_assert_int_eq(r.code, CURLE_OK);
+    ck_assert_ptr_nonnull(strstr(r.body, "event: message_stop"));
+    ck_assert_ptr_nonnull(strstr(r.body, "\"stop_reason\":\"end_turn\""));
+    release(&r);
 }
 END_TEST
 
@@ -618,10 +692,72 @@ END_TEST
 
 START_TEST(notices_travel_in_a_header)
 {
-    response r = post("/s/fallback-retracts/a/v1/messages", ANTHROPIC_BODY("false"));
+    /* the mirroring reference client gets the fallback as a notice */
+    static const char *const mirror[] = {"x-gauntlet-mirror: 1", NULL};
+    response r = request(NULL, "/s/fallback-retracts/a/v1/messages", ANTHROPIC_BODY("false"), mirror);
+    ck_assert_int_eq(r.status, 200);
     ck_assert_ptr_nonnull(strstr(r.headers, "x-gauntlet-notices: "));
     ck_assert_ptr_nonnull(strstr(r.headers, "x-gauntlet-turn: 0"));
     release(&r);
+}
+END_TEST
+
+/* A real client never reads x-gauntlet-notices: the fallback is played on
+ * the wire the way a provider makes a client fall back. */
+START_TEST(fallback_is_played_on_the_wire)
+{
+    response r = post("/s/fallback-retracts/w1/v1/messages", ANTHROPIC_BODY("true"));
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_null(strstr(r.headers, "x-gauntlet-notices: "));
+    ck_assert_ptr_nonnull(strstr(r.body, "event: content_block_stop")); /* the message streamed completely ... */
+    ck_assert_ptr_nonnull(strstr(r.body, "link libm"));
+    const char *error = strstr(r.body, "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"");
+    ck_assert_ptr_nonnull(error); /* ... then the stream failed */
+    ck_assert_ptr_null(strstr(r.body, "message_stop"));
+    ck_assert_ptr_null(strstr(r.body, "message_delta"));
+    release(&r);
+    r = post("/s/fallback-retracts/w1/v1/messages", ANTHROPIC_BODY("true"));
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"toolu_2\""));
+    ck_assert_ptr_nonnull(strstr(r.body, "message_stop"));
+    release(&r);
+    char *journal = gt_mock_journal_json(server, "fallback-retracts/w1");
+    ck_assert_msg(strstr(journal, "\"faults\":[\"fallback\",\"stream_error\"]") != NULL, "%s", journal);
+    ck_assert_msg(strstr(journal, "no tool_result") == NULL, "%s", journal); /* nothing to answer */
+    free(journal);
+
+    /* not streamed: the overload error the API answers instead of the message */
+    r = post("/s/fallback-retracts/w2/v1/messages", ANTHROPIC_BODY("false"));
+    assert_anthropic_error(&r, 529, "overloaded_error");
+    release(&r);
+    /* OpenAI: an error chunk and no [DONE] */
+    r = post("/s/fallback-retracts/w3/v1/chat/completions",
+             "{\"model\":\"gpt-4o\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+    ck_assert_ptr_nonnull(strstr(r.body, "data: {\"error\":"));
+    ck_assert_ptr_null(strstr(r.body, "[DONE]"));
+    ck_assert_ptr_null(strstr(r.body, "finish_reason\":\"tool_calls"));
+    release(&r);
+}
+END_TEST
+
+/* A scripted cut or malformed stream sent as-is is journaled as the fault it is. */
+START_TEST(scripted_faults_are_journaled)
+{
+    response r = post("/s/cut-after-event/j/v1/messages", ANTHROPIC_BODY("true"));
+    release(&r);
+    char *journal = gt_mock_journal_json(server, "cut-after-event/j");
+    ck_assert_msg(strstr(journal, "\"faults\":[\"cut\"]") != NULL, "%s", journal);
+    free(journal);
+    r = post("/s/malformed-sse/j/v1/messages", ANTHROPIC_BODY("true"));
+    release(&r);
+    journal = gt_mock_journal_json(server, "malformed-sse/j");
+    ck_assert_msg(strstr(journal, "\"faults\":[\"malformed_sse\"]") != NULL, "%s", journal);
+    free(journal);
+    r = post("/s/ok-stream/j/v1/messages", ANTHROPIC_BODY("true"));
+    release(&r);
+    journal = gt_mock_journal_json(server, "ok-stream/j");
+    ck_assert_msg(strstr(journal, "\"faults\":[]") != NULL, "%s", journal);
+    free(journal);
 }
 END_TEST
 
@@ -901,6 +1037,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(sessions, 60);
     tcase_add_test(sessions, selection_by_path_header_and_key);
     tcase_add_test(sessions, run_ids_have_their_own_cursor);
+    tcase_add_test(sessions, after_script_policies);
     tcase_add_test(sessions, deviation_is_answered_and_recorded);
     tcase_add_test(sessions, capability_400_then_retry_without_strict);
     tcase_add_test(sessions, retry_after_is_honoured);
@@ -917,6 +1054,8 @@ static Suite *make_suite(void)
     tcase_add_test(faults, fault_oversized_latency_drip);
     tcase_add_test(faults, client_limits_oversized_body);
     tcase_add_test(faults, notices_travel_in_a_header);
+    tcase_add_test(faults, fallback_is_played_on_the_wire);
+    tcase_add_test(faults, scripted_faults_are_journaled);
     tcase_add_loop_test(faults, fault_scenarios_through_the_client, 0,
                         (int)(sizeof fault_cases / sizeof fault_cases[0]));
     suite_add_tcase(suite, faults);

@@ -842,6 +842,93 @@ START_TEST(console_accounting_baseline_and_certification)
 }
 END_TEST
 
+
+/* Tier and rules of each case reach every report; required and optional
+ * pass rates are shown apart (a certificate rests on the required tier). */
+START_TEST(tiers_in_every_report)
+{
+    static const char text[] =
+        "{\"format\": \"gauntlet-corpus/1\", \"defaults\": {\"gate\": \"loop\", \"category\": \"t\"},\n"
+        " \"cases\": [\n"
+        "  {\"id\": \"req.pass\", \"rules\": [\"S0-21\", \"RFC8259-6\"], \"expect\": {\"verdict\": \"accept\"}},\n"
+        "  {\"id\": \"req.fail\", \"tier\": \"required\", \"expect\": {\"verdict\": \"accept\"}},\n"
+        "  {\"id\": \"opt.pass\", \"tier\": \"optional\", \"rules\": [\"S0-24\"], \"expect\": {\"verdict\": "
+        "\"accept\"}}]}\n";
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "suite/data/tiers/sub/r.cases.json", text, sizeof text - 1), 3);
+    gt_run *run = calloc(1, sizeof *run);
+    run->corpus = corpus;
+    run->count = 3;
+    run->results = calloc(3, sizeof *run->results);
+    run->target = dup_text("reference");
+    for (size_t i = 0; i < 3; i++) {
+        run->results[i].kase = gt_corpus_case(corpus, i);
+        run->results[i].outcome = i == 1 ? GT_OUTCOME_FAIL : GT_OUTCOME_PASS;
+        run->results[i].observed.verdict = GT_VERDICT_ACCEPT;
+    }
+    gt_run_counts tiers[GT_TIER_COUNT];
+    gt_run_count_tiers(run, tiers);
+    ck_assert_uint_eq(tiers[GT_TIER_REQUIRED].cases, 2);
+    ck_assert_uint_eq(tiers[GT_TIER_REQUIRED].fail, 1);
+    ck_assert_uint_eq(tiers[GT_TIER_OPTIONAL].pass, 1);
+    gt_report_info info = {.certify = true};
+
+    char *json = render_info(gt_report_json, run, &info);
+    cJSON *root = cJSON_Parse(json);
+    ck_assert_ptr_nonnull(root);
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
+    const cJSON *first = cJSON_GetArrayItem(cases, 0), *third = cJSON_GetArrayItem(cases, 2);
+    ck_assert_str_eq(json_str(first, "tier"), "required");
+    ck_assert_str_eq(json_str(third, "tier"), "optional");
+    const cJSON *rules = cJSON_GetObjectItemCaseSensitive(first, "rules");
+    ck_assert_int_eq(cJSON_GetArraySize(rules), 2);
+    ck_assert_str_eq(cJSON_GetArrayItem(rules, 1)->valuestring, "RFC8259-6");
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cases, 1), "rules")), 0);
+    const cJSON *tier_counts = cJSON_GetObjectItemCaseSensitive(root, "tiers");
+    ck_assert_double_eq(json_num(cJSON_GetObjectItemCaseSensitive(tier_counts, "required"), "fail"), 1);
+    ck_assert_double_eq(json_num(cJSON_GetObjectItemCaseSensitive(tier_counts, "optional"), "pass"), 1);
+    const cJSON *rates =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "certification"), "tier_pass_rates");
+    ck_assert_double_eq_tol(json_num(rates, "required"), 0.5, 1e-9);
+    ck_assert_double_eq_tol(json_num(rates, "optional"), 1.0, 1e-9);
+
+    /* read back: tier and rules survive */
+    char err[256] = "";
+    gt_report_doc *doc = gt_report_load_text("mem", json, strlen(json), err, sizeof err);
+    ck_assert_msg(doc != NULL, "%s", err);
+    const gt_run *back = gt_report_doc_run(doc);
+    ck_assert_int_eq(back->results[2].kase->tier, GT_TIER_OPTIONAL);
+    ck_assert_uint_eq(back->results[0].kase->rule_count, 2);
+    ck_assert_str_eq(back->results[0].kase->rules[0], "S0-21");
+    char *again = render_info(gt_report_json, back, &info);
+    ck_assert_str_eq(again, json);
+    free(again);
+    gt_report_doc_free(doc);
+    cJSON_Delete(root);
+    free(json);
+
+    char *console = render_info(gt_report_writer_for("console"), run, &info);
+    ck_assert_ptr_nonnull(strstr(console, "\ntiers      required 50.00% (1/2), optional 100.00% (1/1)\n"));
+    ck_assert_ptr_nonnull(strstr(console, "\n  required tier   50.00% (1/2)  (a certificate rests on the required tier"));
+    ck_assert_ptr_nonnull(strstr(console, "\n  optional tier   100.00% (1/1)\n"));
+    free(console);
+    char *md = render_info(gt_report_markdown, run, &info);
+    ck_assert_ptr_nonnull(strstr(md, "| required | 2 | 1 | 1 | 0 | 0 | 50.00% |\n| optional | 1 | 1 | 0 | 0 | 0 | 100.00% |\n"));
+    ck_assert_ptr_nonnull(strstr(md, "| required tier | **50.00% (1/2)** (a certificate rests"));
+    ck_assert_ptr_nonnull(strstr(md, "| optional tier | 100.00% (1/1) |"));
+    free(md);
+    char *html = render_info(gt_report_html, run, &info);
+    assert_only_own_markup(html);
+    ck_assert_ptr_nonnull(strstr(html, "<h2>Tiers</h2>"));
+    ck_assert_ptr_nonnull(strstr(html, "<tr><th>optional</th><td class=\"n\">1</td>"));
+    ck_assert_ptr_nonnull(strstr(html, "<tr><th>required tier</th><td><strong>50.00% (1/2)</strong>"));
+    ck_assert_ptr_nonnull(strstr(html, "<dt>tier</dt><dd>required</dd>"));
+    free(html);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
 START_TEST(corpus_hash_is_content_not_paths)
 {
     gt_corpus *a = gt_corpus_new(), *b = gt_corpus_new(), *c = gt_corpus_new();
@@ -886,6 +973,7 @@ static Suite *make_suite(void)
     tcase_add_test(writers, html_report_escapes_everything);
     tcase_add_test(writers, console_accounting_baseline_and_certification);
     tcase_add_test(writers, corpus_hash_is_content_not_paths);
+    tcase_add_test(writers, tiers_in_every_report);
     suite_add_tcase(suite, writers);
     return suite;
 }

@@ -436,18 +436,99 @@ START_TEST(cli_exit_codes_and_totals_line)
 }
 END_TEST
 
+/* An empty selection is never green: exit 2, naming the filter and what it
+ * could have matched, and still the totals line. */
+START_TEST(cli_empty_selection_exits_2)
+{
+    char out[65536];
+    char *tag[] = {"run", "--tag", "smokee", "corpus/loop", NULL};
+    ck_assert_int_eq(run_cli(tag, 4, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "no case matches --tag smokee") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "known tags: ") != NULL && strstr(out, "smoke") != NULL, "%s", out);
+    ck_assert_str_eq(last_line(out), "0 passed, 0 failed, 0 skipped");
+    char *id[] = {"run", "--id", "nomatch*", "corpus/loop", NULL};
+    ck_assert_int_eq(run_cli(id, 4, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "no case matches --id 'nomatch*'") != NULL, "%s", out);
+    char *gate[] = {"run", "--gate", "wire", "corpus/syntax", NULL};
+    ck_assert_int_eq(run_cli(gate, 4, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "gates with cases: syntax") != NULL, "%s", out);
+    char *empty_dir[] = {"run", "suite/data", "--id", "x", NULL};
+    ck_assert_int_eq(run_cli(empty_dir, 4, out, sizeof out), 2);
+    /* a mock server that would play nothing is refused too */
+    char *serve[] = {"serve", "--corpus", "suite/data/loader", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_serve, serve, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--corpus suite/data/loader: no scenario found") != NULL, "%s", out);
+    /* a shard may be empty when the selection is not (merge checks completeness) */
+    char *shard[] = {"run", "-q", "--id", "loop.attempts.first-try-valid", "--shard", "2/2", "corpus/loop", NULL};
+    ck_assert_int_eq(run_cli(shard, 7, out, sizeof out), 0);
+}
+END_TEST
+
+/* Smoke before certify: a client that is not there, or that says it cannot
+ * run, stops the run before any reject case can "pass". */
+START_TEST(cli_smoke_stops_a_target_that_cannot_run)
+{
+    char out[65536];
+    char *missing[] = {"run", "corpus/loop", "--target", "http:/no/such/client.sh", NULL};
+    ck_assert_int_eq(run_cli(missing, 4, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "smoke test failed") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "exit status 127") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "not found") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, " passed, ") == NULL, "a run happened: %s", out);
+    char *claude[] = {"run", "corpus/loop", "--target", "http:env CLAUDE=/nonexistent adapters/claude-code/run.sh",
+                      NULL};
+    ck_assert_int_eq(run_cli(claude, 4, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "make interop") != NULL, "%s", out);
+    char *not_installed[] = {"run", "--smoke", "--target", "http:echo not installed >&2; exit 3", NULL};
+    ck_assert_int_eq(run_cli(not_installed, 4, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "not installed") != NULL && strstr(out, "status 3") != NULL, "%s", out);
+    char *handshake[] = {"run", "--smoke", "--target", "adapter:echo hello", NULL};
+    ck_assert_int_eq(run_cli(handshake, 4, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "handshake") != NULL, "%s", out);
+    char *good[] = {"run", "--smoke", "--target", "http:adapters/http-reference-client/run.sh", NULL};
+    ck_assert_int_eq(run_cli(good, 4, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "smoke: ok") != NULL, "%s", out);
+    char *adapter[] = {"run", "--smoke", "--target", "adapter:build/adapters/gauntlet-adapter-reference", NULL};
+    ck_assert_int_eq(run_cli(adapter, 4, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "smoke: ok: gauntlet-reference") != NULL, "%s", out);
+}
+END_TEST
+
+/* A client that passes the smoke but cannot run for a later case: that case
+ * is an error with the client's stderr, never a verdict. */
+START_TEST(cli_client_that_stops_running_mid_run_is_an_error)
+{
+    char out[65536];
+    char *flaky[] = {"run", "corpus/loop/attempts", "--id", "loop.attempts.five-invalid-default-limit", "--target",
+                     "http:case $GAUNTLET_SCENARIO in smoke.*) exec adapters/http-reference-client/run.sh;; esac; "
+                     "echo 'claude: command not found' >&2; exit 127",
+                     NULL};
+    ck_assert_int_eq(run_cli(flaky, 6, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "ERROR loop.attempts.five-invalid-default-limit: the client could not run (exit status "
+                              "127: command not found)") != NULL,
+                  "%s", out);
+    ck_assert_msg(strstr(out, "claude: command not found") != NULL, "%s", out);
+    ck_assert_str_eq(last_line(out), "0 passed, 1 failed, 0 skipped");
+}
+END_TEST
+
 START_TEST(cli_failure_exits_1_and_writes_reports)
 {
     gt_target_register(&fake_ops);
     char out[65536];
-    char *failing[] = {"run", "--target", "fake", "--report", "json:/tmp/gt-test-run.json,junit:/tmp/gt-test-run.xml",
+    /* per-process paths: several checkouts may run the suite at once */
+    char json_path[64], xml_path[64], reports[160];
+    snprintf(json_path, sizeof json_path, "/tmp/gt-test-run-%ld.json", (long)getpid());
+    snprintf(xml_path, sizeof xml_path, "/tmp/gt-test-run-%ld.xml", (long)getpid());
+    snprintf(reports, sizeof reports, "json:%s,junit:%s", json_path, xml_path);
+    char *failing[] = {"run", "--target", "fake", "--report", reports,
                        "--tag", "deep", "suite/data/loader/nested", "suite/data/loader/a-good.cases.json", NULL};
     /* the fake target rejects ids containing "reject": none here, so all pass */
     ck_assert_int_eq(run_cli(failing, 9, out, sizeof out), 0);
-    ck_assert_int_eq(access("/tmp/gt-test-run.json", R_OK), 0);
-    ck_assert_int_eq(access("/tmp/gt-test-run.xml", R_OK), 0);
-    unlink("/tmp/gt-test-run.json");
-    unlink("/tmp/gt-test-run.xml");
+    ck_assert_int_eq(access(json_path, R_OK), 0);
+    ck_assert_int_eq(access(xml_path, R_OK), 0);
+    unlink(json_path);
+    unlink(xml_path);
 
     char *reject[] = {"run", "--target", "fake", "--id", "*reject*", "suite/data/loader/a-good.cases.json", NULL};
     ck_assert_int_eq(run_cli(reject, 6, out, sizeof out), 1);
@@ -486,6 +567,9 @@ static Suite *make_suite(void)
     tcase_set_timeout(cli, 30);
     tcase_add_test(cli, cli_usage_errors_exit_2);
     tcase_add_test(cli, cli_exit_codes_and_totals_line);
+    tcase_add_test(cli, cli_empty_selection_exits_2);
+    tcase_add_test(cli, cli_smoke_stops_a_target_that_cannot_run);
+    tcase_add_test(cli, cli_client_that_stops_running_mid_run_is_an_error);
     tcase_add_test(cli, cli_failure_exits_1_and_writes_reports);
     suite_add_tcase(suite, cli);
     return suite;

@@ -16,6 +16,22 @@
 
 typedef enum gt_verdict { GT_VERDICT_NONE = 0, GT_VERDICT_ACCEPT, GT_VERDICT_REJECT } gt_verdict;
 
+/* Which claim a case makes (docs/corpus-format.md#tiers): `required` is what a
+ * seed or a spec requires; `optional` is implementation-defined (gauntlet's own
+ * retry default, subtypes, NUL policy, reason spelling). A certificate rests on
+ * the required tier only. */
+typedef enum gt_tier { GT_TIER_REQUIRED = 0, GT_TIER_OPTIONAL, GT_TIER_COUNT } gt_tier;
+
+/* "required" / "optional". */
+const char *gt_tier_name(gt_tier tier);
+/* The tier named `name`, or -1 when unknown. */
+int gt_tier_from_name(const char *name);
+
+/* Where a case file looks for the rule list its `rules` ids are checked
+ * against: the nearest file of this name in its directory or above. */
+#define GT_CORPUS_RULES_FILE "rules.json"
+#define GT_CORPUS_RULES_FORMAT "gauntlet-rules/1"
+
 /* What a target is given. Strings are NUL-terminated and owned by the corpus. */
 typedef struct gt_case_input {
     const char *id;
@@ -74,6 +90,9 @@ typedef struct gt_case {
     size_t tag_count;
     const char *file; /* case file path as given to the loader */
     unsigned line;    /* line of the case object's opening brace */
+    gt_tier tier;     /* "tier" (default required) */
+    const char *const *rules; /* "rules": ids of the seed rules and spec clauses the case proves */
+    size_t rule_count;
 } gt_case;
 
 typedef struct gt_load_problem {

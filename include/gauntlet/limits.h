@@ -25,6 +25,23 @@
 #define GT_SCHEMA_MAX_NODES 100000u
 #define GT_SCHEMA_MAX_DEPTH 10000u
 
+/* Structure gate: subschema evaluations one validation may make (each
+ * (subschema, instance location) pair evaluated counts once; results are
+ * memoised when no annotations are collected, so real schemas stay far below).
+ * Past it validation stops with reason "evaluation_budget".
+ * gt_schema_options.max_evaluations. */
+#define GT_SCHEMA_MAX_EVALUATIONS 2000000u
+
+/* Structure gate, `pattern`/`patternProperties` (PCRE2): backtracking steps one
+ * match may take (PCRE2's own default), the interpreter's backtracking depth
+ * and heap, and the JIT stack a match may grow to. A pattern that needs more
+ * stops with reason "regex_limit" and a message naming the limit; it is never
+ * reported as a mismatch. */
+#define GT_SCHEMA_REGEX_MATCH_LIMIT 10000000u
+#define GT_SCHEMA_REGEX_DEPTH_LIMIT 100000u
+#define GT_SCHEMA_REGEX_HEAP_LIMIT_KIB (64u * 1024u)
+#define GT_SCHEMA_REGEX_JIT_STACK_MAX (8u * 1024u * 1024u)
+
 /* Strict-subset wire conversion (seed 000: jZo). */
 #define GT_STRICT_MAX_DEPTH 32u
 #define GT_STRICT_MAX_NODES 100000u

@@ -227,6 +227,12 @@ void gt_loop_script_model(gt_loop_script *script, gt_loop_model *model);
 /* Turns the last play left unplayed. */
 size_t gt_loop_script_unplayed(const gt_loop_script *script);
 size_t gt_loop_script_turn_count(const gt_loop_script *script);
+/* The script's last response turn (message, stream or error) again, without
+ * moving the cursor or repeating its notices: what a mock answers past the
+ * end of the script under "repeat_last". 0, or -1 with `err` (no response
+ * turn, out of memory). */
+int gt_loop_script_replay_last(const gt_loop_script *script, gt_arena *arena, gt_loop_reply *reply, char *err,
+                               size_t err_len);
 
 /* Load, play and free in one call; `result` as gt_loop_run. Returns 0, 1 for
  * a bad script (`problem` filled), or -1 when out of memory. */

@@ -56,6 +56,8 @@ typedef struct gt_observed {
                           (>= 0) are compared */
     char *violation;   /* black box: what the request journal shows the client did wrong (a tool error
                           without an instance path, strict kept after a capability 400), or NULL */
+    int beyond_script_calls; /* black box: model calls the client made after the scenario's script was
+                                played out (the mock's after_script answered them); 0 otherwise */
 } gt_observed;
 
 void gt_observed_clear(gt_observed *observed);
@@ -137,5 +139,7 @@ typedef struct gt_run_counts {
     size_t cases, pass, fail, error, skip;
 } gt_run_counts;
 void gt_run_count(const gt_run *run, gt_run_counts counts[GT_GATE_COUNT + 1]);
+/* Counts per tier (gt_tier): a certificate rests on the required row. */
+void gt_run_count_tiers(const gt_run *run, gt_run_counts tiers[GT_TIER_COUNT]);
 
 #endif

@@ -64,6 +64,7 @@ typedef struct gt_schema_options {
     size_t max_nodes;                  /* 0 = GT_SCHEMA_MAX_NODES */
     size_t max_depth;                  /* 0 = GT_SCHEMA_MAX_DEPTH */
     size_t max_stack;                  /* bytes of stack one validation may use; 0 = 6 MiB (Linux threads get 8) */
+    size_t max_evaluations;            /* subschema evaluations one validation may make; 0 = GT_SCHEMA_MAX_EVALUATIONS */
 } gt_schema_options;
 
 typedef struct gt_schema gt_schema;
@@ -77,6 +78,19 @@ typedef struct gt_schema_error {
     const char *message;              /* "expected integer, got string" */
 } gt_schema_error;
 
+/* Why a validation stopped with GT_SCHEMA_ERROR (gt_schema_errors.failure).
+ * Every code but out_of_memory is a bound on hostile input: the error list then
+ * holds exactly one error whose keyword is the code
+ * (gt_schema_failure_code_str) and whose message names the limit. */
+typedef enum gt_schema_failure {
+    GT_SCHEMA_FAILURE_NONE = 0,
+    GT_SCHEMA_FAILURE_OUT_OF_MEMORY, /* "out_of_memory" */
+    GT_SCHEMA_FAILURE_TOO_DEEP,      /* "evaluation_too_deep": the stack budget (max_stack) ran out */
+    GT_SCHEMA_FAILURE_BUDGET,        /* "evaluation_budget": more than max_evaluations subschema evaluations */
+    GT_SCHEMA_FAILURE_DEADLINE,      /* "evaluation_deadline": gt_schema_errors.deadline_ms passed */
+    GT_SCHEMA_FAILURE_REGEX_LIMIT    /* "regex_limit": a pattern hit PCRE2's match, depth or heap limit */
+} gt_schema_failure;
+
 /* The caller's side of a validation: the error list plus reusable scratch
  * (regex match data, annotation bitsets). One per thread; reuse it across
  * calls so that the valid path allocates nothing. Fields other than `items`,
@@ -85,14 +99,18 @@ typedef struct gt_schema_errors {
     gt_schema_error *items;
     size_t count;
     size_t max_errors; /* stop after this many errors; 0 = all of them */
+    gt_schema_failure failure; /* why the last validation returned GT_SCHEMA_ERROR */
+    long long deadline_ms;     /* stop at this gt_schema_clock_ms() value; 0 = no deadline (kept by clear) */
     size_t capacity;
     gt_arena *strings;
     gt_arena *scratch;
     void *match_data;
+    void *match_context; /* PCRE2 match context with limits and a JIT stack, made on first need */
+    void *jit_stack;
 } gt_schema_errors;
 
 typedef enum gt_schema_result {
-    GT_SCHEMA_ERROR = -1, /* out of memory, or evaluation exceeded its depth guard */
+    GT_SCHEMA_ERROR = -1, /* out of memory, or a bound on evaluation was hit (gt_schema_errors.failure) */
     GT_SCHEMA_VALID = 0,
     GT_SCHEMA_INVALID = 1
 } gt_schema_result;
@@ -134,6 +152,17 @@ void gt_schema_errors_free(gt_schema_errors *errors);
 /* Reason code of a failed validation: the keyword of the first error, or NULL
  * when there is none. */
 const char *gt_schema_errors_reason(const gt_schema_errors *errors);
+
+/* Stable code of a validation failure ("evaluation_budget"); NULL for NONE. */
+const char *gt_schema_failure_code_str(gt_schema_failure failure);
+
+/* Is `failure` a bound on the input (budget, deadline, depth, regex limit)
+ * rather than out of memory? Such a failure rejects the instance at the
+ * structure gate with the failure's code as the reason. */
+bool gt_schema_failure_is_limit(gt_schema_failure failure);
+
+/* Milliseconds of CLOCK_MONOTONIC, the clock of gt_schema_errors.deadline_ms. */
+long long gt_schema_clock_ms(void);
 
 /* Stable code of a compile problem ("schema_ref_cycle"). */
 const char *gt_schema_problem_code_str(gt_schema_problem_code code);

@@ -1,0 +1,19 @@
+/* smoke.h — play one built-in, always-valid case through a target before a
+ * run trusts it (smoke.c). */
+#ifndef GT_SMOKE_H
+#define GT_SMOKE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* True for the targets a run smokes first: an adapter or an http client
+ * (anything gauntlet did not build itself). */
+bool gt_smoke_wanted(const char *target_spec);
+
+/* Open `target_spec`, play the built-in smoke cases until one is not skipped.
+ * 0 when the target produced a verdict (a line "smoke: ok..." on `out`), -1
+ * when it could not (one paragraph on `err`: what ran, how it ended, its
+ * stderr tail, the likely fix). */
+int gt_smoke_run(const char *target_spec, FILE *out, FILE *err);
+
+#endif

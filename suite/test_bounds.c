@@ -1,0 +1,381 @@
+/* test_bounds.c — bounded work on hostile input (issue 13): schema evaluation
+ * memoised and budgeted, the reference target's per-case deadline, PCRE2
+ * limits reported as their own reason, float-to-integer conversions of
+ * attacker numbers, size limits enforced while reading. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "gauntlet/corpus.h"
+#include "gauntlet/parse.h"
+#include "gauntlet/pipeline.h"
+#include "gauntlet/run.h"
+#include "gauntlet/schema.h"
+#include "commands.h"
+#include "gt_test.h"
+#include "target_adapter.h"
+
+/* The issue's schema: every level offers two equal references, so a naive
+ * evaluator of an invalid instance tries 2^depth paths. */
+#define EXP_ANY_OF                                                                                                     \
+    "{\"$defs\":{\"x\":{\"anyOf\":[{\"$ref\":\"#/$defs/z\"},{\"$ref\":\"#/$defs/z\"}]},"                               \
+    "\"z\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/x\"}}},\"$ref\":\"#/$defs/x\"}"
+/* allOf needs both branches even on the error path: exponential errors, which
+ * only the budget can stop. */
+#define EXP_ALL_OF                                                                                                     \
+    "{\"$defs\":{\"x\":{\"allOf\":[{\"$ref\":\"#/$defs/z\"},{\"$ref\":\"#/$defs/z\"}]},"                               \
+    "\"z\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/x\"}}},\"$ref\":\"#/$defs/x\"}"
+
+static gt_schema *compile_with(const char *json, size_t max_evaluations)
+{
+    gt_schema_options options;
+    gt_schema_options_init(&options);
+    options.max_evaluations = max_evaluations;
+    gt_schema_problem problem;
+    gt_schema *schema = gt_schema_compile(json, strlen(json), &options, &problem);
+    ck_assert_msg(schema != NULL, "compile: %s", problem.message);
+    return schema;
+}
+
+/* "[[[...[1]...]]]" `depth` deep: invalid at the bottom. */
+static char *nested(size_t depth, const char *leaf)
+{
+    char *text = malloc(2 * depth + strlen(leaf) + 1);
+    memset(text, '[', depth);
+    strcpy(text + depth, leaf);
+    memset(text + depth + strlen(leaf), ']', depth);
+    text[2 * depth + strlen(leaf)] = '\0';
+    return text;
+}
+
+static const gt_value *parse_in(gt_arena *arena, const char *text)
+{
+    gt_parse_error error;
+    const gt_value *value = gt_parse(arena, text, strlen(text), NULL, &error);
+    ck_assert_msg(value != NULL, "parse: %s", error.message);
+    return value;
+}
+
+/* Validate "[[...leaf...]]" `depth` deep against `schema` with `errors`
+ * (arena and text freed here); the verdict. */
+static gt_schema_result validate_nested(const gt_schema *schema, size_t depth, const char *leaf,
+                                        gt_schema_errors *errors)
+{
+    gt_arena *arena = gt_arena_new();
+    char *text = nested(depth, leaf);
+    gt_schema_result result = gt_schema_validate(schema, parse_in(arena, text), errors);
+    free(text);
+    gt_arena_free(arena);
+    return result;
+}
+
+START_TEST(exponential_any_of_is_memoised)
+{
+    /* 60 levels would be 2^60 branch evaluations without the memo; with it a
+     * few hundred fit in a budget of 10,000 */
+    gt_schema *schema = compile_with(EXP_ANY_OF, 10000);
+    ck_assert_int_eq(validate_nested(schema, 60, "1", NULL), GT_SCHEMA_INVALID);
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(validate_nested(schema, 60, "1", &errors), GT_SCHEMA_INVALID);
+    ck_assert_int_eq(errors.failure, GT_SCHEMA_FAILURE_NONE);
+    ck_assert_uint_eq(errors.count, 1);
+    ck_assert_str_eq(errors.items[0].keyword, "anyOf");
+    ck_assert_int_eq(validate_nested(schema, 60, "", &errors), GT_SCHEMA_VALID);
+    gt_schema_errors_free(&errors);
+    gt_schema_free(schema);
+}
+END_TEST
+
+START_TEST(evaluation_budget_is_its_own_reason)
+{
+    gt_schema *schema = compile_with(EXP_ALL_OF, 5000);
+    gt_arena *arena = gt_arena_new();
+    char *text = nested(24, "1");
+    const gt_value *value = parse_in(arena, text);
+    /* the verdict alone stops at the first failing branch: cheap */
+    ck_assert_int_eq(gt_schema_validate(schema, value, NULL), GT_SCHEMA_INVALID);
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(gt_schema_validate(schema, value, &errors), GT_SCHEMA_ERROR);
+    ck_assert_int_eq(errors.failure, GT_SCHEMA_FAILURE_BUDGET);
+    ck_assert(gt_schema_failure_is_limit(errors.failure));
+    ck_assert_uint_eq(errors.count, 1);
+    ck_assert_str_eq(errors.items[0].keyword, "evaluation_budget");
+    ck_assert_str_eq(gt_schema_errors_reason(&errors), "evaluation_budget");
+    ck_assert_msg(strstr(errors.items[0].message, "5000") != NULL, "%s", errors.items[0].message);
+    gt_schema_errors_free(&errors);
+
+    /* the pipeline rejects at the structure gate with the bound as reason */
+    gt_pipeline_outcome outcome;
+    gt_pipeline_outcome_init(&outcome);
+    ck_assert_int_eq(gt_pipeline_check(text, strlen(text), schema, NULL, arena, &outcome), 0);
+    ck_assert(!outcome.accepted);
+    ck_assert_int_eq(outcome.failed_gate, GT_PIPELINE_STRUCTURE);
+    ck_assert_str_eq(outcome.reason, "evaluation_budget");
+    ck_assert_ptr_nonnull(strstr(outcome.message, "evaluation budget"));
+    gt_pipeline_outcome_free(&outcome);
+    free(text);
+    gt_arena_free(arena);
+    gt_schema_free(schema);
+}
+END_TEST
+
+START_TEST(default_budget_bounds_the_issue_input)
+{
+    /* the default budget: depth 20 of the allOf form ends, and fast */
+    gt_schema *schema = compile_with(EXP_ALL_OF, 0);
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(validate_nested(schema, 20, "1", &errors), GT_SCHEMA_ERROR);
+    ck_assert_int_eq(errors.failure, GT_SCHEMA_FAILURE_BUDGET);
+    /* an already passed deadline stops it at the first check instead */
+    errors.deadline_ms = gt_schema_clock_ms() - 1;
+    ck_assert_int_eq(validate_nested(schema, 20, "1", &errors), GT_SCHEMA_ERROR);
+    ck_assert_int_eq(errors.failure, GT_SCHEMA_FAILURE_DEADLINE);
+    ck_assert_str_eq(errors.items[0].keyword, "evaluation_deadline");
+    gt_schema_errors_free(&errors);
+    gt_schema_free(schema);
+}
+END_TEST
+
+/* The in-process reference target has the adapter's per-case deadline: a case
+ * whose evaluation outlives it is an error naming the timeout. */
+START_TEST(reference_target_has_a_deadline)
+{
+    char *text = nested(22, "1");
+    size_t size = strlen(text) * 2 + 1024;
+    char *json = malloc(size);
+    snprintf(json, size,
+             "{\"format\": \"gauntlet-corpus/1\", \"cases\": [{\"id\": \"slow\", \"gate\": \"structure\", "
+             "\"category\": \"limits\", \"input\": \"%s\", \"schema\": %s, \"expect\": {\"verdict\": \"reject\", "
+             "\"gate\": \"structure\", \"reason\": \"evaluation_budget\"}}]}",
+             text, EXP_ALL_OF);
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "slow.cases.json", json, strlen(json)), 1);
+    char err[256];
+    gt_run *run = gt_run_cases(corpus, "reference", 1, NULL, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(run);
+    ck_assert_msg(run->results[0].outcome == GT_OUTCOME_PASS, "%s", run->results[0].note);
+    gt_run_free(run);
+    /* the budget's work takes far longer than 1 ms */
+    gt_adapter_set_timeout_ms(1);
+    run = gt_run_cases(corpus, "reference", 1, NULL, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(run);
+    ck_assert_int_eq(run->results[0].outcome, GT_OUTCOME_ERROR);
+    ck_assert_msg(strstr(run->results[0].note, "timed out after 1 ms") != NULL, "%s", run->results[0].note);
+    gt_adapter_set_timeout_ms(0);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+    free(json);
+    free(text);
+}
+END_TEST
+
+/* ---- PCRE2 limits ---- */
+
+static gt_schema_result match(const char *pattern, const char *text, gt_schema_errors *errors)
+{
+    char schema_json[256];
+    snprintf(schema_json, sizeof schema_json, "{\"type\": \"string\", \"pattern\": \"%s\"}", pattern);
+    gt_schema *schema = compile_with(schema_json, 0);
+    gt_arena *arena = gt_arena_new();
+    const gt_value *value = gt_value_new_string(arena, text, strlen(text));
+    gt_schema_result quick = gt_schema_validate(schema, value, NULL);
+    gt_schema_result full = gt_schema_validate(schema, value, errors);
+    ck_assert_int_eq(quick, full);
+    gt_arena_free(arena);
+    gt_schema_free(schema);
+    return full;
+}
+
+START_TEST(long_repetitions_match_past_the_jit_stack)
+{
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    char *ab = malloc(2001);
+    for (int i = 0; i < 2000; i++)
+        ab[i] = i % 3 ? 'a' : 'b';
+    ab[2000] = '\0';
+    ck_assert_int_eq(match("^(a|b)*$", ab, &errors), GT_SCHEMA_VALID);
+    ab[1999] = 'c';
+    ck_assert_int_eq(match("^(a|b)*$", ab, &errors), GT_SCHEMA_INVALID);
+    ck_assert_str_eq(errors.items[0].keyword, "pattern");
+    free(ab);
+    /* 15 KB of words */
+    static const char *const words[] = {"alpha", "bravo", "charlie", "delta", "echo", "fox"};
+    char *text = malloc(16 * 1024);
+    size_t len = 0;
+    for (int i = 0; len < 15 * 1024; i++) {
+        len += (size_t)sprintf(text + len, "%s ", words[i % 6]);
+    }
+    text[len - 1] = '\0';
+    ck_assert_int_eq(match("^([a-z]+ ?)*$", text, &errors), GT_SCHEMA_VALID);
+    free(text);
+    gt_schema_errors_free(&errors);
+}
+END_TEST
+
+START_TEST(catastrophic_backtracking_names_the_limit)
+{
+    char text[64];
+    memset(text, 'a', 40);
+    strcpy(text + 40, "!");
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ck_assert_int_eq(match("^(a+)+$", text, &errors), GT_SCHEMA_ERROR);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    ck_assert_int_eq(errors.failure, GT_SCHEMA_FAILURE_REGEX_LIMIT);
+    ck_assert_uint_eq(errors.count, 1); /* never also "expected string matching" */
+    ck_assert_str_eq(errors.items[0].keyword, "regex_limit");
+    ck_assert_msg(strstr(errors.items[0].message, "match limit") != NULL, "%s", errors.items[0].message);
+    ck_assert_ptr_nonnull(strstr(errors.items[0].message, "^(a+)+$"));
+    ck_assert_msg(t1.tv_sec - t0.tv_sec < 20, "took %ld s", (long)(t1.tv_sec - t0.tv_sec));
+    gt_schema_errors_free(&errors);
+}
+END_TEST
+
+/* ---- size limits while reading ---- */
+
+/* `gauntlet parse` on a pipe that would carry 64 MiB: with --max-bytes 1M it
+ * says too_large after reading 1 MiB + 1 byte, so the writer sees the pipe
+ * close long before it is done (before the fix it read everything). */
+START_TEST(stdin_is_read_only_up_to_the_limit)
+{
+    int pipe_fds[2];
+    ck_assert_int_eq(pipe(pipe_fds), 0);
+    pid_t writer = fork();
+    if (writer == 0) {
+        signal(SIGPIPE, SIG_IGN);
+        close(pipe_fds[0]);
+        static char spaces[65536];
+        memset(spaces, ' ', sizeof spaces);
+        for (int i = 0; i < 1024; i++) /* 64 MiB at most: the test ends even if nobody reads */
+            if (write(pipe_fds[1], spaces, sizeof spaces) < 0)
+                _exit(errno == EPIPE ? 3 : 4);
+        _exit(0);
+    }
+    close(pipe_fds[1]);
+    int saved_stdin = dup(0);
+    dup2(pipe_fds[0], 0);
+    close(pipe_fds[0]);
+    char out[4096];
+    char *argv[] = {"parse", "--max-bytes", "1M", "-", NULL};
+    int code = gt_test_cli(gt_cmd_parse, argv, out, sizeof out);
+    dup2(saved_stdin, 0); /* the last reader goes: the writer gets EPIPE */
+    close(saved_stdin);
+    int status = 0;
+    waitpid(writer, &status, 0);
+    ck_assert_int_eq(code, 1);
+    ck_assert_msg(strstr(out, "reject syntax too_large") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "reading stopped") != NULL, "%s", out);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 3, "the writer finished: the whole input was read");
+}
+END_TEST
+
+/* A case file in a fresh directory whose one case names `schema_file`. */
+static void write_case(const char *dir, const char *schema_file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/limits.cases.json", dir);
+    FILE *file = fopen(path, "w");
+    ck_assert_ptr_nonnull(file);
+    fprintf(file,
+            "{\"format\": \"gauntlet-corpus/1\", \"cases\": [{\"id\": \"a\", \"gate\": \"structure\", "
+            "\"category\": \"limits\", \"input\": \"1\", \"schema_file\": \"%s\", "
+            "\"expect\": {\"verdict\": \"accept\"}}]}",
+            schema_file);
+    fclose(file);
+}
+
+/* Load `dir`: no case, one problem at /cases/0/schema_file whose message
+ * names the file and contains `why`. */
+static void expect_schema_file_problem(const char *dir, const char *file, const char *why)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load(corpus, dir), 0);
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 1);
+    const gt_load_problem *problem = gt_corpus_problem(corpus, 0);
+    ck_assert_str_eq(problem->field, "/cases/0/schema_file");
+    ck_assert_msg(strstr(problem->message, file) != NULL && strstr(problem->message, why) != NULL, "%s",
+                  problem->message);
+    gt_corpus_free(corpus);
+}
+
+START_TEST(schema_file_must_be_a_regular_file_inside_the_root)
+{
+    char dir[] = "/tmp/gt-bounds-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[700], sub[64];
+    snprintf(sub, sizeof sub, "%s/cases", dir);
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    /* a FIFO would block the open (and the read) forever */
+    snprintf(path, sizeof path, "%s/fifo.json", sub);
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    write_case(sub, "fifo.json");
+    expect_schema_file_problem(sub, "fifo.json", "not a regular file");
+    unlink(path);
+    /* a device, reached through `..` */
+    write_case(sub, "../../../../../../../../dev/zero");
+    expect_schema_file_problem(sub, "dev/zero", "outside the corpus root");
+    /* a symlink inside the root that points out of it */
+    snprintf(path, sizeof path, "%s/zero.json", sub);
+    ck_assert_int_eq(symlink("/dev/zero", path), 0);
+    write_case(sub, "zero.json");
+    expect_schema_file_problem(sub, "zero.json", "outside the corpus root");
+    unlink(path);
+    /* a regular file one level up is outside a root that is `sub` ... */
+    snprintf(path, sizeof path, "%s/schema.json", dir);
+    FILE *file = fopen(path, "w");
+    fputs("{\"type\": \"integer\"}", file);
+    fclose(file);
+    write_case(sub, "../schema.json");
+    expect_schema_file_problem(sub, "../schema.json", "outside the corpus root");
+    /* ... and inside once the corpus's VERSION marks `dir` as the root */
+    char version[600];
+    snprintf(version, sizeof version, "%s/VERSION", dir);
+    file = fopen(version, "w");
+    fputs("0.1.0\n", file);
+    fclose(file);
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load(corpus, sub), 1);
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 0);
+    gt_corpus_free(corpus);
+    unlink(version);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/limits.cases.json", sub);
+    unlink(path);
+    rmdir(sub);
+    rmdir(dir);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("bounds");
+    TCase *schema = tcase_create("schema");
+    tcase_set_timeout(schema, 60);
+    tcase_add_test(schema, exponential_any_of_is_memoised);
+    tcase_add_test(schema, evaluation_budget_is_its_own_reason);
+    tcase_add_test(schema, default_budget_bounds_the_issue_input);
+    tcase_add_test(schema, reference_target_has_a_deadline);
+    suite_add_tcase(suite, schema);
+    TCase *regex = tcase_create("regex");
+    tcase_set_timeout(regex, 60);
+    tcase_add_test(regex, long_repetitions_match_past_the_jit_stack);
+    tcase_add_test(regex, catastrophic_backtracking_names_the_limit);
+    suite_add_tcase(suite, regex);
+    TCase *reading = tcase_create("reading");
+    tcase_set_timeout(reading, 60);
+    tcase_add_test(reading, stdin_is_read_only_up_to_the_limit);
+    tcase_add_test(reading, schema_file_must_be_a_regular_file_inside_the_root);
+    suite_add_tcase(suite, reading);
+    return suite;
+}
+
+GT_TEST_MAIN()
