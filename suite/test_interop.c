@@ -187,6 +187,7 @@ START_TEST(test_certification_doc_generated_from_evidence)
         "| loop | 3 | 1 | 1 | 0 | 1 |\n| total | 3 | 1 | 1 | 0 | 1 |",
         /* the passing case's envelope comes from the saved stdout, trimmed to its telling fields */
         "### `loop.t.passes`: PASS",
+        "message: client exited with status 1 and no result envelope; stderr: Error: --json-schema must be a JSON object",
         "- envelope: `{\"subtype\":\"success\",\"is_error\":false,\"structured_output\":{\"ok\":true}}`",
         /* the evidence next to the explanation */
         "- envelope: `{\"subtype\":\"success\",\"is_error\":false,\"stop_reason\":\"max_tokens\","
@@ -199,6 +200,7 @@ START_TEST(test_certification_doc_generated_from_evidence)
         "- note: expected reject, observed accept (subtype success)\n"
         "- **explanation** (Safety-relevant: the client accepted an object the reference refuses): It accepted",
         "violation: request 2: a tool error was fed back without naming the instance path",
+        "| cases (outcome) | explanation |\n|---|---|\n| `loop.t.accepts-truncated` (fail) | It accepted tool input",
         /* neither an unexplained case nor a stale explanation is silent */
         "### Not explained yet\n\n| case | outcome | note |\n|---|---|---|\n| `loop.t.skipped` | skip |",
         "### Explanations for cases not in this run\n\n- `loop.t.gone`:",
@@ -207,6 +209,22 @@ START_TEST(test_certification_doc_generated_from_evidence)
     for (size_t i = 0; i < sizeof wanted / sizeof *wanted; i++)
         ck_assert_msg(strstr(out, wanted[i]) != NULL, "missing: %s\n--- in:\n%s", wanted[i], out);
     ck_assert_ptr_null(strstr(out, "total_cost_usd")); /* bookkeeping is not evidence */
+}
+END_TEST
+
+/* The published report is generated: rendering the committed evidence with
+ * the committed explanations gives docs/certification-claude-code.md byte
+ * for byte, and every case that did not pass is explained. */
+START_TEST(test_committed_certification_is_generated)
+{
+    char command[1024], out[8192];
+    snprintf(command, sizeof command,
+             "scripts/certification-doc render docs/certification/claude-code.evidence.json "
+             "docs/certification/claude-code.explanations.json > %s/cc.md && "
+             "cmp %s/cc.md docs/certification-claude-code.md && echo same",
+             dir, dir);
+    ck_assert_msg(run(command, out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strcmp(out, "same\n") == 0, "%s", out); /* no warning: nothing unexplained */
 }
 END_TEST
 
@@ -223,6 +241,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_claude_wrapper_finds_claude_on_path);
     tcase_add_test(tc, test_claude_wrapper_without_claude_cannot_run);
     tcase_add_test(tc, test_certification_doc_generated_from_evidence);
+    tcase_add_test(tc, test_committed_certification_is_generated);
     suite_add_tcase(suite, tc);
     return suite;
 }
