@@ -52,7 +52,21 @@ static inline int gt_test_cli(int (*command)(int, char **), char **argv, char *o
 /* GAUNTLET defaults to build/gauntlet: the http target hands wrappers such as
  * adapters/http-reference-client/run.sh GAUNTLET_BIN = /proc/self/exe, which
  * in a test binary run by hand is the test binary itself: without this, a
- * wrapper would run the whole suite again, recursively (a fork bomb). */
+ * wrapper would run the whole suite again, recursively (a fork bomb). The
+ * http target also sets GAUNTLET_BIN only for an executable named gauntlet*. */
+
+/* Run `command` with /bin/sh, its stdout into `out` (NUL-terminated,
+ * truncated to fit). Returns the exit status, or -1 when it did not exit. */
+static inline int gt_test_shell(const char *command, char *out, size_t out_len)
+{
+    FILE *pipe = popen(command, "r");
+    ck_assert_ptr_nonnull(pipe);
+    size_t got = fread(out, 1, out_len - 1, pipe);
+    out[got] = '\0';
+    int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 #define GT_TEST_MAIN()                                                     \
     int main(void)                                                         \
     {                                                                      \
