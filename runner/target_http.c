@@ -479,7 +479,11 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
     ssize_t self_len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (self_len > 0) {
         self[self_len] = '\0';
-        env[env_count++] = env_entry("GAUNTLET_BIN", self); /* for wrappers that call gauntlet itself */
+        /* for wrappers that call gauntlet itself; only the gauntlet CLI, never
+         * a test binary linking the runner (it would be started again) */
+        const char *exe_name = strrchr(self, '/');
+        if (strcmp(exe_name ? exe_name + 1 : self, "gauntlet") == 0)
+            env[env_count++] = env_entry("GAUNTLET_BIN", self);
     }
     if (max_turns != NULL && max_turns->type == GT_NUMBER)
         env[env_count++] = env_entry("GAUNTLET_MAX_TURNS", max_turns->u.num.text);

@@ -49,9 +49,17 @@ static inline int gt_test_cli(int (*command)(int, char **), char **argv, char *o
     return WEXITSTATUS(status);
 }
 
+/* A suite binary takes no arguments. Refusing them also stops a fork bomb:
+ * the http target hands its own executable to client wrappers
+ * (GAUNTLET_BIN), so a suite run without GAUNTLET set would otherwise be
+ * started again as "test_x client ..." and run itself recursively. */
 #define GT_TEST_MAIN()                                                     \
-    int main(void)                                                         \
+    int main(int argc, char **argv)                                        \
     {                                                                      \
+        if (argc > 1) {                                                    \
+            fprintf(stderr, "%s: a test suite takes no arguments\n", argv[0]); \
+            return 2;                                                      \
+        }                                                                  \
         SRunner *runner = srunner_create(make_suite());                    \
         srunner_run_all(runner, CK_NORMAL);                                \
         int failed = srunner_ntests_failed(runner);                        \
