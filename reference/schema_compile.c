@@ -254,8 +254,8 @@ static gt_value *parse_document(gt_schema *s, const char *text, size_t len, cons
     gt_parse_options po;
     gt_parse_options_init(&po);
     po.allow_big_integers = true;
-    po.max_depth = 100000;
-    po.max_bytes = 256u * 1024u * 1024u;
+    po.max_depth = GT_SCHEMA_PARSE_MAX_DEPTH;
+    po.max_bytes = GT_SCHEMA_PARSE_MAX_BYTES;
     gt_parse_error err;
     gt_value *root = gt_parse(s->arena, text, len, &po, &err);
     if (root == NULL) {
