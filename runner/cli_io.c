@@ -1,8 +1,11 @@
 /* cli_io.c — whole-file reads and argument parsing for the CLI. */
 #include "cli_io.h"
 
+#include "gauntlet/corpus.h"
 #include "gauntlet/parse.h"
+#include "gauntlet/schema.h"
 #include "gauntlet/value.h"
+#include "report_util.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -83,6 +86,38 @@ char *gt_read_file_max(const char *path, size_t max, size_t *len, bool *over, ch
     data[used] = '\0';
     *len = used;
     return data;
+}
+
+int gt_cli_ref_flag(const char *who, int argc, char **argv, int *i, struct gt_schema_registry **registry)
+{
+    const char *arg = argv[*i];
+    bool dir = strcmp(arg, "--ref-dir") == 0;
+    if (!dir && strcmp(arg, "--ref") != 0)
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "%s: %s needs a %s\n", who, arg, dir ? "directory" : "file");
+        return -1;
+    }
+    const char *path = argv[++*i];
+    if (*registry == NULL && (*registry = gt_schema_registry_new()) == NULL) {
+        fprintf(stderr, "%s: out of memory\n", who);
+        return -1;
+    }
+    gt_schema_problem problem;
+    int rc = dir ? gt_schema_registry_add_dir(*registry, path, &problem)
+                 : gt_schema_registry_add_file(*registry, path, &problem);
+    if (rc != 0) {
+        fprintf(stderr, "%s: %s %s: %s\n", who, arg, path, problem.message);
+        return -1;
+    }
+    return 1;
+}
+
+bool gt_cli_nul_flag(const char *arg, bool *reject_nul)
+{
+    if (strcmp(arg, "--reject-nul") == 0)
+        *reject_nul = true;
+    return strcmp(arg, "--reject-nul") == 0 || strcmp(arg, "--allow-nul") == 0;
 }
 
 int gt_parse_size(const char *text, size_t *out)
@@ -294,4 +329,20 @@ int gt_report_specs_parse(char *value, gt_report_spec *specs, size_t *count, siz
         specs[(*count)++] = (gt_report_spec){item, colon + 1, writer};
     }
     return 0;
+}
+
+void gt_print_load_problem(const gt_load_problem *problem)
+{
+    gt_report_console_text(stderr, problem->file);
+    fprintf(stderr, ":%u: ", problem->line);
+    gt_report_console_text(stderr, problem->field[0] ? problem->field : "(file)");
+    fputs(": ", stderr);
+    gt_report_console_text(stderr, problem->message);
+    fputc('\n', stderr);
+}
+
+void gt_print_load_problems(const gt_corpus *corpus)
+{
+    for (size_t i = 0; i < gt_corpus_problem_count(corpus); i++)
+        gt_print_load_problem(gt_corpus_problem(corpus, i));
 }

@@ -337,22 +337,6 @@ static void show_progress(void *user, size_t done, size_t total, const gt_case_r
     fflush(state->out);
 }
 
-/* Write one report through a temporary file, so a reader never sees half a
- * report. Returns 0, or -1 after printing why. */
-
-static void print_problems(const gt_corpus *corpus)
-{
-    for (size_t i = 0; i < gt_corpus_problem_count(corpus); i++) {
-        const gt_load_problem *problem = gt_corpus_problem(corpus, i);
-        gt_report_console_text(stderr, problem->file);
-        fprintf(stderr, ":%u: ", problem->line);
-        gt_report_console_text(stderr, problem->field[0] ? problem->field : "(file)");
-        fputs(": ", stderr);
-        gt_report_console_text(stderr, problem->message);
-        fputc('\n', stderr);
-    }
-}
-
 static void free_options(run_options *options)
 {
     free(options->paths);
@@ -574,7 +558,7 @@ int gt_cmd_run(int argc, char **argv)
     info.selected_cases = gt_corpus_filter(corpus, options.gate, options.tag, options.id_glob);
     if (info.selected_cases == 0) {
         /* an empty selection is never green */
-        print_problems(corpus);
+        gt_print_load_problems(corpus);
         report_empty_selection(&options, loaded_cases, known);
         free(known);
         fflush(stderr);
@@ -586,7 +570,7 @@ int gt_cmd_run(int argc, char **argv)
     }
     free(known);
     if (gt_smoke_wanted(options.target) && gt_smoke_run(options.target, stderr, stderr) != 0) {
-        print_problems(corpus);
+        gt_print_load_problems(corpus);
         return give_up(corpus, command, baseline, &options);
     }
     if (options.shard_count > 0)
@@ -609,7 +593,7 @@ int gt_cmd_run(int argc, char **argv)
                                sizeof err);
     if (run == NULL) {
         fprintf(stderr, "gauntlet run: %s\n", err);
-        print_problems(corpus);
+        gt_print_load_problems(corpus);
         return give_up(corpus, command, baseline, &options);
     }
     if (terminal && show && run->count > 0)
@@ -634,7 +618,7 @@ int gt_cmd_run(int argc, char **argv)
     if (options.certify)
         gt_report_console_certification(human, run, &info);
     fflush(human);
-    print_problems(corpus);
+    gt_print_load_problems(corpus);
     if (run->count == 0)
         fprintf(stderr, "gauntlet run: no cases to run%s\n",
                 options.gate || options.tag || options.id_glob || options.shard_count

@@ -21,6 +21,7 @@ int gt_cmd_client(int argc, char **argv);    /* libcurl reference client */
 int gt_cmd_merge(int argc, char **argv);     /* join shard reports */
 int gt_cmd_show(int argc, char **argv);      /* one case, in detail */
 int gt_cmd_matrix(int argc, char **argv);    /* many implementations side by side */
+int gt_cmd_rules(int argc, char **argv);     /* rule coverage of the corpus */
 
 #include <stdbool.h>
 #include <stddef.h>

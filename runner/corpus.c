@@ -27,6 +27,8 @@
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/run.h"
+#include "gauntlet/schema.h"
+#include "gauntlet/semantic.h"
 #include "gauntlet/value.h"
 
 /* Case files are data written by people, not model output: allow more than a
@@ -48,6 +50,13 @@ typedef struct id_entry {
     const char *file;
     unsigned line;
 } id_entry;
+
+/* A corpus-level schemas/ folder, registered once (cross-document $ref). */
+typedef struct schemas_folder {
+    struct schemas_folder *next;
+    const char *dir; /* canonical path */
+    gt_schema_registry *registry;
+} schemas_folder;
 
 typedef struct schema_cache_entry {
     struct schema_cache_entry *next;
@@ -76,7 +85,10 @@ struct gt_corpus {
     const char **files; /* canonical paths already loaded (loading twice is a no-op) */
     size_t file_count, file_cap;
     schema_cache_entry *schemas;
+    schemas_folder *folders;
     rules_list *rule_lists; /* every rules.json read so far */
+    gt_rule *rules;         /* their rules, list by list in reading order, each in file order */
+    size_t rule_count, rule_cap;
     const char *root; /* canonical corpus root while gt_corpus_load runs, else NULL */
     bool out_of_memory;
 };
@@ -181,6 +193,7 @@ typedef struct file_ctx {
     gt_arena *scratch; /* the parsed file; freed after loading */
     gt_parse_options options;
     size_t problems; /* problems reported for the current unit (file or case) */
+    const schemas_folder *folder; /* the nearest schemas/ folder above the file, or NULL */
     const rules_list *rules; /* the nearest rules.json, once looked for */
     bool rules_looked;
 } file_ctx;
@@ -529,6 +542,18 @@ static void read_rules_list(file_ctx *ctx, const gt_value *root, rules_list *lis
         if (source != NULL && !is_plain_string(source))
             problem(ctx, source, pointer, "source must be a string, not %s", json_type_name(source));
         list->ids[list->count++] = corpus_strdup(ctx->corpus, id->u.str.chars, id->u.str.len);
+        gt_corpus *corpus = ctx->corpus;
+        if (!grow((void **)&corpus->rules, &corpus->rule_cap, corpus->rule_count + 1, sizeof *corpus->rules)) {
+            corpus->out_of_memory = true;
+            return;
+        }
+        corpus->rules[corpus->rule_count++] = (gt_rule){
+            .id = list->ids[list->count - 1],
+            .statement = is_plain_string(statement) ? corpus_strdup(corpus, statement->u.str.chars, statement->u.str.len)
+                                                    : "",
+            .source = is_plain_string(source) ? corpus_strdup(corpus, source->u.str.chars, source->u.str.len) : NULL,
+            .list = list->path,
+        };
     }
     if (ctx->corpus->out_of_memory)
         return;
@@ -572,27 +597,34 @@ static const rules_list *load_rules_list(gt_corpus *corpus, const char *path)
     return list;
 }
 
-/* The nearest rules.json in the case file's directory or above it, or NULL
- * when there is none. Looked for once per case file. */
-static const rules_list *rules_for(file_ctx *ctx)
+/* The nearest rules.json in directory `start` or above it, read (once per
+ * corpus), or NULL when there is none. */
+static const rules_list *nearest_rules(gt_corpus *corpus, const char *start)
 {
-    if (ctx->rules_looked)
-        return ctx->rules;
-    ctx->rules_looked = true;
     char dir[PATH_MAX];
-    if (realpath(ctx->dir_prefix[0] ? ctx->dir_prefix : ".", dir) == NULL)
+    if (realpath(start, dir) == NULL)
         return NULL;
     for (;;) {
         char candidate[PATH_MAX + 16];
         struct stat info;
         snprintf(candidate, sizeof candidate, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, GT_CORPUS_RULES_FILE);
         if (stat(candidate, &info) == 0 && S_ISREG(info.st_mode))
-            return ctx->rules = load_rules_list(ctx->corpus, candidate);
+            return load_rules_list(corpus, candidate);
         char *slash = strrchr(dir, '/');
         if (slash == NULL || strcmp(dir, "/") == 0)
             return NULL;
         slash[slash == dir ? 1 : 0] = '\0';
     }
+}
+
+/* The nearest rules.json in the case file's directory or above it, or NULL
+ * when there is none. Looked for once per case file. */
+static const rules_list *rules_for(file_ctx *ctx)
+{
+    if (!ctx->rules_looked)
+        ctx->rules = nearest_rules(ctx->corpus, ctx->dir_prefix[0] ? ctx->dir_prefix : ".");
+    ctx->rules_looked = true;
+    return ctx->rules;
 }
 
 /* `rules` of a case or the defaults: a non-empty array of known, distinct
@@ -709,9 +741,9 @@ static bool check_shared_field(file_ctx *ctx, const gt_member *member, const cha
             problem(ctx, value, pointer, "%s", why ? why : "schema_file cannot be loaded");
             return false;
         }
-    } else if (key_is(member, "formats")) {
+    } else if (key_is(member, "formats") || key_is(member, "reject_nul")) {
         if (value->type != GT_TRUE && value->type != GT_FALSE) {
-            problem(ctx, value, pointer, "formats must be true or false, not %s", json_type_name(value));
+            problem(ctx, value, pointer, "%s must be true or false, not %s", member->key, json_type_name(value));
             return false;
         }
     } else if (key_is(member, "tier")) {
@@ -787,8 +819,36 @@ static bool register_id(file_ctx *ctx, const char *id, unsigned line, const gt_v
     return true;
 }
 
+/* expect.output_at and expect.trace are objects; output_at's keys are JSON
+ * Pointers. Other members need no check. Returns false after a problem. */
+static bool check_expect_object(file_ctx *ctx, const gt_value *member, const char *case_pointer, const char *name)
+{
+    char pointer[512], field[800];
+    bool output_at = strcmp(name, "output_at") == 0;
+    if (!output_at && strcmp(name, "trace") != 0)
+        return true;
+    snprintf(pointer, sizeof pointer, "%s/expect/%s", case_pointer, name);
+    if (member->type != GT_OBJECT || member->u.obj.count == 0) {
+        problem(ctx, member, pointer, "expect.%s must be a non-empty object (%s), not %s", name,
+                output_at ? "JSON Pointer: value" : "trace field: value",
+                member->type == GT_OBJECT ? "an empty object" : json_type_name(member));
+        return false;
+    }
+    for (size_t i = 0; output_at && i < member->u.obj.count; i++) {
+        const gt_member *place = &member->u.obj.members[i];
+        if (!gt_pointer_valid(place->key)) {
+            pointer_join(field, sizeof field, pointer, place->key, place->key_len);
+            problem(ctx, place->value, field, "expect.output_at keys are JSON Pointers (\"\" or \"/a/0\")");
+            return false;
+        }
+    }
+    return true;
+}
+
 /* The layer-specific expectations: `subtype` and `accounting` (loop and
- * stream cases, seed 000) and `output` (the exact produced JSON, wire cases). */
+ * stream cases, seed 000), `output` (the exact produced JSON, wire cases),
+ * `output_at` (values at JSON Pointers into the output: the seed's texts in
+ * a loop envelope or a repair request) and `trace` (the trace record). */
 static void load_expect_layers(file_ctx *ctx, const gt_value *value, const char *case_pointer, gt_expect *expect)
 {
     static const char *const figures[] = {"attempts_used", "attempts_limit", "retracted",
@@ -833,11 +893,12 @@ static void load_expect_layers(file_ctx *ctx, const gt_value *value, const char 
                 *slots[which] = (int)member->value->u.num.number;
         }
     }
-    const char *const json_members[] = {"output", "structured_output"};
-    const char **slots_json[] = {&expect->output_json, &expect->structured_output_json};
-    for (size_t i = 0; i < 2; i++) {
+    const char *const json_members[] = {"output", "structured_output", "output_at", "trace"};
+    const char **slots_json[] = {&expect->output_json, &expect->structured_output_json, &expect->output_at_json,
+                                 &expect->trace_json};
+    for (size_t i = 0; i < sizeof json_members / sizeof json_members[0]; i++) {
         const gt_value *member = member_value(value, json_members[i]);
-        if (member == NULL)
+        if (member == NULL || !check_expect_object(ctx, member, case_pointer, json_members[i]))
             continue;
         char *json = gt_value_to_json(member, NULL);
         if (json == NULL) {
@@ -1077,6 +1138,10 @@ static void load_case(file_ctx *ctx, const gt_value *kase, const gt_value *defau
         loaded->description = corpus_strdup(corpus, description->u.str.chars, description->u.str.len);
     const gt_value *formats = case_field(kase, defaults, "formats", case_pointer, pointer, sizeof pointer);
     loaded->input.assert_formats = formats != NULL && formats->type == GT_TRUE;
+    const gt_value *reject_nul = case_field(kase, defaults, "reject_nul", case_pointer, pointer, sizeof pointer);
+    loaded->input.reject_nul = reject_nul != NULL && reject_nul->type == GT_TRUE;
+    loaded->input.schemas_dir = ctx->folder ? ctx->folder->dir : NULL;
+    loaded->input.schemas = ctx->folder ? ctx->folder->registry : NULL;
     const gt_value *tier = case_field(kase, defaults, "tier", case_pointer, pointer, sizeof pointer);
     if (tier != NULL && is_plain_string(tier) && gt_tier_from_name(tier->u.str.chars) >= 0)
         loaded->tier = (gt_tier)gt_tier_from_name(tier->u.str.chars);
@@ -1273,6 +1338,40 @@ static int load_parsed(file_ctx *ctx, const gt_value *root)
     return (int)(ctx->corpus->count - before);
 }
 
+/* The corpus root's schemas/ folder (corpus_root_of: the directory holding
+ * VERSION, else the directory being loaded), registered on first use.
+ * `dir` is a case file's directory prefix ("" = the working directory). */
+static const schemas_folder *schemas_folder_for(gt_corpus *corpus, const char *dir)
+{
+    char root[PATH_MAX], canonical[PATH_MAX];
+    if (corpus->root != NULL)
+        snprintf(root, sizeof root, "%s", corpus->root);
+    else if (!corpus_root_of(dir[0] ? dir : ".", true, root))
+        return NULL;
+    char candidate[PATH_MAX + 16];
+    struct stat info;
+    snprintf(candidate, sizeof candidate, "%s/schemas", strcmp(root, "/") == 0 ? "" : root);
+    if (stat(candidate, &info) != 0 || !S_ISDIR(info.st_mode) || realpath(candidate, canonical) == NULL)
+        return NULL;
+    for (schemas_folder *f = corpus->folders; f != NULL; f = f->next)
+        if (strcmp(f->dir, canonical) == 0)
+            return f;
+    schemas_folder *folder = gt_arena_alloc(corpus->arena, sizeof *folder);
+    if (folder == NULL || (folder->dir = corpus_strdup(corpus, canonical, strlen(canonical))) == NULL ||
+        (folder->registry = gt_schema_registry_new()) == NULL) {
+        corpus->out_of_memory = true;
+        return NULL;
+    }
+    /* A file that cannot be registered is not a problem of the corpus as
+     * such: a case whose schema needs it fails to compile, naming the URI,
+     * and a schema_file case reports the broken file. */
+    gt_schema_problem ignored;
+    gt_schema_registry_add_dir(folder->registry, canonical, &ignored);
+    folder->next = corpus->folders;
+    corpus->folders = folder;
+    return folder;
+}
+
 /* Set up line bookkeeping and options for `text` and parse it into
  * ctx->scratch. Returns the root, or NULL after a problem "not valid JSON"
  * (or when out of memory). Release with ctx_release. */
@@ -1284,7 +1383,6 @@ static const gt_value *ctx_parse(file_ctx *ctx, const char *text, size_t len)
     gt_parse_options_init(&ctx->options);
     ctx->options.max_depth = CASE_FILE_MAX_DEPTH;
     ctx->options.max_bytes = CASE_FILE_MAX_BYTES;
-    ctx->options.allow_nul = true;          /* an input may hold U+0000 */
     ctx->options.allow_big_integers = true; /* schemas keep their numbers exactly */
     size_t lines = 1;
     for (size_t i = 0; i < len; i++)
@@ -1329,6 +1427,7 @@ int gt_corpus_load_text(gt_corpus *corpus, const char *name, const char *text, s
     ctx.dir_prefix = corpus_strdup(corpus, name, slash ? (size_t)(slash - name + 1) : 0);
     if (ctx.name == NULL || ctx.dir_prefix == NULL)
         return -1;
+    ctx.folder = schemas_folder_for(corpus, ctx.dir_prefix);
     const gt_value *root = ctx_parse(&ctx, text, len);
     int added = root != NULL ? load_parsed(&ctx, root) : 0;
     ctx_release(&ctx);
@@ -1482,6 +1581,34 @@ int gt_corpus_load(gt_corpus *corpus, const char *path)
     return added;
 }
 
+int gt_corpus_load_rules(gt_corpus *corpus, const char *path)
+{
+    struct stat info;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    if (stat(path, &info) == 0 && !S_ISDIR(info.st_mode)) {
+        char *slash = strrchr(dir, '/');
+        if (slash == NULL)
+            snprintf(dir, sizeof dir, ".");
+        else
+            slash[slash == dir ? 1 : 0] = '\0';
+    }
+    const rules_list *list = nearest_rules(corpus, dir);
+    if (corpus->out_of_memory)
+        return -1;
+    return list != NULL;
+}
+
+size_t gt_corpus_rule_count(const gt_corpus *corpus)
+{
+    return corpus->rule_count;
+}
+
+const gt_rule *gt_corpus_rule(const gt_corpus *corpus, size_t index)
+{
+    return index < corpus->rule_count ? &corpus->rules[index] : NULL;
+}
+
 /* ---- the corpus --------------------------------------------------------- */
 
 const char *gt_tier_name(gt_tier tier)
@@ -1519,6 +1646,9 @@ void gt_corpus_free(gt_corpus *corpus)
     free(corpus->problems);
     free(corpus->ids);
     free(corpus->files);
+    free(corpus->rules);
+    for (schemas_folder *f = corpus->folders; f != NULL; f = f->next)
+        gt_schema_registry_free(f->registry);
     gt_arena_free(corpus->arena);
     free(corpus);
 }

@@ -18,6 +18,7 @@ static const command commands[] = {
     {"matrix", gt_cmd_matrix, "run many implementations over one selection and report them side by side"},
     {"merge", gt_cmd_merge, "join the JSON reports of 'run --shard K/N' into one run's reports"},
     {"show", gt_cmd_show, "run one case and show everything about it (input, gates, transcript)"},
+    {"rules", gt_cmd_rules, "list the seed rules and spec clauses the corpus proves, and those it does not"},
     {"jsts", gt_cmd_jsts, "run JSON-Schema-Test-Suite files against the structure gate"},
     {"loop", gt_cmd_loop, "play a scripted agent loop through the reference StructuredOutput state machine"},
     {"strict", gt_cmd_strict, "strict-subset wire conversion of a schema (seed 000)"},

@@ -214,12 +214,7 @@ static int run_cli(const char *args, char *out, size_t out_len)
     const char *gauntlet = getenv("GAUNTLET") ? getenv("GAUNTLET") : "build/gauntlet";
     char command[2048];
     snprintf(command, sizeof command, "%s client %s 2>/dev/null", gauntlet, args);
-    FILE *pipe = popen(command, "r");
-    ck_assert_ptr_nonnull(pipe);
-    size_t n = fread(out, 1, out_len - 1, pipe);
-    out[n] = '\0';
-    int status = pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return gt_test_shell(command, out, out_len);
 }
 
 START_TEST(cli_exit_codes)
@@ -242,6 +237,16 @@ START_TEST(cli_exit_codes)
              gt_mock_base_url(server));
     ck_assert_int_eq(run_cli(args, out, sizeof out), 1);
     ck_assert_ptr_nonnull(strstr(out, "error_max_structured_output_retries"));
+    /* issue 12: the first stream is cut inside the StructuredOutput block, the
+     * second answer is valid: the cut call is tombstoned, retracted, counted,
+     * the request sent again, and the query succeeds */
+    snprintf(args, sizeof args, "--base-url %s/s/cc-cut-stream/cli-cut --json-schema @suite/data/mock/schema.json why",
+             gt_mock_base_url(server));
+    ck_assert_msg(run_cli(args, out, sizeof out) == 0, "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "\"structured_output\":{\"cause\":\"missing symbol\""));
+    ck_assert_msg(strstr(out, "\"attempts_used\":2,\"attempts_limit\":5,\"retracted\":1,\"enforce_messages\":0,"
+                              "\"api_attempts\":2,\"model_calls\":2") != NULL,
+                  "%s", out);
     ck_assert_int_eq(run_cli("--json-schema {} go", out, sizeof out), 2);
     ck_assert_int_eq(run_cli("--base-url http://127.0.0.1:1 --provider bogus --json-schema {} go", out, sizeof out), 2);
     gt_mock_stop(server);
