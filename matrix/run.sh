@@ -17,7 +17,10 @@ want() { [ -z "${MATRIX_TARGETS:-}" ] || case " $MATRIX_TARGETS " in *" $1 "*) r
 want reference-client && set -- "$@" --target reference-client=http:adapters/http-reference-client/run.sh \
     --version "reference-client=gauntlet $("$GAUNTLET" --version | sed 's/^gauntlet //')"
 if want claude-code && { [ -n "${CLAUDE:-}" ] || [ -x "$ROOT/interop/node/node_modules/.bin/claude" ] || command -v claude >/dev/null 2>&1; }; then
-    set -- "$@" --target claude-code=http:adapters/claude-code/run.sh
+    claude=${CLAUDE:-$ROOT/interop/node/node_modules/.bin/claude}
+    [ -x "$claude" ] || claude=$(command -v claude)
+    set -- "$@" --target claude-code=http:adapters/claude-code/run.sh \
+        --version "claude-code=$("$claude" --version 2>/dev/null | head -n 1)"
 fi
 want naive-node && set -- "$@" --target naive-node=http:adapters/naive-node/run.sh
 for name in anthropic-sdk-parse anthropic-sdk-tool openai-chat-parse openai-responses-parse \
