@@ -8,7 +8,7 @@ PKGS    := libcjson libcurl libmicrohttpd libpcre2-8
 
 # A fresh Debian machine: install the missing packages before anything asks
 # pkg-config for flags (scripts/deps installs only what is missing).
-ifeq ($(shell pkg-config --exists $(PKGS) check 2>/dev/null && test -f /usr/lib/python3/dist-packages/jsonschema/schemas/draft2020-12.json && echo yes),)
+ifeq ($(shell pkg-config --exists $(PKGS) check 2>/dev/null && test -f /usr/lib/python3/dist-packages/jsonschema/schemas/draft2020-12.json && command -v xmllint >/dev/null && echo yes),)
 $(info gauntlet: some Debian packages are missing; running scripts/deps)
 DEPS_STATUS := $(shell sh scripts/deps >&2 && echo ok)
 ifneq ($(DEPS_STATUS),ok)

@@ -311,6 +311,11 @@ void gt_report_visible(FILE *out, const unsigned char *raw, size_t len, bool htm
     }
 }
 
+const char *gt_report_verdict_text(gt_verdict verdict)
+{
+    return verdict == GT_VERDICT_ACCEPT ? "accept" : verdict == GT_VERDICT_REJECT ? "reject" : NULL;
+}
+
 static const char base64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 void gt_report_base64_json(FILE *out, const unsigned char *bytes, size_t len)
