@@ -409,7 +409,7 @@ gt_report_writer gt_report_writer_for(const char *format)
     } writers[] = {
         {"console", console_plain}, {"json", gt_report_json},     {"junit", gt_report_junit},
         {"tap", gt_report_tap},     {"html", gt_report_html},     {"md", gt_report_markdown},
-        {"markdown", gt_report_markdown},
+        {"markdown", gt_report_markdown}, {"badge", gt_report_badge}, {"svg", gt_report_badge_svg},
     };
     if (format == NULL)
         return NULL;
