@@ -855,13 +855,32 @@ static void check_cycles_from(gt_schema *s, sc_node *start)
     free(stack);
 }
 
+static int by_location(const void *a, const void *b)
+{
+    return strcmp((*(sc_node *const *)a)->location, (*(sc_node *const *)b)->location);
+}
+
+/* Start the searches in schema-location order, not in the order of the
+ * pointer-keyed info table: which node of a loop gets the guard (and so the
+ * location a schema_ref_cycle error names) must not vary from run to run. */
 static void check_cycles(gt_schema *s)
 {
-    for (size_t i = 0; i < s->infos_cap && !s->failed; i++) {
-        sc_node *n = s->infos[i].node;
-        if (n != NULL && n->mark == 0 && !n->is_bool)
-            check_cycles_from(s, n);
+    sc_node **nodes = malloc((s->infos_count + 1) * sizeof *nodes);
+    if (nodes == NULL) {
+        sc_fail(s, GT_SCHEMA_PROBLEM_OUT_OF_MEMORY, "", "out of memory");
+        return;
     }
+    size_t count = 0;
+    for (size_t i = 0; i < s->infos_cap; i++) {
+        sc_node *n = s->infos[i].node;
+        if (n != NULL && !n->is_bool && count <= s->infos_count)
+            nodes[count++] = n;
+    }
+    qsort(nodes, count, sizeof *nodes, by_location);
+    for (size_t i = 0; i < count && !s->failed; i++)
+        if (nodes[i]->mark == 0)
+            check_cycles_from(s, nodes[i]);
+    free(nodes);
 }
 
 /* ---- metaschema check ---- */
