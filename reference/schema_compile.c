@@ -254,8 +254,8 @@ static gt_value *parse_document(gt_schema *s, const char *text, size_t len, cons
     gt_parse_options po;
     gt_parse_options_init(&po);
     po.allow_big_integers = true;
-    po.max_depth = 100000;
-    po.max_bytes = 256u * 1024u * 1024u;
+    po.max_depth = GT_SCHEMA_PARSE_MAX_DEPTH;
+    po.max_bytes = GT_SCHEMA_PARSE_MAX_BYTES;
     gt_parse_error err;
     gt_value *root = gt_parse(s->arena, text, len, &po, &err);
     if (root == NULL) {
@@ -860,9 +860,9 @@ static int by_location(const void *a, const void *b)
     return strcmp((*(sc_node *const *)a)->location, (*(sc_node *const *)b)->location);
 }
 
-/* Start the searches in schema-location order, not in the order of the
- * pointer-keyed info table: which node of a loop gets the guard (and so the
- * location a schema_ref_cycle error names) must not vary from run to run. */
+/* Search from every node in order of schema location, so that the node a
+ * loop is reported at is the same on every run (the table is keyed by
+ * addresses). */
 static void check_cycles(gt_schema *s)
 {
     sc_node **nodes = malloc((s->infos_count + 1) * sizeof *nodes);
@@ -871,11 +871,9 @@ static void check_cycles(gt_schema *s)
         return;
     }
     size_t count = 0;
-    for (size_t i = 0; i < s->infos_cap; i++) {
-        sc_node *n = s->infos[i].node;
-        if (n != NULL && !n->is_bool && count <= s->infos_count)
-            nodes[count++] = n;
-    }
+    for (size_t i = 0; i < s->infos_cap && count < s->infos_count; i++)
+        if (s->infos[i].node != NULL && !s->infos[i].node->is_bool)
+            nodes[count++] = s->infos[i].node;
     qsort(nodes, count, sizeof *nodes, by_location);
     for (size_t i = 0; i < count && !s->failed; i++)
         if (nodes[i]->mark == 0)

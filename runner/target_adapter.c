@@ -538,6 +538,9 @@ static int read_response(const gt_value *reply, gt_observed *observed, char *why
     const gt_value *output = gt_value_get(reply, "output", 6);
     if (output != NULL && output->type != GT_NULL)
         observed->output_json = gt_value_to_json(output, NULL);
+    const gt_value *trace = gt_value_get(reply, "trace", 5);
+    if (trace != NULL && trace->type == GT_OBJECT)
+        observed->trace_json = gt_value_to_json(trace, NULL);
     const char *subtype = string_member(reply, "subtype");
     if (subtype != NULL)
         observed->subtype = strdup(subtype);
