@@ -93,7 +93,6 @@ static bool splices_cleanly(const char *raw, size_t len)
     gt_parse_options options;
     gt_parse_options_init(&options);
     options.allow_big_integers = true;
-    options.allow_nul = true;
     gt_parse_error error;
     gt_value *value = gt_parse(arena, raw, len, &options, &error);
     gt_arena_free(arena);

@@ -312,7 +312,6 @@ mock_scenario *mock_scenario_parse(const char *name, const char *json, const cha
     scenario->default_schema = default_schema ? dup_str(default_schema) : NULL;
     gt_parse_options options;
     gt_parse_options_init(&options);
-    options.allow_nul = true;
     options.allow_big_integers = true;
     options.max_depth = 20000;
     gt_parse_error perr;

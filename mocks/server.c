@@ -4,7 +4,8 @@
  * One daemon in thread-per-connection mode, so a turn's latency or slow drip
  * sleeps only its own connection. All state hangs off gt_mock_server:
  * scenarios (read-mostly, rwlock), sessions (mutex; one cursor per
- * "scenario/run-id", least recently used evicted past GT_MOCK_MAX_SESSIONS)
+ * "scenario/run-id"; past GT_MOCK_MAX_SESSIONS the least recently used is
+ * evicted in O(1))
  * and the journal (its own mutex). Routes:
  *
  *   POST /v1/messages, /v1/messages/count_tokens, GET /v1/models[/ID]  Anthropic
@@ -64,7 +65,8 @@ typedef struct session {
     size_t requests;          /* model calls so far */
     char **pending_tools;     /* tool_use ids of the last complete response */
     size_t pending_count;
-    unsigned long last_used;
+    uint64_t hash;                  /* of key */
+    struct session *newer, *older;  /* recency list: newest first */
 } session;
 
 struct gt_mock_server {
@@ -80,9 +82,9 @@ struct gt_mock_server {
     size_t scenario_count, scenario_cap;
 
     pthread_mutex_t session_lock;
-    session *sessions; /* open addressing by key hash */
-    size_t session_cap, session_count;
-    unsigned long clock;
+    session **sessions; /* open addressing (linear probing) by key hash; each session malloc'd */
+    size_t session_cap, session_count, max_sessions;
+    session *newest, *oldest; /* recency list: eviction takes the oldest in O(1) */
 
     mock_journal *journal;
     atomic_ulong requests;
@@ -156,93 +158,137 @@ static uint64_t hash_key(const char *key)
     return hash;
 }
 
-static void session_clear(session *s)
+static void session_free(session *s)
 {
     mock_scenario_release(s->scenario);
     player_release(s->player);
     for (size_t i = 0; i < s->pending_count; i++)
         free(s->pending_tools[i]);
     free(s->pending_tools);
-    memset(s, 0, sizeof *s);
+    free(s);
 }
 
-static void sessions_rehash(gt_mock_server *server, size_t cap)
+/* Table slot holding `key`, or the empty slot where it would go. */
+static size_t session_slot(const gt_mock_server *server, const char *key, uint64_t hash)
 {
-    session *table = calloc(cap, sizeof *table);
+    size_t mask = server->session_cap - 1, at = (size_t)hash & mask;
+    while (server->sessions[at] != NULL &&
+           (server->sessions[at]->hash != hash || strcmp(server->sessions[at]->key, key) != 0))
+        at = (at + 1) & mask;
+    return at;
+}
+
+static bool sessions_grow(gt_mock_server *server)
+{
+    size_t cap = server->session_cap ? server->session_cap * 2 : 64;
+    session **table = calloc(cap, sizeof *table);
     if (table == NULL)
-        return;
+        return false;
     for (size_t i = 0; i < server->session_cap; i++) {
-        if (server->sessions[i].key[0] == '\0')
+        session *s = server->sessions[i];
+        if (s == NULL)
             continue;
-        size_t at = (size_t)hash_key(server->sessions[i].key) & (cap - 1);
-        while (table[at].key[0] != '\0')
+        size_t at = (size_t)s->hash & (cap - 1);
+        while (table[at] != NULL)
             at = (at + 1) & (cap - 1);
-        table[at] = server->sessions[i];
+        table[at] = s;
     }
     free(server->sessions);
     server->sessions = table;
     server->session_cap = cap;
+    return true;
 }
 
-/* Drop the least recently used session (the table is full). */
-static void sessions_evict(gt_mock_server *server)
+static void recency_unlink(gt_mock_server *server, session *s)
 {
-    size_t oldest = (size_t)-1;
-    for (size_t i = 0; i < server->session_cap; i++)
-        if (server->sessions[i].key[0] && (oldest == (size_t)-1 || server->sessions[i].last_used < server->sessions[oldest].last_used))
-            oldest = i;
-    if (oldest == (size_t)-1)
-        return;
-    session_clear(&server->sessions[oldest]);
-    server->session_count--;
-    sessions_rehash(server, server->session_cap); /* close the probe gap */
+    *(s->newer ? &s->newer->older : &server->newest) = s->older;
+    *(s->older ? &s->older->newer : &server->oldest) = s->newer;
+    s->newer = s->older = NULL;
 }
 
+static void recency_push(gt_mock_server *server, session *s)
+{
+    s->newer = NULL;
+    s->older = server->newest;
+    *(server->newest ? &server->newest->newer : &server->oldest) = s;
+    server->newest = s;
+}
+
+/* Remove the session in slot `at` and free it; backward-shift deletion keeps
+ * every probe chain whole without a rehash (O(1) on average). */
+static void session_remove_at(gt_mock_server *server, size_t at)
+{
+    size_t mask = server->session_cap - 1, hole = at;
+    session *gone = server->sessions[at];
+    server->sessions[hole] = NULL;
+    for (size_t j = (hole + 1) & mask; server->sessions[j] != NULL; j = (j + 1) & mask) {
+        size_t home = (size_t)server->sessions[j]->hash & mask;
+        bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+        if (!stays) {
+            server->sessions[hole] = server->sessions[j];
+            server->sessions[j] = NULL;
+            hole = j;
+        }
+    }
+    recency_unlink(server, gone);
+    session_free(gone);
+    server->session_count--;
+}
+
+/* The session of `key`, made when `create` (evicting the least recently used
+ * one past max_sessions). O(1) on average. NULL when absent (or out of
+ * memory). Call with session_lock held. */
 static session *session_lookup(gt_mock_server *server, const char *key, bool create)
 {
-    if (server->session_cap == 0) {
-        if (!create)
-            return NULL;
-        sessions_rehash(server, 64);
-        if (server->session_cap == 0)
-            return NULL;
-    }
-    size_t at = (size_t)hash_key(key) & (server->session_cap - 1);
-    for (; server->sessions[at].key[0] != '\0'; at = (at + 1) & (server->session_cap - 1))
-        if (strcmp(server->sessions[at].key, key) == 0) {
-            server->sessions[at].last_used = ++server->clock;
-            return &server->sessions[at];
+    uint64_t hash = hash_key(key);
+    if (server->session_cap > 0) {
+        size_t at = session_slot(server, key, hash);
+        session *found = server->sessions[at];
+        if (found != NULL) {
+            recency_unlink(server, found);
+            recency_push(server, found);
+            return found;
         }
+    }
     if (!create)
         return NULL;
-    if (server->session_count >= GT_MOCK_MAX_SESSIONS)
-        sessions_evict(server);
-    if ((server->session_count + 1) * 2 > server->session_cap) {
-        sessions_rehash(server, server->session_cap * 2);
-        return session_lookup(server, key, create);
-    }
-    session *s = &server->sessions[at];
+    if (server->session_count >= server->max_sessions && server->oldest != NULL)
+        session_remove_at(server, session_slot(server, server->oldest->key, server->oldest->hash));
+    if ((server->session_count + 1) * 2 > server->session_cap && !sessions_grow(server))
+        return NULL;
+    session *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
     snprintf(s->key, sizeof s->key, "%s", key);
-    s->last_used = ++server->clock;
+    s->hash = hash;
+    server->sessions[session_slot(server, key, hash)] = s;
+    recency_push(server, s);
     server->session_count++;
     return s;
+}
+
+/* Free every session. Call with session_lock held (or at teardown). */
+static void sessions_clear(gt_mock_server *server)
+{
+    if (server->session_cap == 0)
+        return;
+    for (size_t i = 0; i < server->session_cap; i++)
+        if (server->sessions[i] != NULL)
+            session_free(server->sessions[i]);
+    memset(server->sessions, 0, server->session_cap * sizeof *server->sessions);
+    server->session_count = 0;
+    server->newest = server->oldest = NULL;
 }
 
 void gt_mock_reset(gt_mock_server *server, const char *session_key)
 {
     pthread_mutex_lock(&server->session_lock);
-    if (session_key == NULL) {
-        for (size_t i = 0; i < server->session_cap; i++)
-            if (server->sessions[i].key[0])
-                session_clear(&server->sessions[i]);
-        server->session_count = 0;
-    } else {
-        session *s = session_lookup(server, session_key, false);
-        if (s) {
-            session_clear(s);
-            server->session_count--;
-            sessions_rehash(server, server->session_cap);
-        }
+    if (session_key == NULL)
+        sessions_clear(server);
+    else if (server->session_cap > 0) {
+        size_t at = session_slot(server, session_key, hash_key(session_key));
+        if (server->sessions[at] != NULL)
+            session_remove_at(server, at);
     }
     pthread_mutex_unlock(&server->session_lock);
     mock_journal_reset(server->journal, session_key);
@@ -1217,6 +1263,7 @@ gt_mock_server *gt_mock_start(const gt_mock_options *options, char *err, size_t 
         return NULL;
     }
     server->max_body = options->max_body ? options->max_body : GT_MOCK_DEFAULT_MAX_BODY;
+    server->max_sessions = options->max_sessions ? options->max_sessions : GT_MOCK_MAX_SESSIONS;
     server->quiet_journal_bodies = options->quiet_journal_bodies;
     pthread_rwlock_init(&server->scenario_lock, NULL);
     pthread_mutex_init(&server->session_lock, NULL);
@@ -1241,11 +1288,15 @@ gt_mock_server *gt_mock_start(const gt_mock_options *options, char *err, size_t 
         gt_mock_stop(server);
         return NULL;
     }
+    /* poll(), not select(): with select a connection whose descriptor is
+     * >= FD_SETSIZE (1024) is refused, so ~1,000 idle connections locked every
+     * other client out. Limits and timeout: mock.h (slowloris). */
     server->daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL,
         0, NULL, NULL, handle, server, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
         request_completed, server, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(256 * 1024),
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60, MHD_OPTION_CONNECTION_LIMIT, (unsigned)2048,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)GT_MOCK_CONNECTION_TIMEOUT_S, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)GT_MOCK_MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)GT_MOCK_MAX_CONNECTIONS_PER_IP,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);
     if (server->daemon == NULL) {
         snprintf(err, err_len, "cannot listen on %s:%u (%s)", host, options->port, strerror(errno ? errno : EADDRINUSE));
@@ -1285,9 +1336,7 @@ void gt_mock_stop(gt_mock_server *server)
     server->stopping = true;
     if (server->daemon)
         MHD_stop_daemon(server->daemon);
-    for (size_t i = 0; i < server->session_cap; i++)
-        if (server->sessions[i].key[0])
-            session_clear(&server->sessions[i]);
+    sessions_clear(server);
     free(server->sessions);
     for (size_t i = 0; i < server->scenario_count; i++)
         mock_scenario_release(server->scenarios[i]);

@@ -831,6 +831,17 @@ static void schedule_retry(gt_client *client, long retry_after_ms)
     client->not_before_ms = now_ms() + wait;
 }
 
+/* No usable HTTP response (refused, reset, timed out, a JSON body cut
+ * short): a retryable error with status 0 for the loop, after a backoff. */
+static void transport_fault(gt_client *client, gt_arena *arena, gt_loop_reply *reply, const char *message)
+{
+    reply->kind = GT_LOOP_REPLY_ERROR;
+    reply->http_status = 0;
+    reply->error_type = "api_error";
+    reply->error_message = arena_copy(arena, message, strlen(message));
+    schedule_retry(client, -1);
+}
+
 static int client_send(void *state, const gt_loop_request *request, gt_arena *arena, gt_loop_reply *reply, char *err,
                        size_t err_len)
 {
@@ -910,13 +921,9 @@ static int client_send(void *state, const gt_loop_request *request, gt_arena *ar
     } else if (status == 0) {
         /* no HTTP response at all: refused, reset, timed out. Retryable. */
         client->stats.transport_errors++;
-        reply->kind = GT_LOOP_REPLY_ERROR;
-        reply->http_status = 0;
-        reply->error_type = "api_error";
         char message[300];
         snprintf(message, sizeof message, "connection error: %s", curl_easy_strerror(rc));
-        reply->error_message = arena_copy(arena, message, strlen(message));
-        schedule_retry(client, -1);
+        transport_fault(client, arena, reply, message);
     } else if (status >= 300) {
         reply->kind = GT_LOOP_REPLY_ERROR;
         reply->http_status = (int)status;
@@ -924,21 +931,31 @@ static int client_send(void *state, const gt_loop_request *request, gt_arena *ar
         if (retryable_status((int)status))
             schedule_retry(client, ex.retry_after_ms);
     } else if (strstr(ex.content_type, "text/event-stream") != NULL) {
-        if (rc != CURLE_OK)
+        /* A cut stream goes to the loop as it is (it tombstones the partial
+         * message and sends again); the resend waits like any retry. */
+        if (rc != CURLE_OK) {
             client->stats.short_reads++;
+            schedule_retry(client, -1);
+        } else
+            client->consecutive_errors = 0;
         reply->kind = GT_LOOP_REPLY_STREAM;
         /* the mock names the API of stream bytes it replays verbatim */
         reply->provider = ex.provider >= 0 ? (gt_stream_provider)ex.provider : client->options.provider;
         reply->sse = arena_copy(arena, ex.body.data, ex.body.len);
         reply->sse_len = ex.body.len;
-        client->consecutive_errors = 0;
     } else if (strstr(ex.content_type, "json") != NULL) {
         if (rc != CURLE_OK)
             client->stats.short_reads++;
         gt_message *message = client->options.provider == GT_PROVIDER_OPENAI
                                   ? openai_message(ex.body.data ? ex.body.data : "", ex.body.len, arena)
                                   : anthropic_message(ex.body.data ? ex.body.data : "", ex.body.len, arena);
-        if (message == NULL) {
+        if (message == NULL && rc != CURLE_OK) {
+            /* a JSON body cut short is a transport fault like a reset: retryable */
+            char text[300];
+            snprintf(text, sizeof text, "connection error: the %zu-byte body was cut short: %s", ex.body.len,
+                     curl_easy_strerror(rc));
+            transport_fault(client, arena, reply, text);
+        } else if (message == NULL) {
             snprintf(err, err_len, "HTTP %ld: the body is not a %s message (%zu bytes%s)", status,
                      client->options.provider == GT_PROVIDER_OPENAI ? "chat completion" : "Messages API",
                      ex.body.len, rc != CURLE_OK ? ", cut short" : "");

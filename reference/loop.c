@@ -6,7 +6,10 @@
  * (error_max_structured_output_retries), the model stops for good
  * (error_no_structured_output, or the retracted variant), the turn limit hits
  * (error_max_turns), or a response is unusable (error_during_execution with
- * the stream reason). Every figure of the accounting is computed the way the
+ * the stream reason). A stream that fails in transport (cut, malformed, an
+ * error event) is seed 000's fallback: its partial message is tombstoned and
+ * the request sent again within the API retry budget. A pause_turn response
+ * is sent back to resume the turn; it is not the model stopping. Every figure of the accounting is computed the way the
  * seed defines it, from the message graph, not from a running counter.
  * Not for: transport (the gt_loop_model does it) or script parsing. */
 #include <ctype.h>
@@ -340,6 +343,30 @@ static void run_structured_output(loop_state *state, const gt_loop_entry *entry,
 
 /* ---- fallback and late attachments ---- */
 
+/* Tombstone `target`: its StructuredOutput calls are recorded as retracted
+ * this query (they count as attempts) and their attachments deleted.
+ * Returns the number of calls retracted. */
+static int tombstone_entry(loop_state *state, gt_loop_entry *target)
+{
+    target->tombstoned = true;
+    int calls = 0;
+    for (size_t b = 0; b < target->block_count; b++) {
+        const gt_block *block = &target->blocks[b];
+        if (!is_structured_output_call(block))
+            continue;
+        calls++;
+        if (block->id != NULL &&
+            grow(state, (void **)&state->tombstoned_ids, state->tombstoned_count, &state->tombstoned_cap,
+                 sizeof *state->tombstoned_ids))
+            state->tombstoned_ids[state->tombstoned_count++] = block->id;
+        for (size_t a = 0; a < state->attachment_count; a++)
+            if (block->id != NULL && strcmp(state->attachments[a].tool_use_id, block->id) == 0)
+                state->attachments[a].alive = false;
+    }
+    state->tombstoned_calls += calls;
+    return calls;
+}
+
 static void retract(loop_state *state, const gt_loop_notice *notice)
 {
     gt_loop_entry *target = NULL;
@@ -358,22 +385,7 @@ static void retract(loop_state *state, const gt_loop_notice *notice)
              notice->message_id ? notice->message_id : "");
         return;
     }
-    target->tombstoned = true;
-    int calls = 0;
-    for (size_t b = 0; b < target->block_count; b++) {
-        const gt_block *block = &target->blocks[b];
-        if (!is_structured_output_call(block))
-            continue;
-        calls++;
-        if (block->id != NULL &&
-            grow(state, (void **)&state->tombstoned_ids, state->tombstoned_count, &state->tombstoned_cap,
-                 sizeof *state->tombstoned_ids))
-            state->tombstoned_ids[state->tombstoned_count++] = block->id;
-        for (size_t a = 0; a < state->attachment_count; a++)
-            if (block->id != NULL && strcmp(state->attachments[a].tool_use_id, block->id) == 0)
-                state->attachments[a].alive = false;
-    }
-    state->tombstoned_calls += calls;
+    int calls = tombstone_entry(state, target);
     /* The user entry answering the retracted calls goes with them. */
     for (size_t i = 0; i < state->graph_count; i++) {
         gt_loop_entry *entry = &state->graph[i];
@@ -402,6 +414,38 @@ static void late_attachment(loop_state *state, const gt_loop_notice *notice)
          notice->tool_use_id ? notice->tool_use_id : "?",
          is_tombstoned_id(state, notice->tool_use_id) ? "its tool_use was retracted"
                                                       : "not produced by this query's StructuredOutput tool");
+}
+
+/* Apply the client-side events that came with a reply, in order. */
+static void apply_notices(loop_state *state, const gt_loop_notice *notices, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (notices[i].kind == GT_LOOP_NOTICE_FALLBACK)
+            retract(state, &notices[i]);
+        else
+            late_attachment(state, &notices[i]);
+}
+
+/* A stream that failed in transport (seed 000's fallback): the partial
+ * assistant message enters the graph already tombstoned, so it is never sent
+ * and nothing in it runs, and every StructuredOutput call it had started is
+ * retracted (an attempt: the model work happened). */
+static void tombstone_partial(loop_state *state, const gt_message *partial, size_t turn)
+{
+    if (partial == NULL)
+        return;
+    char fallback_id[48];
+    const char *id = partial->id;
+    if (id == NULL) {
+        snprintf(fallback_id, sizeof fallback_id, "msg_partial_%d", state->result->accounting.model_calls);
+        id = copy_cstr(state, fallback_id);
+    }
+    gt_loop_entry *entry = graph_push(state, GT_LOOP_ASSISTANT, id, partial->blocks, partial->block_count);
+    if (entry == NULL)
+        return;
+    int calls = tombstone_entry(state, entry);
+    note(state, "  partial message %s (turn %zu) tombstoned: %zu block%s, %d StructuredOutput call%s retracted", id,
+         turn, partial->block_count, partial->block_count == 1 ? "" : "s", calls, calls == 1 ? "" : "s");
 }
 
 /* ---- provider errors ---- */
@@ -522,11 +566,7 @@ static step next_message(loop_state *state, gt_message **out, size_t *turn_out, 
         if (reply.kind == GT_LOOP_REPLY_ERROR) {
             note(state, "<- turn %zu: HTTP %d %s: %s", reply.turn, reply.http_status,
                  reply.error_type ? reply.error_type : "", reply.error_message ? reply.error_message : "");
-            for (size_t i = 0; i < reply.notice_count; i++)
-                if (reply.notices[i].kind == GT_LOOP_NOTICE_FALLBACK)
-                    retract(state, &reply.notices[i]);
-                else
-                    late_attachment(state, &reply.notices[i]);
+            apply_notices(state, reply.notices, reply.notice_count);
             *notice_count = 0;
             if (is_capability_400(state, &reply)) {
                 state->strict = false;
@@ -543,7 +583,7 @@ static step next_message(loop_state *state, gt_message **out, size_t *turn_out, 
                       reply.error_message ? reply.error_message : "");
             return finish(state, GT_LOOP_ERROR_DURING_EXECUTION);
         }
-        gt_message *message = reply.message;
+        gt_message *message = reply.message, *partial = NULL;
         gt_stream_reason reason = GT_STREAM_OK;
         char detail[256] = "";
         if (reply.kind == GT_LOOP_REPLY_STREAM) {
@@ -551,6 +591,7 @@ static step next_message(loop_state *state, gt_message **out, size_t *turn_out, 
             reason = gt_stream_assemble(reply.provider, reply.sse, reply.sse_len, state->arena, &streamed);
             snprintf(detail, sizeof detail, "%s", streamed.detail);
             message = streamed.message;
+            partial = streamed.partial;
             if (message == NULL)
                 add_usage(&result->usage, &streamed.usage);
             note(state, "<- turn %zu: %s stream, %zu bytes, %zu events: %s%s%s", reply.turn,
@@ -567,6 +608,20 @@ static step next_message(loop_state *state, gt_message **out, size_t *turn_out, 
         if (message != NULL) {
             add_usage(&result->usage, &message->usage);
             describe_message(state, reply.turn, message);
+        }
+        if (reason != GT_STREAM_OK && gt_stream_reason_is_transport(reason)) {
+            /* A transport fault, not the model's answer: tombstone what arrived, send again. */
+            tombstone_partial(state, partial, reply.turn);
+            apply_notices(state, reply.notices, reply.notice_count);
+            *notice_count = 0;
+            if (retries < state->config->max_api_retries) {
+                retries++;
+                note(state, "  %s: the request is sent again (retry %d of %d)", gt_stream_reason_code(reason), retries,
+                     state->config->max_api_retries);
+                continue;
+            }
+            note(state, "  %s: the API retry budget (%d) is spent", gt_stream_reason_code(reason),
+                 state->config->max_api_retries);
         }
         if (reason != GT_STREAM_OK) {
             /* Quarantined: not appended to the graph, no tool runs. */
@@ -643,12 +698,7 @@ static step one_turn(loop_state *state)
     }
 
     /* Notices that came with this reply: a fallback, late attachments. */
-    for (size_t i = 0; i < notice_count; i++) {
-        if (notices[i].kind == GT_LOOP_NOTICE_FALLBACK)
-            retract(state, &notices[i]);
-        else
-            late_attachment(state, &notices[i]);
-    }
+    apply_notices(state, notices, notice_count);
     if (state->out_of_memory)
         return finish(state, GT_LOOP_ERROR_DURING_EXECUTION);
     bool retracted_now = state->graph[entry_index].tombstoned;
@@ -672,6 +722,12 @@ static step one_turn(loop_state *state)
     if (tool_count > 0) {
         if (graph_push(state, GT_LOOP_USER, NULL, results, tool_count) == NULL)
             return finish(state, GT_LOOP_ERROR_DURING_EXECUTION);
+        return STEP_CONTINUE;
+    }
+    /* A paused turn is not the model stopping: send it back as it is so the
+     * model continues; the enforce message waits for a real stop. */
+    if (message->stop_reason != NULL && strcmp(message->stop_reason, GT_STOP_PAUSE_TURN) == 0) {
+        note(state, "  pause_turn: the paused turn is sent back to resume it (no enforce message)");
         return STEP_CONTINUE;
     }
     /* The model ended without calling a tool. */

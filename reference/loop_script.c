@@ -183,7 +183,7 @@ static bool opt_int(loader *ld, const gt_value *object, const char *pointer, con
     child(at, sizeof at, pointer, key);
     if (!gt_value_is_integer(value) || value->u.num.number < (double)min || value->u.num.number > (double)max)
         return fail(ld, at, "%s must be an integer from %lld through %lld", key, min, max);
-    *out = (long long)value->u.num.number;
+    *out = gt_number_clamp(value->u.num.number, min, max); /* (double)LLONG_MAX is 2^63: out of range */
     return true;
 }
 
@@ -664,7 +664,9 @@ static bool load_root(loader *ld, const gt_value *root, const char *default_sche
 {
     static const char *const known[] = {"format", "description", "json_schema", "json_schema_text", "prompt",
                                         "history", "env", "max_turns", "max_api_retries", "strict",
-                                        "disallowed_tools", "provider", "model", "turns", "expect", NULL};
+                                        "disallowed_tools", "provider", "model", "turns", "expect",
+                                        "mock", /* the mock server's own settings (after_script, ...): not the loop's */
+                                        NULL};
     gt_loop_script *script = ld->script;
     if (root->type != GT_OBJECT)
         return fail(ld, "", "a script must be an object, not %s", type_word(root));

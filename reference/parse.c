@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
+
 static const char *const reason_codes[GT_SYNTAX_REASON_COUNT] = {
     [GT_SYNTAX_OK] = "ok",
     [GT_SYNTAX_EMPTY_INPUT] = "empty_input",
@@ -215,7 +217,7 @@ static const char *default_message(gt_syntax_reason reason)
     case GT_SYNTAX_DUPLICATE_KEY: return "duplicate member name";
     case GT_SYNTAX_INVALID_UTF8: return "invalid UTF-8 byte sequence";
     case GT_SYNTAX_LONE_SURROGATE: return "unpaired UTF-16 surrogate escape";
-    case GT_SYNTAX_NUL_CHARACTER: return "\\u0000 in a string";
+    case GT_SYNTAX_NUL_CHARACTER: return "\\u0000 in a string (rejected by the --reject-nul policy)";
     case GT_SYNTAX_COMMENT: return "comments are not JSON";
     case GT_SYNTAX_TRAILING_COMMA: return "trailing comma";
     case GT_SYNTAX_SINGLE_QUOTES: return "single-quoted string";
@@ -395,7 +397,7 @@ static size_t decode_escape(parser *ps, const unsigned char *p, unsigned char *o
         fail_at(ps, GT_SYNTAX_LONE_SURROGATE, p, "high surrogate escape without a following low surrogate");
         return 0;
     }
-    if (cp == 0 && !ps->options.allow_nul) {
+    if (cp == 0 && ps->options.reject_nul) {
         fail_at(ps, GT_SYNTAX_NUL_CHARACTER, p, NULL);
         return 0;
     }
@@ -477,6 +479,36 @@ static const char *parse_string(parser *ps, size_t *len_out)
 }
 
 /* ---- numbers ----------------------------------------------------------- */
+
+/* The interoperable range (docs/reason-codes.md): every number whose
+ * magnitude is at most 2^53-1 is accepted; beyond it only a number that a
+ * double reproduces (its shortest round-trip decimal is the number as written:
+ * 1E22, 123e45, 2^53) is, whatever the spelling, unless big numbers are kept
+ * exactly. `number` is the literal's nearest double, |number| >= 2^53-1. */
+static bool interoperable(parser *ps, gt_value *value, double number)
+{
+    const char *text = value->u.num.text;
+    size_t len = value->u.num.text_len;
+    int cmp = 1;
+    if (fabs(number) == GT_PARSE_MAX_SAFE_INTEGER &&
+        gt_decimal_compare_text(text, len, GT_PARSE_MAX_SAFE_INTEGER_TEXT, sizeof GT_PARSE_MAX_SAFE_INTEGER_TEXT - 1, true, &cmp) != 0) {
+        fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
+        return false;
+    }
+    if (cmp <= 0)
+        return true; /* exactly 2^53-1, or just below it */
+    value->flags |= GT_NUM_BIG;
+    if (ps->options.allow_big_integers)
+        return true;
+    char shortest[40];
+    int slen = gt_decimal_shortest(number, shortest, sizeof shortest);
+    bool compared = gt_decimal_compare_text(text, len, shortest, (size_t)slen, false, &cmp) == 0;
+    if (compared && cmp == 0)
+        return true;
+    fail_at(ps, compared ? GT_SYNTAX_NUMBER_PRECISION : GT_SYNTAX_OUT_OF_MEMORY, ps->p,
+            compared ? "beyond 2^53-1 a double cannot hold this number as written (it reads back as another number)" : NULL);
+    return false;
+}
 
 static gt_value *parse_number(parser *ps)
 {
@@ -562,22 +594,8 @@ static gt_value *parse_number(parser *ps)
             if (d < q && *d >= '1' && *d <= '9')
                 return fail_at(ps, GT_SYNTAX_NUMBER_PRECISION, start, "number underflows to zero");
         }
-        if (integer && fabs(number) > GT_PARSE_MAX_SAFE_INTEGER) {
-            if (!ps->options.allow_big_integers)
-                return fail_at(ps, GT_SYNTAX_NUMBER_PRECISION, start,
-                               "integer beyond 2^53 cannot be represented exactly as a double");
-            value->flags |= GT_NUM_BIG;
-        } else if (integer && fabs(number) == GT_PARSE_MAX_SAFE_INTEGER) {
-            /* 2^53 itself is exact; 2^53+1 rounds down onto it. */
-            static const char two53[] = "9007199254740992";
-            const char *digits_text = text + (*text == '-');
-            if (strcmp(digits_text, two53) != 0) {
-                if (!ps->options.allow_big_integers)
-                    return fail_at(ps, GT_SYNTAX_NUMBER_PRECISION, start,
-                                   "integer beyond 2^53 cannot be represented exactly as a double");
-                value->flags |= GT_NUM_BIG;
-            }
-        }
+        if (fabs(number) >= GT_PARSE_MAX_SAFE_INTEGER && !interoperable(ps, value, number))
+            return NULL;
         value->u.num.number = number;
     }
     ps->p = q;
@@ -1003,8 +1021,10 @@ gt_value *gt_parse(gt_arena *arena, const char *text, size_t len, const gt_parse
         ps.options.max_depth = GT_PARSE_DEFAULT_MAX_DEPTH;
     if (ps.options.max_bytes == 0)
         ps.options.max_bytes = GT_PARSE_DEFAULT_MAX_BYTES;
-    if (ps.options.rfc8259)
-        ps.options.allow_nul = ps.options.allow_big_integers = true;
+    if (ps.options.rfc8259) {
+        ps.options.allow_big_integers = true;
+        ps.options.reject_nul = false;
+    }
     ps.start = (const unsigned char *)(text != NULL ? text : "");
     ps.p = ps.start;
     ps.end = ps.start + (text != NULL ? len : 0);

@@ -4,7 +4,8 @@
  * every schema resource (`$id`, `$anchor`, `$dynamicAnchor`) of the document
  * and of whatever it references (embedded metaschemas, the local remotes
  * directory: never the network), compile nodes from a worklist (no recursion
- * on reference chains), and reject reference cycles that make no progress.
+ * on reference chains), and flag reference cycles that make no progress (the
+ * evaluator reports one when an instance reaches it).
  * Not for: validating instances (schema_validate.c). */
 #include <errno.h>
 #include <pthread.h>
@@ -253,7 +254,6 @@ static gt_value *parse_document(gt_schema *s, const char *text, size_t len, cons
     gt_parse_options po;
     gt_parse_options_init(&po);
     po.allow_big_integers = true;
-    po.allow_nul = true;
     po.max_depth = 100000;
     po.max_bytes = 256u * 1024u * 1024u;
     gt_parse_error err;
@@ -390,7 +390,7 @@ static void load_vocabularies(gt_schema *s, int nesting)
 }
 
 /* Find or load the document `uri` (no fragment): embedded metaschemas first,
- * then the remotes directory. NULL when it exists nowhere. */
+ * then the registry, then the remotes directory. NULL when it exists nowhere. */
 static sc_resource *load_document(gt_schema *s, const char *uri, gt_schema_dialect inherit, int nesting)
 {
     sc_resource *res = resource_find(s, uri);
@@ -407,6 +407,12 @@ static sc_resource *load_document(gt_schema *s, const char *uri, gt_schema_diale
     if (strstr(uri, "json-schema.org/draft/") != NULL && strstr(uri, "/meta/") != NULL) {
         load_vocabularies(s, nesting + 1);
         return resource_find(s, uri);
+    }
+    size_t registered_len;
+    const char *registered = sc_registry_find(s->options.registry, uri, &registered_len);
+    if (registered != NULL) {
+        gt_value *root = parse_document(s, registered, registered_len, uri);
+        return root ? add_document(s, uri, root, inherit, nesting + 1) : NULL;
     }
     size_t blen = strlen(s->remotes_base);
     if (s->remotes_dir == NULL || strncmp(uri, s->remotes_base, blen) != 0 || strstr(uri, "..") != NULL)
@@ -645,7 +651,12 @@ sc_node *sc_resolve_ref(gt_schema *s, const sc_node *node, const char *ref, cons
         }
     }
     if (target == NULL) {
-        if (!s->failed)
+        if (!s->failed && res == NULL)
+            sc_fail(s, GT_SCHEMA_PROBLEM_UNRESOLVED_REF, kwloc,
+                    "cannot resolve reference \"%s\": no document %s is registered (register it with --ref FILE or "
+                    "--ref-dir DIR; nothing is fetched from the network)",
+                    ref, doc);
+        else if (!s->failed)
             sc_fail(s, GT_SCHEMA_PROBLEM_UNRESOLVED_REF, kwloc, "cannot resolve reference \"%s\"", ref);
         return NULL;
     }
@@ -738,15 +749,14 @@ static void compile_dynamic_targets(gt_schema *s)
     }
 }
 
-/* ---- reference cycles without progress ---- */
+/* ---- reference cycles without progress: flagged here, caught at evaluation ---- */
 
 typedef struct edge_list {
     sc_node **nodes;
-    const char **locations;
     size_t count, cap;
 } edge_list;
 
-static void edge_add(edge_list *e, sc_node *n, const char *location)
+static void edge_add(edge_list *e, sc_node *n)
 {
     if (n == NULL)
         return;
@@ -756,14 +766,9 @@ static void edge_add(edge_list *e, sc_node *n, const char *location)
         if (nodes == NULL)
             return;
         e->nodes = nodes;
-        const char **locs = realloc(e->locations, cap * sizeof *locs);
-        if (locs == NULL)
-            return;
-        e->locations = locs;
         e->cap = cap;
     }
-    e->nodes[e->count] = n;
-    e->locations[e->count++] = location;
+    e->nodes[e->count++] = n;
 }
 
 /* Subschemas applied to the same instance location as `n`. */
@@ -775,22 +780,22 @@ static void in_place_edges(const sc_node *n, edge_list *e)
         switch (kw->kind) {
         case KW_REF:
         case KW_DYNAMIC_REF:
-        case KW_RECURSIVE_REF: edge_add(e, kw->u.ref.target, kw->location); break;
+        case KW_RECURSIVE_REF: edge_add(e, kw->u.ref.target); break;
         case KW_ALL_OF:
         case KW_ANY_OF:
         case KW_ONE_OF:
             for (size_t k = 0; k < kw->u.list.count; k++)
-                edge_add(e, kw->u.list.nodes[k], kw->location);
+                edge_add(e, kw->u.list.nodes[k]);
             break;
-        case KW_NOT: edge_add(e, kw->u.sub.schema, kw->location); break;
+        case KW_NOT: edge_add(e, kw->u.sub.schema); break;
         case KW_IF:
-            edge_add(e, kw->u.cond.if_node, kw->location);
-            edge_add(e, kw->u.cond.then_node, kw->location);
-            edge_add(e, kw->u.cond.else_node, kw->location);
+            edge_add(e, kw->u.cond.if_node);
+            edge_add(e, kw->u.cond.then_node);
+            edge_add(e, kw->u.cond.else_node);
             break;
         case KW_DEPENDENT_SCHEMAS:
             for (size_t k = 0; k < kw->u.deps.count; k++)
-                edge_add(e, kw->u.deps.deps[k].schema, kw->location);
+                edge_add(e, kw->u.deps.deps[k].schema);
             break;
         default: break;
         }
@@ -821,12 +826,15 @@ static void check_cycles_from(gt_schema *s, sc_node *start)
             depth--;
             continue;
         }
-        sc_node *next = top->edges.nodes[top->next];
-        const char *loc = top->edges.locations[top->next++];
+        sc_node *next = top->edges.nodes[top->next++];
         if (next->mark == 1) {
-            sc_fail(s, GT_SCHEMA_PROBLEM_REF_CYCLE, loc,
-                        "reference cycle: %s leads back to itself without descending into the instance", loc);
-            break;
+            /* A loop that applies schemas to the same instance forever. It
+             * may sit where no instance ever goes (behind a property, an
+             * anyOf branch): evaluation watches this node and reports the
+             * loop only when an instance reaches it. Every cycle holds at
+             * least one such back edge, so every loop is watched. */
+            next->loop_guard = true;
+            continue;
         }
         if (next->mark == 2 || next->is_bool)
             continue;
@@ -843,7 +851,7 @@ static void check_cycles_from(gt_schema *s, sc_node *start)
         in_place_edges(next, &f->edges);
     }
     for (size_t i = 0; i < cap; i++)
-        free(stack[i].edges.nodes), free(stack[i].edges.locations);
+        free(stack[i].edges.nodes);
     free(stack);
 }
 
@@ -926,6 +934,8 @@ static gt_schema *schema_new(const gt_schema_options *options, gt_schema_problem
     s->remotes_dir = s->options.remotes_dir ? sc_strdup(s, s->options.remotes_dir) : NULL;
     s->options.remotes_base = s->remotes_base;
     s->options.remotes_dir = s->remotes_dir;
+    if (s->options.base_uri != NULL)
+        s->options.base_uri = sc_strdup(s, s->options.base_uri);
     return s;
 }
 
@@ -954,7 +964,7 @@ static void compile_root(gt_schema *s, const gt_value *root)
         if (s->failed)
             return;
     }
-    sc_resource *res = resource_add(s, DEFAULT_BASE, root, dialect, vocab);
+    sc_resource *res = resource_add(s, s->options.base_uri ? s->options.base_uri : DEFAULT_BASE, root, dialect, vocab);
     if (res == NULL)
         return;
     index_schema(s, root, res, "", dialect, vocab);

@@ -169,8 +169,9 @@ struct sc_node {
     const gt_value *minimum, *maximum, *exclusive_minimum, *exclusive_maximum;
     const gt_value *min_contains, *max_contains;
     const gt_value *min_length, *max_length;
-    bool memo;     /* has subschema keywords: worth memoising its verdicts */
-    uint32_t mark; /* compile-time only: cycle detection state */
+    bool loop_guard; /* on an in-place reference cycle: evaluation checks it does not re-enter at the same instance */
+    bool memo;       /* has subschema keywords: worth memoising its verdicts */
+    uint32_t mark;   /* compile-time only: cycle detection state */
     sc_node *next_pending;
 };
 
@@ -274,14 +275,12 @@ void sc_regex_limits_free(pcre2_match_context *limits, pcre2_jit_stack *jit_stac
 bool sc_regex_limit_describe(int rc, char *buf, size_t cap);
 void sc_regex_free(sc_regex *re);
 
+/* --- schema_registry.c --- */
+/* Text of the document registered under `uri` (no fragment), or NULL. */
+const char *sc_registry_find(const gt_schema_registry *registry, const char *uri, size_t *len);
+
 /* --- schema_format.c --- */
 sc_format_fn sc_format_lookup(const char *name);
-
-/* --- schema_decimal.c --- */
-/* Is `value` an integer multiple of `divisor` (both numbers), exactly in decimal? */
-bool sc_decimal_is_multiple(const gt_value *value, const gt_value *divisor);
-/* Compare two numbers exactly: <0, 0, >0. */
-int sc_decimal_compare(const gt_value *a, const gt_value *b);
 
 /* --- schema_validate.c --- */
 size_t sc_utf8_length(const char *text, size_t len);

@@ -242,9 +242,24 @@ const gt_value *sc_pointer_get(const gt_value *root, const char *pointer)
     return *p == '\0' ? at : NULL;
 }
 
+/* Longest location kept whole. A deeper one keeps its last part after "..."
+ * (".../items/items/type"), so a schema nested 9,000 deep costs memory linear
+ * in its depth instead of quadratic (every node and keyword owns its location). */
+#define SC_LOCATION_MAX 256u
+#define SC_LOCATION_TAIL 192u
+
 char *sc_location_child(gt_arena *arena, const char *parent, const char *token, size_t len)
 {
     size_t plen = strlen(parent), extra = 0;
+    char elided[SC_LOCATION_TAIL + 8];
+    if (plen > SC_LOCATION_MAX) {
+        const char *tail = parent + plen - SC_LOCATION_TAIL;
+        const char *cut = strchr(tail, '/'); /* start at a token boundary */
+        if (cut == NULL)
+            cut = tail;
+        plen = (size_t)snprintf(elided, sizeof elided, "...%s", cut);
+        parent = elided;
+    }
     for (size_t i = 0; i < len; i++)
         extra += token[i] == '~' || token[i] == '/';
     char *out = gt_arena_alloc(arena, plen + len + extra + 2);

@@ -77,8 +77,11 @@ typedef struct vctx {
     size_t scope_len, scope_cap;
     pcre2_match_data *md;
     gt_arena *scratch;
+    const void **guards; /* (node, instance) pairs entered at loop-guarded nodes */
+    size_t guards_len, guards_cap;
     path_seg path_local[64];
     const sc_resource *scope_local[32];
+    const void *guards_local[16];
 } vctx;
 
 static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evalset *ev);
@@ -94,13 +97,21 @@ size_t sc_utf8_length(const char *text, size_t len)
     return count;
 }
 
-static uint32_t instance_bits(const gt_value *v)
+/* Draft 4 defines an integer as "a JSON number without a fraction or
+ * exponent part" (so 1.0 is not one); later drafts by value (1.0 and 1e2 are,
+ * 1.0000000000000001 is not). */
+static bool is_integer_in(const gt_value *v, gt_schema_dialect dialect)
+{
+    return dialect == GT_SCHEMA_DRAFT4 ? (v->flags & GT_NUM_INTEGER_LITERAL) != 0 : gt_number_is_integer(v);
+}
+
+static uint32_t instance_bits(const gt_value *v, gt_schema_dialect dialect)
 {
     switch (v->type) {
     case GT_NULL: return SC_T_NULL;
     case GT_FALSE:
     case GT_TRUE: return SC_T_BOOLEAN;
-    case GT_NUMBER: return gt_value_is_integer(v) ? SC_T_INTEGER | SC_T_NUMBER : SC_T_NUMBER;
+    case GT_NUMBER: return is_integer_in(v, dialect) ? SC_T_INTEGER | SC_T_NUMBER : SC_T_NUMBER;
     case GT_STRING: return SC_T_STRING;
     case GT_ARRAY: return SC_T_ARRAY;
     case GT_OBJECT: return SC_T_OBJECT;
@@ -108,10 +119,10 @@ static uint32_t instance_bits(const gt_value *v)
     return 0;
 }
 
-static const char *instance_type_name(const gt_value *v)
+static const char *instance_type_name(const gt_value *v, gt_schema_dialect dialect)
 {
     if (v->type == GT_NUMBER)
-        return gt_value_is_integer(v) ? "integer" : "number";
+        return is_integer_in(v, dialect) ? "integer" : "number";
     return gt_type_name(v->type);
 }
 
@@ -385,9 +396,9 @@ static bool charge(vctx *c, const char *location, size_t units)
 
 /* ---- keyword families ---- */
 
-NOINLINE static bool kw_type(vctx *c, const sc_kw *kw, const gt_value *inst)
+NOINLINE static bool kw_type(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst)
 {
-    if (instance_bits(inst) & kw->u.types)
+    if (instance_bits(inst, n->dialect) & kw->u.types)
         return true;
     if (c->collect) {
         strbuf b;
@@ -400,7 +411,7 @@ NOINLINE static bool kw_type(vctx *c, const sc_kw *kw, const gt_value *inst)
                 sb_puts(&b, i + 1 == count ? " or " : ", ");
             sb_puts(&b, name->type == GT_STRING ? name->u.str.chars : "?");
         }
-        add_error(c, kw, "expected %s, got %s", b.data, instance_type_name(inst));
+        add_error(c, kw, "expected %s, got %s", b.data, instance_type_name(inst, n->dialect));
         sb_free(&b);
     }
     return false;
@@ -481,7 +492,7 @@ static void bounds_message(const sc_node *n, char *buf, size_t cap)
 
 NOINLINE static bool kw_bound(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst)
 {
-    int cmp = sc_decimal_compare(inst, kw->value);
+    int cmp = gt_number_compare(inst, kw->value);
     bool ok;
     switch (kw->kind) {
     case KW_MAXIMUM: ok = n->exclusive_max_flag ? cmp < 0 : cmp <= 0; break;
@@ -499,7 +510,7 @@ NOINLINE static bool kw_bound(vctx *c, const sc_node *n, const sc_kw *kw, const 
 
 NOINLINE static bool kw_multiple_of(vctx *c, const sc_kw *kw, const gt_value *inst)
 {
-    if (sc_decimal_is_multiple(inst, kw->value))
+    if (gt_number_is_multiple(inst, kw->value))
         return true;
     add_error(c, kw, "expected a multiple of %s", kw->value->u.num.text);
     return false;
@@ -944,7 +955,7 @@ static bool kw_all_of(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *e
  * one (fewest errors) in the message; their errors are then dropped. */
 NOINLINE static void explain_branches(vctx *c, const sc_kw *kw, const gt_value *inst, const char *message)
 {
-    if (!c->collect || c->stop)
+    if (!c->collect || c->stop || c->fatal)
         return;
     size_t at = c->errs->count, saved_max = c->errs->max_errors;
     size_t best_count = (size_t)-1, best_branch = 0;
@@ -1081,7 +1092,7 @@ static bool kw_ref(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
 static bool eval_kw(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst, evalset *ev)
 {
     switch (kw->kind) {
-    case KW_TYPE: return kw_type(c, kw, inst);
+    case KW_TYPE: return kw_type(c, n, kw, inst);
     case KW_ENUM: return kw_enum(c, kw, inst);
     case KW_CONST: return kw_const(c, kw, inst);
     case KW_MULTIPLE_OF: return kw_multiple_of(c, kw, inst);
@@ -1119,6 +1130,30 @@ static bool eval_kw(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *
     case KW_UNEVALUATED_ITEMS: return kw_unevaluated_items(c, kw, inst, ev);
     case KW_UNEVALUATED_PROPERTIES: return kw_extra_properties(c, n, kw, inst, ev, true);
     }
+    return true;
+}
+
+/* A node on an in-place reference cycle (sc_node.loop_guard) entered again
+ * for the same instance would recurse forever: stop with the failure
+ * schema_ref_cycle (GT_SCHEMA_ERROR, one error naming the node). Returns false
+ * after reporting; true once the pair is recorded. */
+NOINLINE static bool enter_loop_guard(vctx *c, const sc_node *n, const gt_value *inst)
+{
+    for (size_t i = 0; i < c->guards_len; i += 2)
+        if (c->guards[i] == n && c->guards[i + 1] == inst) {
+            fail_limit(c, GT_SCHEMA_FAILURE_REF_CYCLE, n->location,
+                       "reference loop: the schema at \"%.300s\" applies itself to this instance again without "
+                       "descending into it",
+                       n->location);
+            return false;
+        }
+    if (c->guards_len + 2 > c->guards_cap &&
+        !grow((void **)&c->guards, &c->guards_cap, sizeof(*c->guards), (void *)c->guards_local)) {
+        c->fatal = true;
+        return false;
+    }
+    c->guards[c->guards_len++] = n;
+    c->guards[c->guards_len++] = inst;
     return true;
 }
 
@@ -1210,8 +1245,10 @@ static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evals
     }
     if (!charge(c, n->location, 1))
         return false;
+    if (n->loop_guard && !enter_loop_guard(c, n, inst))
+        return false;
     bool pushed = c->schema->uses_dynamic && push_scope(c, n->resource);
-    uint32_t bits = instance_bits(inst);
+    uint32_t bits = instance_bits(inst, n->dialect);
     bool ok = true;
     for (size_t i = 0; i < n->nkw; i++) {
         const sc_kw *kw = &n->kws[i];
@@ -1225,6 +1262,8 @@ static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evals
     }
     if (pushed)
         c->scope_len--;
+    if (n->loop_guard)
+        c->guards_len -= 2;
     if (memo && !c->stop && !c->fatal)
         memo_store(c, n, inst, ok);
     return ok;
@@ -1268,6 +1307,7 @@ static const char *const failure_codes[] = {
     [GT_SCHEMA_FAILURE_BUDGET] = "evaluation_budget",
     [GT_SCHEMA_FAILURE_DEADLINE] = "evaluation_deadline",
     [GT_SCHEMA_FAILURE_REGEX_LIMIT] = "regex_limit",
+    [GT_SCHEMA_FAILURE_REF_CYCLE] = "schema_ref_cycle",
 };
 
 const char *gt_schema_failure_code_str(gt_schema_failure failure)
@@ -1320,6 +1360,7 @@ gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *ins
     c.stack_budget = schema->options.max_stack ? schema->options.max_stack : SC_DEFAULT_STACK_BUDGET;
     c.path = c.path_local, c.path_len = 0, c.path_cap = sizeof c.path_local / sizeof c.path_local[0];
     c.scope = c.scope_local, c.scope_len = 0, c.scope_cap = sizeof c.scope_local / sizeof c.scope_local[0];
+    c.guards = c.guards_local, c.guards_len = 0, c.guards_cap = sizeof c.guards_local / sizeof c.guards_local[0];
     c.md = errors ? errors->match_data : NULL;
     c.scratch = errors ? errors->scratch : NULL;
     c.failure = GT_SCHEMA_FAILURE_NONE;
@@ -1365,6 +1406,8 @@ gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *ins
         free(c.path);
     if (c.scope != c.scope_local)
         free((void *)c.scope);
+    if (c.guards != c.guards_local)
+        free((void *)c.guards);
     if (c.fatal)
         return GT_SCHEMA_ERROR;
     return ok ? GT_SCHEMA_VALID : GT_SCHEMA_INVALID;

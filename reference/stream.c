@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gauntlet/limits.h"
 #include "gauntlet/stream.h"
 
 static const char *const reason_codes[GT_STREAM_REASON_COUNT] = {
@@ -40,6 +41,19 @@ int gt_stream_reason_from_code(const char *code)
         if (strcmp(code, reason_codes[i]) == 0)
             return i;
     return -1;
+}
+
+bool gt_stream_reason_is_transport(gt_stream_reason reason)
+{
+    switch (reason) {
+    case GT_STREAM_TRUNCATED:
+    case GT_STREAM_SSE_MISSING_DATA:
+    case GT_STREAM_SSE_BAD_JSON:
+    case GT_STREAM_SSE_BAD_EVENT:
+    case GT_STREAM_SSE_OUT_OF_ORDER:
+    case GT_STREAM_PROVIDER_ERROR: return true;
+    default: return false;
+    }
 }
 
 const char *gt_stream_provider_name(gt_stream_provider provider)
@@ -80,6 +94,8 @@ gt_stream_reason gt_message_classify(const gt_message *message)
         return GT_STREAM_REFUSAL;
     if (stop != NULL && (strcmp(stop, "max_tokens") == 0 || strcmp(stop, "model_context_window_exceeded") == 0))
         return GT_STREAM_MAX_TOKENS;
+    if (stop != NULL && strcmp(stop, GT_STOP_PAUSE_TURN) == 0)
+        return GT_STREAM_OK; /* a paused turn may hold only server-tool blocks: it is resumed, not judged */
     for (size_t i = 0; i < message->block_count; i++) {
         const gt_block *block = &message->blocks[i];
         if (block->type == GT_BLOCK_TOOL_USE || (block->type == GT_BLOCK_TEXT && block->text_len > 0))
@@ -176,7 +192,7 @@ static long long count_member(const gt_value *object, const char *key)
     const gt_value *value = member(object, key);
     if (value == NULL || !gt_value_is_integer(value) || value->u.num.number < 0)
         return -1;
-    return (long long)value->u.num.number;
+    return gt_number_clamp(value->u.num.number, 0, GT_COUNT_MAX);
 }
 
 static char *dup_string(gt_stream *stream, const char *text)
@@ -606,7 +622,10 @@ static const char *arena_copy(gt_stream *stream, const char *text, size_t len)
 
 /* Copy the pending blocks into an arena message (only completed blocks: a
  * stream that reached its terminal event has no other kind). */
-static gt_message *build_message(gt_stream *stream)
+/* The message the stream carried. With `inputs` false (a stream that failed
+ * in transport) the tool_use blocks keep their id and name but no input: the
+ * partial object never leaves this module. */
+static gt_message *build_message(gt_stream *stream, bool inputs)
 {
     gt_message *message = gt_arena_alloc(stream->arena, sizeof *message);
     if (message == NULL)
@@ -629,7 +648,9 @@ static gt_message *build_message(gt_stream *stream)
         if (pending->type == GT_BLOCK_TOOL_USE) {
             block->id = arena_copy(stream, pending->id, pending->id ? strlen(pending->id) : 0);
             block->name = arena_copy(stream, pending->name, pending->name ? strlen(pending->name) : 0);
-            if (pending->input.len > 0) {
+            if (!inputs) {
+                block->input_parsed = true; /* never: there is nothing to parse */
+            } else if (pending->input.len > 0) {
                 block->input_text = arena_copy(stream, pending->input.data, pending->input.len);
                 block->input_len = pending->input.len;
             } else {
@@ -664,6 +685,7 @@ gt_stream_reason gt_stream_finish(gt_stream *stream, gt_stream_result *result)
         result->reason = stream->fault;
         result->event_index = stream->fault_event;
         snprintf(result->detail, sizeof result->detail, "%s", stream->detail);
+        result->partial = build_message(stream, false);
         return result->reason;
     }
     if (!stream->terminal) {
@@ -672,9 +694,10 @@ gt_stream_reason gt_stream_finish(gt_stream *stream, gt_stream_result *result)
         snprintf(result->detail, sizeof result->detail, "the stream ended %s after %zu complete event%s, before %s",
                  where, stream->events, stream->events == 1 ? "" : "s",
                  stream->provider == GT_PROVIDER_OPENAI ? "data: [DONE]" : "message_stop");
+        result->partial = build_message(stream, false);
         return result->reason;
     }
-    result->message = build_message(stream);
+    result->message = build_message(stream, true);
     if (result->message == NULL) {
         result->reason = GT_STREAM_OUT_OF_MEMORY;
         return result->reason;

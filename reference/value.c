@@ -1,5 +1,6 @@
 /* value.c — helpers over the exact JSON value model; see value.h. */
 #include "gauntlet/value.h"
+#include "gauntlet/limits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,14 +21,18 @@ const char *gt_type_name(gt_type type)
     return "unknown";
 }
 
+long long gt_number_clamp(double number, long long min, long long max)
+{
+    if (!(number >= (double)min)) /* NaN too */
+        return min;
+    if (number >= (double)max) /* (double)LLONG_MAX rounds up to 2^63: compare before converting */
+        return max;
+    return (long long)number;
+}
+
 bool gt_value_is_integer(const gt_value *value)
 {
-    if (value == NULL || value->type != GT_NUMBER)
-        return false;
-    if (value->flags & (GT_NUM_INTEGER_LITERAL | GT_NUM_BIG))
-        return true;
-    double number = value->u.num.number;
-    return isfinite(number) && floor(number) == number;
+    return value != NULL && value->type == GT_NUMBER && gt_number_is_integer(value);
 }
 
 const gt_value *gt_value_get(const gt_value *object, const char *key, size_t key_len)
@@ -42,17 +47,6 @@ const gt_value *gt_value_get(const gt_value *object, const char *key, size_t key
     return NULL;
 }
 
-/* Compare two number literals by mathematical value. Doubles decide unless
- * both sides are big integers, where the exact literal text decides. */
-static bool numbers_equal(const gt_value *a, const gt_value *b)
-{
-    if ((a->flags & GT_NUM_BIG) && (b->flags & GT_NUM_BIG)) {
-        const char *x = a->u.num.text, *y = b->u.num.text;
-        return strcmp(x, y) == 0;
-    }
-    return a->u.num.number == b->u.num.number;
-}
-
 bool gt_value_equal(const gt_value *a, const gt_value *b)
 {
     if (a->type != b->type)
@@ -61,7 +55,7 @@ bool gt_value_equal(const gt_value *a, const gt_value *b)
     case GT_NULL:
     case GT_FALSE:
     case GT_TRUE: return true;
-    case GT_NUMBER: return numbers_equal(a, b);
+    case GT_NUMBER: return gt_number_compare(a, b) == 0;
     case GT_STRING: return a->u.str.len == b->u.str.len && memcmp(a->u.str.chars, b->u.str.chars, a->u.str.len) == 0;
     case GT_ARRAY:
         if (a->u.arr.count != b->u.arr.count)
@@ -269,6 +263,8 @@ gt_value *gt_value_new_number(gt_arena *arena, double number)
     value->u.num.text_len = (size_t)len;
     if (isfinite(number) && floor(number) == number && strpbrk(text, ".eE") == NULL)
         value->flags |= GT_NUM_INTEGER_LITERAL;
+    if (fabs(number) > GT_PARSE_MAX_SAFE_INTEGER)
+        value->flags |= GT_NUM_BIG;
     return value->u.num.text != NULL ? value : NULL;
 }
 

@@ -2,6 +2,7 @@
 #include "cli_io.h"
 
 #include "gauntlet/parse.h"
+#include "gauntlet/schema.h"
 #include "gauntlet/value.h"
 
 #include <errno.h>
@@ -83,6 +84,38 @@ char *gt_read_file_max(const char *path, size_t max, size_t *len, bool *over, ch
     data[used] = '\0';
     *len = used;
     return data;
+}
+
+int gt_cli_ref_flag(const char *who, int argc, char **argv, int *i, struct gt_schema_registry **registry)
+{
+    const char *arg = argv[*i];
+    bool dir = strcmp(arg, "--ref-dir") == 0;
+    if (!dir && strcmp(arg, "--ref") != 0)
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "%s: %s needs a %s\n", who, arg, dir ? "directory" : "file");
+        return -1;
+    }
+    const char *path = argv[++*i];
+    if (*registry == NULL && (*registry = gt_schema_registry_new()) == NULL) {
+        fprintf(stderr, "%s: out of memory\n", who);
+        return -1;
+    }
+    gt_schema_problem problem;
+    int rc = dir ? gt_schema_registry_add_dir(*registry, path, &problem)
+                 : gt_schema_registry_add_file(*registry, path, &problem);
+    if (rc != 0) {
+        fprintf(stderr, "%s: %s %s: %s\n", who, arg, path, problem.message);
+        return -1;
+    }
+    return 1;
+}
+
+bool gt_cli_nul_flag(const char *arg, bool *reject_nul)
+{
+    if (strcmp(arg, "--reject-nul") == 0)
+        *reject_nul = true;
+    return strcmp(arg, "--reject-nul") == 0 || strcmp(arg, "--allow-nul") == 0;
 }
 
 int gt_parse_size(const char *text, size_t *out)

@@ -36,6 +36,28 @@ struct gt_value *gt_read_and_parse(struct gt_arena *arena, const char *path, con
  * -1 when it is not a number. */
 int gt_parse_size(const char *text, size_t *out);
 
+/* The NUL policy flags of every command that parses JSON: "--reject-nul"
+ * sets *reject_nul (\u0000 is then rejected as nul_character); "--allow-nul",
+ * the default since RFC 8259 allows it, is accepted as a no-op so that old
+ * command lines keep working. True when `arg` was one of them. */
+bool gt_cli_nul_flag(const char *arg, bool *reject_nul);
+
+struct gt_schema_registry;
+/* --ref FILE and --ref-dir DIR (validate, jsts): when argv[*i] is one of them,
+ * register FILE (or every *.json below DIR) into *registry, created on first
+ * use (free it with gt_schema_registry_free), and step *i past the value.
+ * Returns 1 when consumed, 0 when argv[*i] is another argument, -1 after a
+ * message on stderr naming `who` ("gauntlet validate"). */
+int gt_cli_ref_flag(const char *who, int argc, char **argv, int *i, struct gt_schema_registry **registry);
+
+#define GT_CLI_REF_HELP                                                                                          \
+    "  --ref FILE             register a schema document under its $id (or its file URI when it has\n"       \
+    "                         none) so that $ref can name it; repeatable. Nothing is fetched.\n"            \
+    "  --ref-dir DIR          register every *.json below DIR the same way\n"
+
+/* Help line for the NUL flags above. */
+#define GT_CLI_NUL_HELP "  --reject-nul           reject \\u0000 in strings (nul_character) for C-string consumers\n"
+
 
 
 /* Standard base64 (RFC 4648, with padding) of `len` bytes, malloc'd and

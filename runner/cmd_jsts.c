@@ -18,6 +18,7 @@
 
 typedef struct jsts_options {
     const char *remotes;
+    gt_schema_registry *registry; /* --ref / --ref-dir, or NULL */
     bool optional;
     bool formats;
     bool verbose;
@@ -30,13 +31,15 @@ typedef struct jsts_totals {
 static void jsts_usage(FILE *out)
 {
     fprintf(out,
-            "usage: gauntlet jsts DIR... [--remotes DIR] [--optional] [--formats] [--verbose]\n"
+            "usage: gauntlet jsts DIR... [--remotes DIR] [--ref FILE]... [--ref-dir DIR]... [--optional] [--formats]\n"
+            "                            [--verbose]\n"
             "\n"
             "Run JSON-Schema-Test-Suite files (DIR/*.json) against the structure gate.\n"
             "The dialect follows the directory name (draft4, draft6, draft7, draft2019-09,\n"
             "draft2020-12); a DIR may also be a single .json file or an optional/ folder.\n"
             "  --remotes DIR   directory served as http://localhost:1234/ (default: <suite>/remotes\n"
             "                  when DIR is <suite>/tests/<draft>)\n"
+            GT_CLI_REF_HELP
             "  --optional      also run DIR/optional/*.json and DIR/optional/format/*.json\n"
             "  --formats       make `format` an assertion\n"
             "  --verbose       print every test, not only failures\n"
@@ -197,7 +200,6 @@ static int run_file(const char *path, int dialect, const char *remotes, const js
     gt_parse_options po;
     gt_parse_options_init(&po);
     po.allow_big_integers = true;
-    po.allow_nul = true;
     po.max_depth = 100000;
     po.max_bytes = 256u * 1024u * 1024u;
     gt_parse_error perr;
@@ -214,6 +216,7 @@ static int run_file(const char *path, int dialect, const char *remotes, const js
     so.default_dialect = (gt_schema_dialect)dialect;
     so.assert_formats = o->formats;
     so.remotes_dir = remotes;
+    so.registry = o->registry;
     gt_schema_errors errors;
     gt_schema_errors_init(&errors);
     for (size_t i = 0; i < root->u.arr.count; i++)
@@ -278,12 +281,15 @@ int gt_cmd_jsts(int argc, char **argv)
     size_t ndirs = 0;
     if (dirs == NULL)
         return 2;
-    for (int i = 1; i < argc; i++) {
+    int rc = 0;
+    for (int i = 1; i < argc && rc == 0; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        int ref = gt_cli_ref_flag("gauntlet jsts", argc, argv, &i, &o.registry);
+        if (ref != 0)
+            rc = ref < 0 ? 2 : 0;
+        else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             jsts_usage(stdout);
-            free(dirs);
-            return 0;
+            rc = -1;
         } else if (strcmp(arg, "--optional") == 0)
             o.optional = true;
         else if (strcmp(arg, "--formats") == 0)
@@ -293,29 +299,31 @@ int gt_cmd_jsts(int argc, char **argv)
         else if (strcmp(arg, "--remotes") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "gauntlet jsts: --remotes needs a directory\n");
-                free(dirs);
-                return 2;
-            }
-            o.remotes = argv[++i];
+                rc = 2;
+            } else
+                o.remotes = argv[++i];
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "gauntlet jsts: unknown option '%s'\n", arg);
             jsts_usage(stderr);
-            free(dirs);
-            return 2;
+            rc = 2;
         } else
             dirs[ndirs++] = arg;
     }
-    if (ndirs == 0) {
+    if (rc == 0 && ndirs == 0) {
         jsts_usage(stderr);
+        rc = 2;
+    }
+    if (rc != 0) {
         free(dirs);
-        return 2;
+        gt_schema_registry_free(o.registry);
+        return rc < 0 ? 0 : rc;
     }
     jsts_totals t = {0};
-    int rc = 0;
     for (size_t i = 0; i < ndirs; i++)
         if (run_dir(dirs[i], &o, &t) != 0)
             rc = 2;
     free(dirs);
+    gt_schema_registry_free(o.registry);
     printf("%zu passed, %zu failed, %zu skipped\n", t.passed, t.failed, t.skipped);
     if (rc != 0)
         return rc;

@@ -17,11 +17,12 @@
 static void lint_usage(FILE *out)
 {
     fprintf(out,
-            "usage: gauntlet lint [--provider anthropic|openai] [--strict-tools N] [--help] SCHEMA...\n"
+            "usage: gauntlet lint [--provider anthropic|openai] [--strict-tools N] [--reject-nul] [--help] SCHEMA...\n"
             "\n"
             "Predict what the provider rejects in these schemas (all sent in one request).\n"
             "  --provider P       anthropic (default) or openai\n"
             "  --strict-tools N   strict tools in the request (default: one per SCHEMA); Anthropic allows %u\n"
+            GT_CLI_NUL_HELP
             "anthropic: unsupported keywords and formats, numeric/string bounds, array constraints beyond\n"
             "  minItems 0/1, additionalProperties other than false, complex enums, external/unresolved/recursive\n"
             "  $ref, pattern features (backreferences, lookaround, \\b, {n,m} above %u), per-request budgets\n"
@@ -44,6 +45,7 @@ int gt_cmd_lint(int argc, char **argv)
     gt_arena *arena = gt_arena_new();
     size_t count = 0;
     int status = 2;
+    bool reject_nul = false;
     if (paths == NULL || schemas == NULL || arena == NULL) {
         fprintf(stderr, "gauntlet lint: out of memory\n");
         goto done;
@@ -72,6 +74,8 @@ int gt_cmd_lint(int argc, char **argv)
                 goto done;
             }
             options.strict_tools = tools;
+        } else if (gt_cli_nul_flag(arg, &reject_nul)) {
+            continue;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "gauntlet lint: unknown option '%s'\n", arg);
             lint_usage(stderr);
@@ -86,7 +90,7 @@ int gt_cmd_lint(int argc, char **argv)
         goto done;
     }
     for (size_t i = 0; i < count; i++) {
-        schemas[i] = wire_cli_load_schema("lint", paths[i], arena);
+        schemas[i] = wire_cli_load_schema("lint", paths[i], reject_nul, arena);
         if (schemas[i] == NULL)
             goto done;
     }

@@ -14,7 +14,7 @@
 static void parse_usage(FILE *out)
 {
     fprintf(out,
-            "usage: gauntlet parse [--print] [--excerpt] [--max-depth N] [--max-bytes N] [--allow-nul]\n"
+            "usage: gauntlet parse [--print] [--excerpt] [--max-depth N] [--max-bytes N] [--reject-nul]\n"
             "                      [--allow-big-integers] [FILE|-]\n"
             "\n"
             "Run the strict syntax gate on one raw model output (FILE or standard input).\n"
@@ -22,8 +22,9 @@ static void parse_usage(FILE *out)
             "  --excerpt              on rejection, also print the bytes around the error\n"
             "  --max-depth N          nesting limit (default %u)\n"
             "  --max-bytes N          size limit in bytes, k/M/G suffixes allowed (default %u)\n"
-            "  --allow-nul            keep \\u0000 in strings instead of rejecting (nul_character)\n"
-            "  --allow-big-integers   keep integers beyond 2^53 exactly instead of rejecting (number_precision)\n"
+            GT_CLI_NUL_HELP
+            "  --allow-big-integers   keep numbers beyond 2^53-1 exactly even when a double cannot hold them\n"
+            "                         as written, instead of rejecting (number_precision)\n"
             "exit: 0 accepted, 1 rejected ('reject syntax <reason> at L:C: <message>'), 2 usage or I/O error\n",
             GT_PARSE_DEFAULT_MAX_DEPTH, GT_PARSE_DEFAULT_MAX_BYTES);
 }
@@ -43,8 +44,8 @@ int gt_cmd_parse(int argc, char **argv)
             print = true;
         } else if (strcmp(arg, "--excerpt") == 0) {
             excerpt = true;
-        } else if (strcmp(arg, "--allow-nul") == 0) {
-            options.allow_nul = true;
+        } else if (gt_cli_nul_flag(arg, &options.reject_nul)) {
+            continue;
         } else if (strcmp(arg, "--allow-big-integers") == 0) {
             options.allow_big_integers = true;
         } else if (strcmp(arg, "--max-depth") == 0 || strcmp(arg, "--max-bytes") == 0) {

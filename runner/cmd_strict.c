@@ -9,16 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/wire.h"
 #include "wire_cli.h"
 
 static void strict_usage(FILE *out)
 {
-    fprintf(out, "usage: gauntlet strict [--help] SCHEMA|-\n"
+    fprintf(out, "usage: gauntlet strict [--reject-nul] [--help] SCHEMA|-\n"
                  "\n"
                  "Derive the strict wire schema of seed 000 (allowed keywords $schema, type, description, title,\n"
                  "properties, required, additionalProperties, items, enum, const, anyOf; depth %u; %u nodes).\n"
+                 GT_CLI_NUL_HELP
                  "exit: 0 converted (the schema as compact JSON), 1 fallback ('fallback <reason> at <json-pointer>: "
                  "<message>'),\n"
                  "      2 usage, unreadable file or not JSON\n",
@@ -28,11 +30,14 @@ static void strict_usage(FILE *out)
 int gt_cmd_strict(int argc, char **argv)
 {
     const char *path = NULL;
+    bool reject_nul = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             strict_usage(stdout);
             return 0;
+        } else if (gt_cli_nul_flag(arg, &reject_nul)) {
+            continue;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "gauntlet strict: unknown option '%s'\n", arg);
             strict_usage(stderr);
@@ -55,7 +60,7 @@ int gt_cmd_strict(int argc, char **argv)
         return 2;
     }
     int status = 2;
-    const gt_value *schema = wire_cli_load_schema("strict", path, arena);
+    const gt_value *schema = wire_cli_load_schema("strict", path, reject_nul, arena);
     if (schema != NULL) {
         gt_value *strict = NULL;
         gt_wire_problem problem;

@@ -8,18 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/wire.h"
 #include "wire_cli.h"
 
 static void transform_usage(FILE *out)
 {
-    fprintf(out, "usage: gauntlet transform [--flavor python|typescript] [--help] SCHEMA|-\n"
+    fprintf(out, "usage: gauntlet transform [--flavor python|typescript] [--reject-nul] [--help] SCHEMA|-\n"
                  "\n"
                  "Transform a schema the way the Anthropic SDKs do before sending it: unsupported keywords move\n"
                  "into the description as \"{key: value, ...}\", objects get additionalProperties false.\n"
                  "  --flavor F   how values are written into the description: python (str(), default) or\n"
                  "               typescript (JSON.stringify)\n"
+                 GT_CLI_NUL_HELP
                  "exit: 0 transformed (compact JSON), 1 transform error ('error <code> at <json-pointer>: "
                  "<message>'),\n"
                  "      2 usage, unreadable file or not JSON\n");
@@ -28,6 +30,7 @@ static void transform_usage(FILE *out)
 int gt_cmd_transform(int argc, char **argv)
 {
     const char *path = NULL;
+    bool reject_nul = false;
     gt_wire_flavor flavor = GT_WIRE_FLAVOR_PYTHON;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -43,6 +46,8 @@ int gt_cmd_transform(int argc, char **argv)
                 return 2;
             }
             flavor = (gt_wire_flavor)parsed;
+        } else if (gt_cli_nul_flag(arg, &reject_nul)) {
+            continue;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "gauntlet transform: unknown option '%s'\n", arg);
             transform_usage(stderr);
@@ -65,7 +70,7 @@ int gt_cmd_transform(int argc, char **argv)
         return 2;
     }
     int status = 2;
-    const gt_value *schema = wire_cli_load_schema("transform", path, arena);
+    const gt_value *schema = wire_cli_load_schema("transform", path, reject_nul, arena);
     if (schema != NULL) {
         gt_value *out = NULL;
         gt_wire_problem problem;

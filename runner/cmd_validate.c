@@ -1,7 +1,7 @@
 /* cmd_validate.c — `gauntlet validate`: syntax then structure gate.
  *
  * Contract (relied on by external checks):
- *   validate --schema S.json [--formats] [FILE|-]
+ *   validate --schema S.json [--formats] [--reject-nul] [--ref FILE]... [--ref-dir DIR]... [FILE|-]
  *     exit 0 valid; 1 invalid, one error per line `<$path> <keyword>: <message>`
  *     (a syntax rejection prints exactly what `gauntlet parse` prints);
  *     2 usage error, unreadable input or invalid schema (file and location named).
@@ -29,13 +29,16 @@ typedef struct validate_args {
     const char *remotes;
     bool formats;
     int dialect;
+    gt_parse_options parse; /* the syntax gate's policy (--reject-nul) */
+    gt_schema_registry *registry; /* --ref / --ref-dir, or NULL */
 } validate_args;
 
 static void validate_usage(FILE *out)
 {
     fprintf(out,
-            "usage: gauntlet validate --schema S.json [--formats] [--dialect D] [--remotes DIR] [FILE|-]\n"
-            "       gauntlet validate --schema S.json [--formats] --jsonl FILE\n"
+            "usage: gauntlet validate --schema S.json [--formats] [--dialect D] [--remotes DIR] [--reject-nul]\n"
+            "                         [--ref FILE]... [--ref-dir DIR]... [FILE|-]\n"
+            "       gauntlet validate --schema S.json [options] --jsonl FILE\n"
             "\n"
             "Run the syntax gate, then the structure gate (JSON Schema), on one raw model output,\n"
             "or on every line of a JSONL file whose lines are JSON string literals.\n"
@@ -43,6 +46,7 @@ static void validate_usage(FILE *out)
             "  --formats        make `format` an assertion (default: annotation only)\n"
             "  --dialect D      dialect when the schema has no $schema (draft4 ... draft2020-12)\n"
             "  --remotes DIR    local directory that stands in for http://localhost:1234/\n"
+            GT_CLI_REF_HELP GT_CLI_NUL_HELP
             "  --jsonl FILE     batch mode: print 'N valid, M invalid' and counts by gate and reason\n"
             "exit: 0 valid, 1 invalid, 2 usage error, unreadable input or invalid schema\n");
 }
@@ -51,8 +55,14 @@ static int parse_args(int argc, char **argv, validate_args *a)
 {
     memset(a, 0, sizeof *a);
     a->dialect = GT_SCHEMA_DRAFT2020_12;
+    gt_parse_options_init(&a->parse);
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
+        int ref = gt_cli_ref_flag("gauntlet validate", argc, argv, &i, &a->registry);
+        if (ref < 0)
+            return 2;
+        if (ref > 0 || gt_cli_nul_flag(arg, &a->parse.reject_nul))
+            continue;
         bool takes_value = !strcmp(arg, "--schema") || !strcmp(arg, "--jsonl") || !strcmp(arg, "--remotes") ||
                            !strcmp(arg, "--dialect");
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
@@ -112,6 +122,10 @@ static gt_schema *load_schema(const validate_args *a)
     options.assert_formats = a->formats;
     options.default_dialect = (gt_schema_dialect)a->dialect;
     options.remotes_dir = a->remotes;
+    options.registry = a->registry;
+    char base[8192];
+    if (strcmp(a->schema_path, "-") != 0 && gt_schema_file_uri(a->schema_path, base, sizeof base) == 0)
+        options.base_uri = base; /* relative $ref resolve beside the schema file */
     gt_schema_problem problem;
     gt_schema *schema = gt_schema_compile(text, len, &options, &problem);
     free(text);
@@ -121,13 +135,13 @@ static gt_schema *load_schema(const validate_args *a)
     return schema;
 }
 
-static int validate_one(const gt_schema *schema, const char *path)
+static int validate_one(const gt_schema *schema, const gt_parse_options *parse, const char *path)
 {
     char err[512];
     gt_arena *arena = gt_arena_new();
     char *text = NULL;
     gt_parse_error perr;
-    gt_value *value = arena ? gt_read_and_parse(arena, path, NULL, &text, &perr, err, sizeof err) : NULL;
+    gt_value *value = arena ? gt_read_and_parse(arena, path, parse, &text, &perr, err, sizeof err) : NULL;
     if (arena != NULL && text == NULL) {
         gt_arena_free(arena);
         fprintf(stderr, "gauntlet validate: %s\n", err);
@@ -286,8 +300,8 @@ static size_t decode_literal(const char *line, size_t len, line_buffer *buf)
 
 /* One JSONL line: decode the string literal, then both gates. Returns 0, or 2
  * when the line is not a JSON string literal. */
-static int jsonl_line(const gt_schema *schema, gt_arena *arena, gt_schema_errors *errors, const char *line,
-                      size_t len, line_buffer *buf, tally *t)
+static int jsonl_line(const gt_schema *schema, const gt_parse_options *parse, gt_arena *arena, gt_schema_errors *errors,
+                      const char *line, size_t len, line_buffer *buf, tally *t)
 {
     gt_parse_error perr;
     const char *raw;
@@ -297,14 +311,13 @@ static int jsonl_line(const gt_schema *schema, gt_arena *arena, gt_schema_errors
     else {
         gt_parse_options lo;
         gt_parse_options_init(&lo);
-        lo.allow_nul = true;
         lo.max_bytes = 1024u * 1024u * 1024u;
         gt_value *literal = gt_parse(arena, line, len, &lo, &perr);
         if (literal == NULL || literal->type != GT_STRING)
             return 2;
         raw = literal->u.str.chars, raw_len = literal->u.str.len;
     }
-    gt_value *value = gt_parse(arena, raw, raw_len, NULL, &perr);
+    gt_value *value = gt_parse(arena, raw, raw_len, parse, &perr);
     if (value == NULL) {
         t->invalid++;
         tally_add(t, "syntax", gt_syntax_reason_code(perr.reason));
@@ -342,7 +355,7 @@ static char *map_file(const char *path, size_t *len, bool *mapped, char *err, si
     return gt_read_file(path, len, err, err_len);
 }
 
-static int validate_jsonl(const gt_schema *schema, const char *path)
+static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse, const char *path)
 {
     char err[512];
     size_t len;
@@ -368,7 +381,7 @@ static int validate_jsonl(const gt_schema *schema, const char *path)
         if (n == 0 || (n == 1 && start[0] == '\r'))
             continue;
         gt_arena_reset(arena);
-        if (jsonl_line(schema, arena, &errors, start, n, &buf, &t) != 0) {
+        if (jsonl_line(schema, parse, arena, &errors, start, n, &buf, &t) != 0) {
             fprintf(stderr, "gauntlet validate: %s:%zu: not a JSON string literal\n", path, line_no);
             status = 2;
         }
@@ -394,12 +407,12 @@ int gt_cmd_validate(int argc, char **argv)
 {
     validate_args a;
     int rc = parse_args(argc, argv, &a);
-    if (rc >= 0)
-        return rc;
-    gt_schema *schema = load_schema(&a);
-    if (schema == NULL)
-        return 2;
-    rc = a.jsonl ? validate_jsonl(schema, a.jsonl) : validate_one(schema, a.input);
+    gt_schema *schema = rc < 0 ? load_schema(&a) : NULL;
+    if (rc < 0)
+        rc = schema == NULL ? 2
+             : a.jsonl    ? validate_jsonl(schema, &a.parse, a.jsonl)
+                          : validate_one(schema, &a.parse, a.input);
     gt_schema_free(schema);
+    gt_schema_registry_free(a.registry); /* read only while compiling */
     return rc;
 }

@@ -27,6 +27,7 @@
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/run.h"
+#include "gauntlet/schema.h"
 #include "gauntlet/value.h"
 
 /* Case files are data written by people, not model output: allow more than a
@@ -48,6 +49,13 @@ typedef struct id_entry {
     const char *file;
     unsigned line;
 } id_entry;
+
+/* A corpus-level schemas/ folder, registered once (cross-document $ref). */
+typedef struct schemas_folder {
+    struct schemas_folder *next;
+    const char *dir; /* canonical path */
+    gt_schema_registry *registry;
+} schemas_folder;
 
 typedef struct schema_cache_entry {
     struct schema_cache_entry *next;
@@ -76,6 +84,7 @@ struct gt_corpus {
     const char **files; /* canonical paths already loaded (loading twice is a no-op) */
     size_t file_count, file_cap;
     schema_cache_entry *schemas;
+    schemas_folder *folders;
     rules_list *rule_lists; /* every rules.json read so far */
     const char *root; /* canonical corpus root while gt_corpus_load runs, else NULL */
     bool out_of_memory;
@@ -181,6 +190,7 @@ typedef struct file_ctx {
     gt_arena *scratch; /* the parsed file; freed after loading */
     gt_parse_options options;
     size_t problems; /* problems reported for the current unit (file or case) */
+    const schemas_folder *folder; /* the nearest schemas/ folder above the file, or NULL */
     const rules_list *rules; /* the nearest rules.json, once looked for */
     bool rules_looked;
 } file_ctx;
@@ -709,9 +719,9 @@ static bool check_shared_field(file_ctx *ctx, const gt_member *member, const cha
             problem(ctx, value, pointer, "%s", why ? why : "schema_file cannot be loaded");
             return false;
         }
-    } else if (key_is(member, "formats")) {
+    } else if (key_is(member, "formats") || key_is(member, "reject_nul")) {
         if (value->type != GT_TRUE && value->type != GT_FALSE) {
-            problem(ctx, value, pointer, "formats must be true or false, not %s", json_type_name(value));
+            problem(ctx, value, pointer, "%s must be true or false, not %s", member->key, json_type_name(value));
             return false;
         }
     } else if (key_is(member, "tier")) {
@@ -1077,6 +1087,10 @@ static void load_case(file_ctx *ctx, const gt_value *kase, const gt_value *defau
         loaded->description = corpus_strdup(corpus, description->u.str.chars, description->u.str.len);
     const gt_value *formats = case_field(kase, defaults, "formats", case_pointer, pointer, sizeof pointer);
     loaded->input.assert_formats = formats != NULL && formats->type == GT_TRUE;
+    const gt_value *reject_nul = case_field(kase, defaults, "reject_nul", case_pointer, pointer, sizeof pointer);
+    loaded->input.reject_nul = reject_nul != NULL && reject_nul->type == GT_TRUE;
+    loaded->input.schemas_dir = ctx->folder ? ctx->folder->dir : NULL;
+    loaded->input.schemas = ctx->folder ? ctx->folder->registry : NULL;
     const gt_value *tier = case_field(kase, defaults, "tier", case_pointer, pointer, sizeof pointer);
     if (tier != NULL && is_plain_string(tier) && gt_tier_from_name(tier->u.str.chars) >= 0)
         loaded->tier = (gt_tier)gt_tier_from_name(tier->u.str.chars);
@@ -1273,6 +1287,40 @@ static int load_parsed(file_ctx *ctx, const gt_value *root)
     return (int)(ctx->corpus->count - before);
 }
 
+/* The corpus root's schemas/ folder (corpus_root_of: the directory holding
+ * VERSION, else the directory being loaded), registered on first use.
+ * `dir` is a case file's directory prefix ("" = the working directory). */
+static const schemas_folder *schemas_folder_for(gt_corpus *corpus, const char *dir)
+{
+    char root[PATH_MAX], canonical[PATH_MAX];
+    if (corpus->root != NULL)
+        snprintf(root, sizeof root, "%s", corpus->root);
+    else if (!corpus_root_of(dir[0] ? dir : ".", true, root))
+        return NULL;
+    char candidate[PATH_MAX + 16];
+    struct stat info;
+    snprintf(candidate, sizeof candidate, "%s/schemas", strcmp(root, "/") == 0 ? "" : root);
+    if (stat(candidate, &info) != 0 || !S_ISDIR(info.st_mode) || realpath(candidate, canonical) == NULL)
+        return NULL;
+    for (schemas_folder *f = corpus->folders; f != NULL; f = f->next)
+        if (strcmp(f->dir, canonical) == 0)
+            return f;
+    schemas_folder *folder = gt_arena_alloc(corpus->arena, sizeof *folder);
+    if (folder == NULL || (folder->dir = corpus_strdup(corpus, canonical, strlen(canonical))) == NULL ||
+        (folder->registry = gt_schema_registry_new()) == NULL) {
+        corpus->out_of_memory = true;
+        return NULL;
+    }
+    /* A file that cannot be registered is not a problem of the corpus as
+     * such: a case whose schema needs it fails to compile, naming the URI,
+     * and a schema_file case reports the broken file. */
+    gt_schema_problem ignored;
+    gt_schema_registry_add_dir(folder->registry, canonical, &ignored);
+    folder->next = corpus->folders;
+    corpus->folders = folder;
+    return folder;
+}
+
 /* Set up line bookkeeping and options for `text` and parse it into
  * ctx->scratch. Returns the root, or NULL after a problem "not valid JSON"
  * (or when out of memory). Release with ctx_release. */
@@ -1284,7 +1332,6 @@ static const gt_value *ctx_parse(file_ctx *ctx, const char *text, size_t len)
     gt_parse_options_init(&ctx->options);
     ctx->options.max_depth = CASE_FILE_MAX_DEPTH;
     ctx->options.max_bytes = CASE_FILE_MAX_BYTES;
-    ctx->options.allow_nul = true;          /* an input may hold U+0000 */
     ctx->options.allow_big_integers = true; /* schemas keep their numbers exactly */
     size_t lines = 1;
     for (size_t i = 0; i < len; i++)
@@ -1329,6 +1376,7 @@ int gt_corpus_load_text(gt_corpus *corpus, const char *name, const char *text, s
     ctx.dir_prefix = corpus_strdup(corpus, name, slash ? (size_t)(slash - name + 1) : 0);
     if (ctx.name == NULL || ctx.dir_prefix == NULL)
         return -1;
+    ctx.folder = schemas_folder_for(corpus, ctx.dir_prefix);
     const gt_value *root = ctx_parse(&ctx, text, len);
     int added = root != NULL ? load_parsed(&ctx, root) : 0;
     ctx_release(&ctx);
@@ -1519,6 +1567,8 @@ void gt_corpus_free(gt_corpus *corpus)
     free(corpus->problems);
     free(corpus->ids);
     free(corpus->files);
+    for (schemas_folder *f = corpus->folders; f != NULL; f = f->next)
+        gt_schema_registry_free(f->registry);
     gt_arena_free(corpus->arena);
     free(corpus);
 }

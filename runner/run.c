@@ -338,7 +338,6 @@ static const gt_value *parse_loose(gt_arena *arena, const char *text)
     gt_parse_options options;
     gt_parse_options_init(&options);
     options.allow_big_integers = true;
-    options.allow_nul = true;
     options.max_depth = 100000;
     options.max_bytes = (size_t)1 << 30;
     gt_parse_error error;

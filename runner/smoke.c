@@ -58,22 +58,28 @@ static const char *likely_fix(const char *target_spec, const char *note)
                "adapter.py)";
     if (strstr(note, "status 3") != NULL)
         return "the wrapper says it cannot run (exit status 3): install what its stderr above names";
-    if (strstr(note, "handshake") != NULL)
+    if (strstr(note, "handshake") != NULL || strstr(note, "hello") != NULL)
         return "the adapter must answer {\"cmd\":\"hello\"} with {\"protocol\":1,\"implementation\":{...},"
                "\"capabilities\":[...]} (docs/adapter-protocol.md)";
     return "run the command by hand with the environment docs/adapter-protocol.md describes and read its "
            "stderr";
 }
 
+/* `case_id` NULL: the target could not even be started. */
 static void explain(FILE *out, const char *target_spec, const char *case_id, const char *what)
 {
-    fprintf(out,
-            "gauntlet: smoke test failed: the target '%s' could not produce a verdict for the built-in, "
-            "always-valid case %s, so no verdict of this run could be trusted and nothing was run.\n"
-            "  what happened: %s\n"
-            "  fix: %s\n"
-            "  check again with: gauntlet run --smoke --target '%s'\n",
-            target_spec, case_id ? case_id : "(none)", what, likely_fix(target_spec, what), target_spec);
+    if (case_id != NULL)
+        fprintf(out,
+                "gauntlet: smoke test failed: the target '%s' could not produce a verdict for the built-in, "
+                "always-valid case %s, so no verdict of this run could be trusted and nothing was run.\n",
+                target_spec, case_id);
+    else
+        fprintf(out,
+                "gauntlet: smoke test failed: the target '%s' could not start, so no verdict of this run could "
+                "be trusted and nothing was run.\n",
+                target_spec);
+    fprintf(out, "  what happened: %s\n  fix: %s\n  check again with: gauntlet run --smoke --target '%s'\n", what,
+            likely_fix(target_spec, what), target_spec);
 }
 
 int gt_smoke_run(const char *target_spec, FILE *out, FILE *err)

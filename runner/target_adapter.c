@@ -8,8 +8,8 @@
 #include "target_adapter.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -442,8 +442,15 @@ static char *build_request(adapter *ad, const gt_case_input *input)
     }
     const char *case_json = input->case_json ? input->case_json : "{}";
     const char *schema = input->schema_json ? input->schema_json : "null";
+    char *schemas_dir = NULL;
+    if (input->schemas_dir != NULL) {
+        gt_value dir = {.type = GT_STRING};
+        dir.u.str.chars = input->schemas_dir;
+        dir.u.str.len = strlen(input->schemas_dir);
+        schemas_dir = gt_value_to_json(&dir, NULL);
+    }
     size_t size = strlen(raw64) + (raw_text ? strlen(raw_text) : 4) + strlen(case_json) + strlen(schema) +
-                  strlen(input->id) * 2 + strlen(input->gate) + 256;
+                  strlen(input->id) * 2 + strlen(input->gate) + (schemas_dir ? strlen(schemas_dir) : 4) + 256;
     char *request = malloc(size);
     if (request != NULL) {
         gt_value id = {.type = GT_STRING};
@@ -452,11 +459,13 @@ static char *build_request(adapter *ad, const gt_case_input *input)
         char *id_json = gt_value_to_json(&id, NULL);
         snprintf(request, size,
                  "{\"cmd\":\"check\",\"seq\":%llu,\"id\":%s,\"gate\":\"%s\",\"raw\":%s,\"raw_base64\":\"%s\","
-                 "\"schema\":%s,\"formats\":%s,\"case\":%s}\n",
+                 "\"schema\":%s,\"formats\":%s,\"reject_nul\":%s,\"schemas_dir\":%s,\"case\":%s}\n",
                  ad->seq, id_json ? id_json : "\"\"", input->gate, raw_text ? raw_text : "null", raw64, schema,
-                 input->assert_formats ? "true" : "false", case_json);
+                 input->assert_formats ? "true" : "false", input->reject_nul ? "true" : "false",
+                 schemas_dir ? schemas_dir : "null", case_json);
         free(id_json);
     }
+    free(schemas_dir);
     free(raw64);
     free(raw_text);
     return request;

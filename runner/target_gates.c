@@ -15,11 +15,13 @@
  * The whole pipeline runs here (syntax and structure included), so a case
  * that fails an earlier gate is rejected at that gate exactly as the plain
  * reference does. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gauntlet/arena.h"
+#include "gauntlet/limits.h"
 #include "gauntlet/contract.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/pipeline.h"
@@ -40,6 +42,7 @@ typedef struct gates_case {
     gt_contract contract;
     bool has_contract;
     gt_pipeline_config config;
+    gt_parse_options parse; /* the case's syntax policy (reject_nul) */
     gt_pipeline_outcome outcome;
     char *context_json;
     char *schema_summary;
@@ -97,6 +100,7 @@ static int prepare(gates_case *gc, const gt_case_input *input, char *note, size_
         gt_schema_options options;
         gt_schema_options_init(&options);
         options.assert_formats = input->assert_formats;
+        options.registry = input->schemas;
         gt_schema_problem problem;
         gc->schema = gt_schema_compile(input->schema_json, strlen(input->schema_json), &options, &problem);
         if (gc->schema == NULL) {
@@ -133,6 +137,9 @@ static int prepare(gates_case *gc, const gt_case_input *input, char *note, size_
         snprintf(note, note_len, "reference: out of memory");
         return GT_CHECK_ERROR;
     }
+    gt_parse_options_init(&gc->parse);
+    gc->parse.reject_nul = input->reject_nul;
+    gc->config.parse_options = &gc->parse;
     gc->config.schema = gc->schema;
     gc->config.rules = gc->rules;
     gc->config.policy = gc->policy;
@@ -260,7 +267,9 @@ static long usage_of(const gt_value *reply, const char *name)
 {
     const gt_value *usage = field(reply, "usage");
     const gt_value *count = usage ? field(usage, name) : NULL;
-    return count != NULL && gt_value_is_integer(count) && count->u.num.number >= 0 ? (long)count->u.num.number : -1;
+    return count != NULL && gt_value_is_integer(count) && count->u.num.number >= 0
+               ? (long)gt_number_clamp(count->u.num.number, 0, GT_COUNT_MAX)
+               : -1;
 }
 
 static int scripted_model(void *user, int attempt, const char *request, size_t request_len, gt_repair_reply *reply)
@@ -318,7 +327,7 @@ static int run_repair(gates_case *gc, const gt_case_input *input, const gt_value
         s.replies = NULL;
     gt_repair_config config = {
         .pipeline = &gc->config,
-        .max_attempts = max && gt_value_is_integer(max) ? (int)max->u.num.number : 0,
+        .max_attempts = max && gt_value_is_integer(max) ? (int)gt_number_clamp(max->u.num.number, INT_MIN, INT_MAX) : 0,
         .task = string_field(repair, "task"),
         .context_json = gc->context_json,
         .contract_name = gc->contract_name[0] ? gc->contract_name : NULL,

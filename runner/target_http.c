@@ -406,6 +406,26 @@ static const char *client_internal_turn(const gt_value *script)
     return NULL;
 }
 
+/* The script text a client reads from GAUNTLET_SCRIPT_FILE, carrying the
+ * schema the case runs with: a script without its own "json_schema" uses the
+ * case's (its schema_file or inline schema), as the in-process loop does.
+ * Takes `text` (malloc'd); returns it or a malloc'd replacement. */
+static char *with_schema(char *text, const gt_value *script, const char *schema_json)
+{
+    if (text == NULL || schema_json == NULL || (script && gt_value_get(script, "json_schema", 11) != NULL))
+        return text;
+    const char *rest = text + 1; /* after the opening brace */
+    while (*rest == ' ' || *rest == '\n')
+        rest++;
+    size_t len = strlen(schema_json) + strlen(text) + 32;
+    char *out = malloc(len);
+    if (out == NULL)
+        return text;
+    snprintf(out, len, "{\"json_schema\":%s%s%s", schema_json, *rest == '}' ? "" : ",", rest);
+    free(text);
+    return out;
+}
+
 /* One environment entry "NAME=value", malloc'd. */
 static char *env_entry(const char *name, const char *value)
 {
@@ -452,7 +472,8 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
     }
     const gt_value *max_turns = script ? gt_value_get(script, "max_turns", 9) : NULL;
     const gt_value *strict = script ? gt_value_get(script, "strict", 6) : NULL;
-    char *script_text = gt_mock_script_text(input->case_json, NULL, err, sizeof err);
+    char *script_text = with_schema(gt_mock_script_text(input->case_json, NULL, err, sizeof err), script,
+                                    schema_text == NULL ? input->schema_json : NULL);
 
     char run_id[32], session[512], base[600], openai_base[640], schema_file[128], script_file[128], key[520];
     snprintf(run_id, sizeof run_id, "r%lu", ++target->runs);
@@ -479,7 +500,12 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
     ssize_t self_len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (self_len > 0) {
         self[self_len] = '\0';
-        env[env_count++] = env_entry("GAUNTLET_BIN", self); /* for wrappers that call gauntlet itself */
+        /* for wrappers that call gauntlet itself; only when this process is
+         * gauntlet (a test binary hosting the target must not be re-run as
+         * "gauntlet client": that recursion forks without end) */
+        const char *exe_name = strrchr(self, '/');
+        if (strncmp(exe_name ? exe_name + 1 : self, "gauntlet", 8) == 0)
+            env[env_count++] = env_entry("GAUNTLET_BIN", self);
     }
     if (max_turns != NULL && max_turns->type == GT_NUMBER)
         env[env_count++] = env_entry("GAUNTLET_MAX_TURNS", max_turns->u.num.text);

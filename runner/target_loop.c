@@ -66,7 +66,6 @@ int gt_reference_check_loop(const gt_case_input *input, gt_observed *observed, c
     gt_parse_error error;
     gt_parse_options options;
     gt_parse_options_init(&options);
-    options.allow_nul = true; /* a script may carry any string; the loop's own gate parses tool inputs */
     options.allow_big_integers = true;
     const gt_value *kase = gt_parse(arena, input->case_json, strlen(input->case_json), &options, &error);
     const gt_value *script_value = kase ? gt_value_get(kase, "script", 6) : NULL;

@@ -26,6 +26,7 @@ typedef struct schema_slot {
     char *json; /* NULL = empty slot */
     uint64_t hash;
     bool assert_formats;
+    const gt_schema_registry *registry; /* the corpus's schemas/ folder it was compiled with */
     gt_schema *schema;
     gt_schema_problem problem; /* when schema == NULL */
 } schema_slot;
@@ -68,7 +69,8 @@ static bool slots_grow(reference_state *state)
 /* The compiled schema for `json`, compiling it on first use. Returns NULL
  * when out of memory; otherwise a slot whose `schema` may be NULL (then
  * `problem` says why it does not compile). */
-static const schema_slot *schema_for(reference_state *state, const char *json, bool assert_formats)
+static const schema_slot *schema_for(reference_state *state, const char *json, bool assert_formats,
+                                      const gt_schema_registry *registry)
 {
     if ((state->slot_count + 1) * 2 > state->slot_cap && !slots_grow(state))
         return NULL;
@@ -76,7 +78,8 @@ static const schema_slot *schema_for(reference_state *state, const char *json, b
     size_t at = (size_t)hash & (state->slot_cap - 1);
     for (; state->slots[at].json != NULL; at = (at + 1) & (state->slot_cap - 1)) {
         const schema_slot *slot = &state->slots[at];
-        if (slot->hash == hash && slot->assert_formats == assert_formats && strcmp(slot->json, json) == 0)
+        if (slot->hash == hash && slot->assert_formats == assert_formats && slot->registry == registry &&
+            strcmp(slot->json, json) == 0)
             return slot;
     }
     schema_slot *slot = &state->slots[at];
@@ -85,9 +88,11 @@ static const schema_slot *schema_for(reference_state *state, const char *json, b
         return NULL;
     slot->hash = hash;
     slot->assert_formats = assert_formats;
+    slot->registry = registry;
     gt_schema_options options;
     gt_schema_options_init(&options);
     options.assert_formats = assert_formats;
+    options.registry = registry;
     slot->schema = gt_schema_compile(json, strlen(json), &options, &slot->problem);
     state->slot_count++;
     return slot;
@@ -185,15 +190,18 @@ static int reference_check(void *opaque, const gt_case_input *input, gt_observed
 
     const schema_slot *slot = NULL;
     if (input->schema_json != NULL) {
-        slot = schema_for(state, input->schema_json, input->assert_formats);
+        slot = schema_for(state, input->schema_json, input->assert_formats, input->schemas);
         if (slot == NULL) {
             snprintf(note, note_len, "reference: out of memory compiling the schema");
             return GT_CHECK_ERROR;
         }
     }
     const gt_schema *schema = slot ? slot->schema : NULL;
+    gt_parse_options parse;
+    gt_parse_options_init(&parse);
+    parse.reject_nul = input->reject_nul;
     gt_reference_arm_deadline(&state->outcome.errors);
-    if (gt_pipeline_check((const char *)input->raw, input->raw_len, schema, NULL, state->arena, &state->outcome) !=
+    if (gt_pipeline_check((const char *)input->raw, input->raw_len, schema, &parse, state->arena, &state->outcome) !=
         0) {
         snprintf(note, note_len, "reference: validation failed (out of memory)");
         return GT_CHECK_ERROR;

@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gauntlet/limits.h"
+#include "gauntlet/value.h"
+
 #include "gauntlet/parse.h"
 #include "gauntlet/wire.h"
 #include "reference_hooks.h"
@@ -70,7 +73,7 @@ static int run_lint(const gt_value *wire, gt_observed *observed, char *note, siz
             snprintf(note, note_len, "wire.strict_tools must be a positive integer");
             return GT_CHECK_ERROR;
         }
-        options.strict_tools = (size_t)tools->u.num.number;
+        options.strict_tools = (size_t)gt_number_clamp(tools->u.num.number, 1, GT_COUNT_MAX);
     }
     const gt_value *one = member(wire, "schema"), *many = member(wire, "schemas");
     if ((one == NULL) == (many == NULL) || (many != NULL && (many->type != GT_ARRAY || many->u.arr.count == 0))) {

@@ -6,7 +6,7 @@
 #include "gauntlet/parse.h"
 #include "wire_cli.h"
 
-const gt_value *wire_cli_load_schema(const char *command, const char *path, gt_arena *arena)
+const gt_value *wire_cli_load_schema(const char *command, const char *path, bool reject_nul, gt_arena *arena)
 {
     char err[512];
     size_t len;
@@ -18,6 +18,7 @@ const gt_value *wire_cli_load_schema(const char *command, const char *path, gt_a
     gt_parse_options options;
     gt_parse_options_init(&options);
     options.allow_big_integers = true; /* a schema may hold big integer bounds: keep them exact */
+    options.reject_nul = reject_nul;
     gt_parse_error error;
     const gt_value *schema = gt_parse(arena, text, len, &options, &error);
     if (schema == NULL)

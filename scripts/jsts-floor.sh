@@ -11,7 +11,7 @@ JSTS_FLOORS="draft2020-12 1299 756 158
 draft2019-09 1259 749 158
 draft7 927 668 114
 draft6 839 325 106
-draft4 618 219 99"
+draft4 618 219 100"
 
 jsts_check() { # label floor args...
     _label=$1; _floor=$2; shift 2

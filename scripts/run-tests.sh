@@ -31,6 +31,7 @@ done
 # (counted in "failed") or a skip fails the run.
 corpus_run() {
     label=$1; shift
+    skips_allowed=${SKIPS_ALLOWED:-0}
     echo "== gauntlet run (bundled corpus, $label)"
     "$GAUNTLET" run "$@" >"$log" 2>&1; rc=$?
     cat "$log"
@@ -42,9 +43,14 @@ corpus_run() {
     p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
     f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
     s=$(echo "$line" | sed -E 's/.* ([0-9]+) skipped.*/\1/')
-    passed=$((passed + p)); failed=$((failed + f + s))
-    [ "$s" -eq 0 ] || echo "run-tests: $s case(s) skipped against $label; every case must run"
-    [ "$rc" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq 0 ] || status=1
+    if [ "$s" -le "$skips_allowed" ]; then
+        passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+    else
+        passed=$((passed + p)); failed=$((failed + f + s))
+        echo "run-tests: $s case(s) skipped against $label; at most $skips_allowed may be"
+        status=1
+    fi
+    [ "$rc" -eq 0 ] && [ "$f" -eq 0 ] || status=1
 }
 
 # The bundled corpus against the in-process reference, then through the
@@ -52,6 +58,14 @@ corpus_run() {
 corpus_run "reference target" --report "json:$BUILD/corpus-report.json"
 corpus_run "reference adapter" --target "adapter:$GAUNTLET_ADAPTER_REFERENCE" \
     --report "json:$BUILD/corpus-adapter-report.json"
+
+# Every loop and stream case through the reference client as a black box
+# (`http:` target: a real process, the mock on the wire, no gauntlet
+# headers read for the verdict). Skipped, with their reason: the 3 cases whose
+# script needs an event inside the client's own message queue (a late
+# attachment, a fallback retracting an older message).
+SKIPS_ALLOWED=3 corpus_run "reference client over HTTP, black box" corpus/loop corpus/stream \
+    --target "http:adapters/http-reference-client/run.sh" -j2
 
 # The official JSON-Schema-Test-Suite, when ../shared has it, against a committed floor.
 if [ -f scripts/jsts-floor.sh ]; then

@@ -2,18 +2,27 @@
  * memoised and budgeted, the reference target's per-case deadline, PCRE2
  * limits reported as their own reason, float-to-integer conversions of
  * attacker numbers, size limits enforced while reading. */
+#include <arpa/inet.h>
+#include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "gauntlet/corpus.h"
+#include "gauntlet/mock.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/pipeline.h"
 #include "gauntlet/run.h"
 #include "gauntlet/schema.h"
+#include "gauntlet/stream.h"
 #include "commands.h"
 #include "gt_test.h"
 #include "target_adapter.h"
@@ -175,6 +184,43 @@ START_TEST(reference_target_has_a_deadline)
 }
 END_TEST
 
+/* Schema memory linear in nesting depth: every node and keyword owns its
+ * location, so locations are elided past 256 bytes (before, a 9,000-deep
+ * schema took 495 MiB for its location strings alone). */
+START_TEST(deep_schema_locations_are_bounded)
+{
+    enum { DEPTH = 3000 };
+    char *schema_json = malloc(DEPTH * 10 + 64), *w = schema_json;
+    for (int i = 0; i < DEPTH; i++)
+        w += sprintf(w, "{\"items\":");
+    w += sprintf(w, "{\"type\":\"string\"}");
+    for (int i = 0; i < DEPTH; i++)
+        *w++ = '}';
+    *w = '\0';
+    gt_schema *schema = compile_with(schema_json, 0);
+    free(schema_json);
+    gt_arena *arena = gt_arena_new();
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.max_depth = DEPTH + 10;
+    char *text = nested(DEPTH, "1");
+    gt_parse_error error;
+    const gt_value *value = gt_parse(arena, text, strlen(text), &options, &error);
+    ck_assert_ptr_nonnull(value);
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(gt_schema_validate(schema, value, &errors), GT_SCHEMA_INVALID);
+    const char *location = errors.items[0].keyword_location;
+    ck_assert_msg(strncmp(location, ".../items/", 10) == 0, "%.80s", location);
+    ck_assert_uint_le(strlen(location), 270);
+    ck_assert_msg(strcmp(location + strlen(location) - 11, "/items/type") == 0, "%s", location);
+    gt_schema_errors_free(&errors);
+    free(text);
+    gt_arena_free(arena);
+    gt_schema_free(schema);
+}
+END_TEST
+
 /* ---- PCRE2 limits ---- */
 
 static gt_schema_result match(const char *pattern, const char *text, gt_schema_errors *errors)
@@ -237,6 +283,70 @@ START_TEST(catastrophic_backtracking_names_the_limit)
     ck_assert_ptr_nonnull(strstr(errors.items[0].message, "^(a+)+$"));
     ck_assert_msg(t1.tv_sec - t0.tv_sec < 20, "took %ld s", (long)(t1.tv_sec - t0.tv_sec));
     gt_schema_errors_free(&errors);
+}
+END_TEST
+
+/* ---- float to integer conversions of attacker numbers ---- */
+
+START_TEST(number_clamp_is_defined_everywhere)
+{
+    ck_assert_int_eq(gt_number_clamp(1e300, 0, GT_COUNT_MAX), GT_COUNT_MAX);
+    ck_assert_int_eq(gt_number_clamp(-1e300, -1, 10), -1);
+    ck_assert_int_eq(gt_number_clamp(0.0 / 0.0, 3, 10), 3);
+    ck_assert_int_eq(gt_number_clamp(9223372036854775807.0, 0, LLONG_MAX), LLONG_MAX);
+    ck_assert_int_eq(gt_number_clamp(-9223372036854775808.0, LLONG_MIN, 0), LLONG_MIN);
+    ck_assert_int_eq(gt_number_clamp(42.9, 0, 100), 42);
+}
+END_TEST
+
+START_TEST(stream_usage_figures_saturate)
+{
+    const char *text =
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":"
+        "{\"input_tokens\":1e300,\"output_tokens\":1e19}}}\n\n";
+    gt_arena *arena = gt_arena_new();
+    gt_stream_result result;
+    ck_assert_int_eq(gt_stream_assemble(GT_PROVIDER_ANTHROPIC, text, strlen(text), arena, &result),
+                     GT_STREAM_TRUNCATED);
+    ck_assert_int_eq(result.usage.input_tokens, GT_COUNT_MAX);
+    ck_assert_int_eq(result.usage.output_tokens, GT_COUNT_MAX);
+    gt_arena_free(arena);
+}
+END_TEST
+
+START_TEST(contains_bounds_of_1e300)
+{
+    gt_schema *at_least = compile_with("{\"contains\": {\"type\": \"integer\"}, \"minContains\": 1e300}", 0);
+    gt_schema *at_most = compile_with("{\"contains\": {\"type\": \"integer\"}, \"maxContains\": 1e300}", 0);
+    gt_arena *arena = gt_arena_new();
+    const gt_value *one = parse_in(arena, "[1, 2]");
+    ck_assert_int_eq(gt_schema_validate(at_least, one, NULL), GT_SCHEMA_INVALID);
+    ck_assert_int_eq(gt_schema_validate(at_most, one, NULL), GT_SCHEMA_VALID);
+    gt_arena_free(arena);
+    gt_schema_free(at_least);
+    gt_schema_free(at_most);
+}
+END_TEST
+
+START_TEST(adapter_accounting_figures_saturate)
+{
+    void *state;
+    char err[512], note[2048];
+    char command[256];
+    snprintf(command, sizeof command, "sh suite/adapters/fake.sh hugefigures /tmp/gauntlet-fake-%d", (int)getpid());
+    ck_assert_int_eq(gt_target_adapter_ops.open(command, &state, err, sizeof err), 0);
+    gt_case_input input = {.id = "syntax.test.one", .gate = "syntax", .raw = (const unsigned char *)"{}", .raw_len = 2,
+                           .case_json = "{\"id\":\"syntax.test.one\",\"gate\":\"syntax\"}"};
+    gt_observed observed;
+    memset(&observed, 0, sizeof observed);
+    ck_assert_int_eq(gt_target_adapter_ops.check(state, &input, &observed, note, sizeof note), GT_CHECK_DONE);
+    ck_assert(observed.has_accounting);
+    /* out of range is "not given" (-1), never a wrapped figure */
+    ck_assert_int_eq(observed.accounting.attempts_used, -1);
+    ck_assert_int_eq(observed.accounting.model_calls, -1);
+    ck_assert_int_eq(observed.accounting.retracted, -1);
+    gt_observed_clear(&observed);
+    gt_target_adapter_ops.close(state);
 }
 END_TEST
 
@@ -355,6 +465,135 @@ START_TEST(schema_file_must_be_a_regular_file_inside_the_root)
 }
 END_TEST
 
+/* ---- mock server: sessions and connections ---- */
+
+/* POST an Anthropic request to `path` of `server`; the HTTP status. */
+static long mock_post(const gt_mock_server *server, const char *path)
+{
+    static const char body[] = "{\"model\":\"m\",\"max_tokens\":16,\"messages\":[{\"role\":\"user\","
+                               "\"content\":\"hi\"}]}";
+    char url[512];
+    snprintf(url, sizeof url, "%s%s", gt_mock_base_url(server), path);
+    CURL *curl = curl_easy_init();
+    struct curl_slist *headers = curl_slist_append(NULL, "content-type: application/json");
+    FILE *sink = fopen("/dev/null", "w");
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, sink);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
+    long status = 0;
+    if (curl_easy_perform(curl) == CURLE_OK)
+        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    fclose(sink);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    return status;
+}
+
+static gt_mock_server *mock_with(size_t max_sessions)
+{
+    char err[256];
+    gt_mock_options options = {0};
+    options.max_sessions = max_sessions;
+    gt_mock_server *server = gt_mock_start(&options, err, sizeof err);
+    ck_assert_msg(server != NULL, "%s", err);
+    ck_assert_int_ge(gt_mock_load_corpus(server, "suite/data/mock", err, sizeof err), 1);
+    return server;
+}
+
+/* Past the cap the least recently used session goes (its scenario starts
+ * over), the recent ones keep their cursors; a reset of one key or of all
+ * keeps the table consistent (backward-shift deletion, no rehash). */
+START_TEST(sessions_evict_least_recently_used)
+{
+    gt_mock_server *server = mock_with(8);
+    char path[128];
+    /* overloaded-then-success: 529 on a session's first call, 200 on its second */
+    for (int i = 0; i < 40; i++) {
+        snprintf(path, sizeof path, "/s/overloaded-then-success/run-%d/v1/messages", i);
+        ck_assert_int_eq(mock_post(server, path), 529);
+    }
+    for (int i = 39; i >= 32; i--) { /* the 8 newest are kept */
+        snprintf(path, sizeof path, "/s/overloaded-then-success/run-%d/v1/messages", i);
+        ck_assert_int_eq(mock_post(server, path), 200);
+    }
+    ck_assert_int_eq(mock_post(server, "/s/overloaded-then-success/run-0/v1/messages"), 529); /* evicted */
+    gt_mock_reset(server, "overloaded-then-success/run-33");
+    ck_assert_int_eq(mock_post(server, "/s/overloaded-then-success/run-33/v1/messages"), 529);
+    ck_assert_int_eq(mock_post(server, "/s/overloaded-then-success/run-34/v1/messages"), 200);
+    gt_mock_reset(server, NULL);
+    ck_assert_int_eq(mock_post(server, "/s/overloaded-then-success/run-34/v1/messages"), 529);
+    gt_mock_stop(server);
+}
+END_TEST
+
+/* Is `fd` closed by the peer within `ms`? */
+static bool closed_by_peer(int fd, int ms)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    if (poll(&p, 1, ms) <= 0)
+        return false;
+    char byte;
+    return recv(fd, &byte, 1, MSG_DONTWAIT) <= 0;
+}
+
+/* Slowloris: 1,000 idle half-open connections from 127.0.0.1. The server
+ * keeps at most GT_MOCK_MAX_CONNECTIONS_PER_IP of them and closes the rest at
+ * once; a client from another address (127.0.0.2, still loopback) is served. */
+START_TEST(idle_connections_cannot_lock_clients_out)
+{
+    gt_mock_server *server = mock_with(0);
+    struct rlimit files;
+    getrlimit(RLIMIT_NOFILE, &files);
+    if (files.rlim_cur < 1200 && files.rlim_max >= 1200) {
+        files.rlim_cur = 1200;
+        setrlimit(RLIMIT_NOFILE, &files);
+    }
+    enum { IDLE = 1000 };
+    int fds[IDLE], opened = 0;
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)gt_mock_port(server))};
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    for (; opened < IDLE; opened++) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0)
+            break;
+        if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+            close(fd);
+            break;
+        }
+        static const char partial[] = "GET /_gauntlet/health HTTP/1.1\r\nHost: x\r\n"; /* never finished */
+        ssize_t sent = send(fd, partial, sizeof partial - 1, MSG_NOSIGNAL);
+        (void)sent;
+        fds[opened] = fd;
+    }
+    ck_assert_msg(opened > (int)GT_MOCK_MAX_CONNECTIONS_PER_IP + 100, "only %d sockets", opened);
+    int refused = 0;
+    for (int i = 0; i < opened; i++)
+        refused += closed_by_peer(fds[i], i < (int)GT_MOCK_MAX_CONNECTIONS_PER_IP ? 0 : 2000);
+    ck_assert_msg(refused >= opened - (int)GT_MOCK_MAX_CONNECTIONS_PER_IP, "%d of %d closed", refused, opened);
+
+    /* a fresh client from another loopback address */
+    char url[256];
+    snprintf(url, sizeof url, "%s/_gauntlet/health", gt_mock_base_url(server));
+    CURL *curl = curl_easy_init();
+    FILE *sink = fopen("/dev/null", "w");
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_INTERFACE, "127.0.0.2");
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, sink);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 5L);
+    long status = 0;
+    CURLcode code = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_cleanup(curl);
+    fclose(sink);
+    for (int i = 0; i < opened; i++)
+        close(fds[i]);
+    ck_assert_msg(code == CURLE_OK && status == 200, "fresh client: %s, HTTP %ld", curl_easy_strerror(code), status);
+    gt_mock_stop(server);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("bounds");
@@ -364,12 +603,25 @@ static Suite *make_suite(void)
     tcase_add_test(schema, evaluation_budget_is_its_own_reason);
     tcase_add_test(schema, default_budget_bounds_the_issue_input);
     tcase_add_test(schema, reference_target_has_a_deadline);
+    tcase_add_test(schema, deep_schema_locations_are_bounded);
     suite_add_tcase(suite, schema);
     TCase *regex = tcase_create("regex");
     tcase_set_timeout(regex, 60);
     tcase_add_test(regex, long_repetitions_match_past_the_jit_stack);
     tcase_add_test(regex, catastrophic_backtracking_names_the_limit);
     suite_add_tcase(suite, regex);
+    TCase *numbers = tcase_create("numbers");
+    tcase_set_timeout(numbers, 30);
+    tcase_add_test(numbers, number_clamp_is_defined_everywhere);
+    tcase_add_test(numbers, stream_usage_figures_saturate);
+    tcase_add_test(numbers, contains_bounds_of_1e300);
+    tcase_add_test(numbers, adapter_accounting_figures_saturate);
+    suite_add_tcase(suite, numbers);
+    TCase *mock = tcase_create("mock");
+    tcase_set_timeout(mock, 60);
+    tcase_add_test(mock, sessions_evict_least_recently_used);
+    tcase_add_test(mock, idle_connections_cannot_lock_clients_out);
+    suite_add_tcase(suite, mock);
     TCase *reading = tcase_create("reading");
     tcase_set_timeout(reading, 60);
     tcase_add_test(reading, stdin_is_read_only_up_to_the_limit);

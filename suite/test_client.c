@@ -237,6 +237,16 @@ START_TEST(cli_exit_codes)
              gt_mock_base_url(server));
     ck_assert_int_eq(run_cli(args, out, sizeof out), 1);
     ck_assert_ptr_nonnull(strstr(out, "error_max_structured_output_retries"));
+    /* issue 12: the first stream is cut inside the StructuredOutput block, the
+     * second answer is valid: the cut call is tombstoned, retracted, counted,
+     * the request sent again, and the query succeeds */
+    snprintf(args, sizeof args, "--base-url %s/s/cc-cut-stream/cli-cut --json-schema @suite/data/mock/schema.json why",
+             gt_mock_base_url(server));
+    ck_assert_msg(run_cli(args, out, sizeof out) == 0, "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "\"structured_output\":{\"cause\":\"missing symbol\""));
+    ck_assert_msg(strstr(out, "\"attempts_used\":2,\"attempts_limit\":5,\"retracted\":1,\"enforce_messages\":0,"
+                              "\"api_attempts\":2,\"model_calls\":2") != NULL,
+                  "%s", out);
     ck_assert_int_eq(run_cli("--json-schema {} go", out, sizeof out), 2);
     ck_assert_int_eq(run_cli("--base-url http://127.0.0.1:1 --provider bogus --json-schema {} go", out, sizeof out), 2);
     gt_mock_stop(server);

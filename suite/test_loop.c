@@ -25,6 +25,7 @@ typedef struct spy {
     bool fallback[32];
     char tool_schema[32][512]; /* the StructuredOutput input_schema each request sent */
     size_t message_count[32];
+    gt_loop_role last_role[32]; /* role of the last message each request carried */
     gt_buffer tool_errors;   /* every is_error tool_result text the loop sent, "\n"-separated */
     gt_buffer user_texts;    /* every user text block sent, "\n"-separated */
     size_t enforce_seen_max; /* the most enforce messages one request carried */
@@ -42,6 +43,7 @@ static int spy_send(void *state, const gt_loop_request *request, gt_arena *arena
                  request->tool_schema_json ? request->tool_schema_json : "");
         s->fallback[n] = request->fallback_model;
         s->message_count[n] = request->message_count;
+        s->last_role[n] = request->message_count ? request->messages[request->message_count - 1].role : GT_LOOP_USER;
     }
     size_t enforce = 0;
     s->tool_errors.len = 0;
@@ -668,13 +670,15 @@ END_TEST
 
 START_TEST(stream_turns_in_the_loop)
 {
-    run *r = play("{\"json_schema\":" SCHEMA ",\"turns\":[{\"stream\":{\"from_message\":{\"content\":[{\"type\":"
-                  "\"tool_use\",\"id\":\"t1\",\"name\":\"StructuredOutput\",\"input\":" VALID "}],\"usage\":{"
-                  "\"input_tokens\":7,\"output_tokens\":3}},\"cut\":{\"inside_event\":3,\"keep_bytes\":40}}}]}");
+    /* a retry budget of 0: the cut ends the query, the started call is retracted */
+    run *r = play("{\"json_schema\":" SCHEMA ",\"max_api_retries\":0,\"turns\":[{\"stream\":{\"from_message\":{"
+                  "\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"StructuredOutput\",\"input\":" VALID
+                  "}],\"usage\":{\"input_tokens\":7,\"output_tokens\":3}},\"cut\":{\"inside_event\":3,\"keep_bytes\":40}}}]}");
     ck_assert_str_eq(r->result.gate, "stream");
     ck_assert_str_eq(r->result.reason, "stream_truncated");
     ck_assert_ptr_null(r->result.structured_output);
     ck_assert_int_eq(r->result.usage.input_tokens, 7); /* a cut stream was still paid for */
+    expect_accounting(r, 1, 5, 1, 0, 1, 1);
     run_free(r);
     r = play("{\"json_schema\":" SCHEMA ",\"provider\":\"openai\",\"turns\":[{\"stream\":{\"from_message\":{\"content\":"
              "[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"StructuredOutput\",\"input\":" INVALID "}],\"usage\":{"
@@ -685,6 +689,89 @@ START_TEST(stream_turns_in_the_loop)
     expect_accounting(r, 2, 5, 0, 0, 2, 2);
     ck_assert_int_eq(r->result.usage.input_tokens, 16);
     ck_assert_int_eq(r->result.usage.output_tokens, 7);
+    run_free(r);
+}
+END_TEST
+
+
+/* Seed 000's fallback for a stream cut inside the StructuredOutput block:
+ * the partial message is tombstoned (never sent back), its call retracted
+ * and counted, the request sent again; the valid call then succeeds. */
+#define CUT_IN_SO(id)                                                                                            \
+    "{\"stream\":{\"from_message\":{\"content\":[{\"type\":\"tool_use\",\"id\":\"" id "\",\"name\":"                \
+    "\"StructuredOutput\",\"input\":" VALID "}]},\"cut\":{\"inside_event\":3,\"keep_bytes\":20}}}"
+
+START_TEST(cut_stream_is_tombstoned_and_sent_again)
+{
+    run *r = play("{\"json_schema\":" SCHEMA ",\"turns\":[" CUT_IN_SO("t1") "," CALL("t2", VALID2) "]}");
+    expect_subtype(r, GT_LOOP_SUCCESS);
+    expect_object(r, VALID2);
+    expect_accounting(r, 2, 5, 1, 0, 2, 2);
+    ck_assert_uint_eq(r->spy.requests, 2);
+    ck_assert_uint_eq(r->spy.message_count[1], 1); /* the same request again: the partial message is not in it */
+    ck_assert_ptr_nonnull(strstr(r->result.transcript, "tombstoned: 1 block, 1 StructuredOutput call retracted"));
+    run_free(r);
+
+    /* the budget is spent: the query ends with the stream reason, nothing survives */
+    r = play("{\"json_schema\":" SCHEMA ",\"max_api_retries\":1,\"turns\":[" CUT_IN_SO("t1") "," CUT_IN_SO("t2") ","
+             CALL("t3", VALID) "]}");
+    expect_subtype(r, GT_LOOP_ERROR_DURING_EXECUTION);
+    ck_assert_str_eq(r->result.reason, "stream_truncated");
+    ck_assert_ptr_null(r->result.structured_output);
+    expect_accounting(r, 2, 5, 2, 0, 2, 2);
+    ck_assert_uint_eq(gt_loop_script_unplayed(r->script), 1);
+    run_free(r);
+
+    /* malformed SSE is a transport fault too; a refusal is the model's answer, never resent */
+    r = play("{\"json_schema\":" SCHEMA ",\"turns\":[{\"stream\":{\"sse\":\"event: message_start\\ndata: {'x'}\\n\\n\"}},"
+             CALL("t2", VALID) "]}");
+    expect_subtype(r, GT_LOOP_SUCCESS);
+    expect_accounting(r, 1, 5, 0, 0, 2, 2);
+    run_free(r);
+    r = play("{\"json_schema\":" SCHEMA ",\"turns\":[{\"message\":{\"stop_reason\":\"refusal\",\"content\":\"no\"}},"
+             CALL("t2", VALID) "]}");
+    ck_assert_str_eq(r->result.reason, "refusal");
+    expect_accounting(r, 0, 5, 0, 0, 1, 1);
+    run_free(r);
+}
+END_TEST
+
+/* A retracted partial call counts toward the limit (MAX_STRUCTURED_OUTPUT_RETRIES=2). */
+START_TEST(cut_call_counts_toward_the_limit)
+{
+    run *r = play("{\"json_schema\":" SCHEMA ",\"env\":{\"MAX_STRUCTURED_OUTPUT_RETRIES\":\"2\"},\"turns\":["
+                  CUT_IN_SO("t1") "," CALL("t2", INVALID) "," CALL("t3", VALID) "]}");
+    expect_subtype(r, GT_LOOP_ERROR_MAX_STRUCTURED_OUTPUT_RETRIES);
+    expect_accounting(r, 2, 2, 1, 0, 2, 2);
+    run_free(r);
+}
+END_TEST
+
+/* pause_turn is the server pausing, not the model stopping: the paused
+ * message is sent back and no enforce message is spent; a later real stop
+ * still gets it. */
+#define PAUSE "{\"message\":{\"stop_reason\":\"pause_turn\",\"content\":\"searching\"}}"
+
+START_TEST(pause_turn_resumes_without_enforce)
+{
+    run *r = play("{\"json_schema\":" SCHEMA ",\"turns\":[" PAUSE "," CALL("t1", VALID) "]}");
+    expect_subtype(r, GT_LOOP_SUCCESS);
+    expect_accounting(r, 1, 5, 0, 0, 2, 2);
+    ck_assert_uint_eq(r->spy.message_count[1], 2); /* the prompt and the paused turn, sent back */
+    ck_assert_int_eq(r->spy.last_role[1], GT_LOOP_ASSISTANT);
+    run_free(r);
+
+    r = play("{\"json_schema\":" SCHEMA ",\"turns\":[" PAUSE "," TEXT("done") "," CALL("t1", VALID) "]}");
+    expect_subtype(r, GT_LOOP_SUCCESS);
+    expect_accounting(r, 1, 5, 0, 1, 3, 3);
+    ck_assert_ptr_nonnull(strstr(r->spy.user_texts.data, GT_LOOP_ENFORCE_SENTINEL));
+    run_free(r);
+
+    /* an empty paused turn (server-tool blocks only) is resumed, not empty_content */
+    r = play("{\"json_schema\":" SCHEMA ",\"turns\":[{\"message\":{\"stop_reason\":\"pause_turn\",\"content\":[]}},"
+             CALL("t1", VALID) "]}");
+    expect_subtype(r, GT_LOOP_SUCCESS);
+    expect_accounting(r, 1, 5, 0, 0, 2, 2);
     run_free(r);
 }
 END_TEST
@@ -851,6 +938,9 @@ static Suite *make_suite(void)
     tcase_add_test(provider, max_turns);
     tcase_add_test(provider, unusable_responses_are_quarantined);
     tcase_add_test(provider, stream_turns_in_the_loop);
+    tcase_add_test(provider, cut_stream_is_tombstoned_and_sent_again);
+    tcase_add_test(provider, cut_call_counts_toward_the_limit);
+    tcase_add_test(provider, pause_turn_resumes_without_enforce);
     suite_add_tcase(suite, provider);
     TCase *scripts = tcase_create("scripts");
     tcase_add_test(scripts, bad_scripts_name_the_field);

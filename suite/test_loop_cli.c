@@ -187,6 +187,32 @@ START_TEST(real_env_applies_unless_script_sets_it)
 }
 END_TEST
 
+/* Issue 12's "done when": a first stream cut inside the StructuredOutput
+ * block, then a valid turn, ends success with two API attempts, the cut
+ * call retracted and counted; pause_turn then a valid call spends no
+ * enforce message. */
+START_TEST(cut_then_valid_and_pause_turn)
+{
+    cli_run run;
+    run_script(&run,
+               "{\"json_schema\":" SCHEMA ",\"turns\":[{\"stream\":{\"from_message\":{\"content\":[{\"type\":"
+               "\"tool_use\",\"id\":\"t1\",\"name\":\"StructuredOutput\",\"input\":{\"cause\":\"x\"}}]},"
+               "\"cut\":{\"inside_event\":3,\"keep_bytes\":10}}}," CALL("t2", "{\"cause\":\"y\"}") "]}",
+               false);
+    ck_assert_msg(run.status == 0, "%s%s", run.out, run.err);
+    ck_assert(strstr(run.out, "\"structured_output\":{\"cause\":\"y\"}") != NULL);
+    ck_assert_msg(strstr(run.out, "\"accounting\":{\"attempts_used\":2,\"attempts_limit\":5,\"retracted\":1,"
+                                  "\"enforce_messages\":0,\"api_attempts\":2,\"model_calls\":2}") != NULL,
+                  "%s", run.out);
+    run_script(&run,
+               "{\"json_schema\":" SCHEMA ",\"turns\":[{\"message\":{\"stop_reason\":\"pause_turn\",\"content\":"
+               "\"searching\"}}," CALL("t1", "{\"cause\":\"x\"}") "]}",
+               false);
+    ck_assert_msg(run.status == 0, "%s%s", run.out, run.err);
+    ck_assert_msg(strstr(run.out, "\"enforce_messages\":0,\"api_attempts\":2") != NULL, "%s", run.out);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("loop_cli");
@@ -198,6 +224,7 @@ static Suite *make_suite(void)
     tcase_add_test(cli, help_exits_0);
     tcase_add_test(cli, transcript_goes_to_stderr);
     tcase_add_test(cli, real_env_applies_unless_script_sets_it);
+    tcase_add_test(cli, cut_then_valid_and_pause_turn);
     suite_add_tcase(suite, cli);
     return suite;
 }

@@ -122,7 +122,7 @@ START_TEST(test_encoding)
     REJECTS("[\"\\ud800\"]", "lone_surrogate");
     REJECTS("[\"\\udc00\"]", "lone_surrogate");
     REJECTS("[\"\\ud800\\u0041\"]", "lone_surrogate");
-    REJECTS("[\"\\u0000\"]", "nul_character");
+    ACCEPTS("[\"\\u0000\"]"); /* RFC 8259; the reject_nul policy is test_nul_policy */
     REJECTS("[\"a\x01\"]", "control_character");
     REJECTS("[\"a\nb\"]", "control_character");
     REJECTS("[\"a\tb\"]", "control_character");
@@ -191,6 +191,75 @@ START_TEST(test_numbers)
     REJECTS("[1e-400]", "number_precision");
     ACCEPTS("[0e-400]");
     ACCEPTS("[1e300]");
+}
+END_TEST
+
+/* The interoperable range does not depend on spelling (issue 12): up to
+ * 2^53-1 everything; beyond it what a double reproduces as written. */
+START_TEST(test_number_range_any_spelling)
+{
+    const char *beyond[] = {"9007199254740993", "9007199254740993.0", "90071992547409930e-1", "9.007199254740993e15",
+                            "-9007199254740993.00", "9007199254740991.5", "18446744073709551616", "1.00000000000000001e300"};
+    for (size_t i = 0; i < sizeof beyond / sizeof *beyond; i++)
+        ck_assert_msg(strcmp(reason_of(beyond[i]), "number_precision") == 0, "%s: %s", beyond[i], reason_of(beyond[i]));
+    const char *inside[] = {"9007199254740991",  "-9007199254740991", "9007199254740991.0", "90071992547409910e-1",
+                            "9007199254740990.5", "9007199254740992",  "9.007199254740992e15", "1E22",
+                            "123e45",             "1e300",             "0.1000000000000000000001"};
+    for (size_t i = 0; i < sizeof inside / sizeof *inside; i++)
+        ck_assert_msg(strcmp(reason_of(inside[i]), "ok") == 0, "%s: %s", inside[i], reason_of(inside[i]));
+    /* kept exactly on request, flagged beyond the safe range */
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.allow_big_integers = true;
+    gt_parse_error error;
+    const gt_value *big = gt_parse(arena, "90071992547409930e-1", 20, &options, &error);
+    ck_assert_ptr_nonnull(big);
+    ck_assert(big->flags & GT_NUM_BIG);
+    ck_assert(gt_value_is_integer(big));
+    const gt_value *safe = gt_parse(arena, "9007199254740991", 16, NULL, &error);
+    ck_assert(!(safe->flags & GT_NUM_BIG));
+    /* JSONTestSuite y_number_* files */
+    const char *y_numbers[] = {"[123e65]", "[0e+1]", "[0e1]", "[ 4]", "[-0.000000000000000000000000000000000000000000000000000000000000000000000000000001]",
+                               "[20e1]", "[-0]", "[-123]", "[-1]", "[-0]", "[1E22]", "[1E-2]", "[1E+2]", "[123e45]",
+                               "[123.456e78]", "[1e-2]", "[1e+2]", "[123]", "[123.456789]"};
+    for (size_t i = 0; i < sizeof y_numbers / sizeof *y_numbers; i++)
+        ck_assert_msg(strcmp(reason_of(y_numbers[i]), "ok") == 0, "%s: %s", y_numbers[i], reason_of(y_numbers[i]));
+}
+END_TEST
+
+/* \u0000 is JSON: kept exactly by default, rejected (nul_character) only under
+ * the reject_nul policy. The JSONTestSuite y_ files that hold a NUL, a control
+ * escape or a noncharacter are accepted. */
+START_TEST(test_nul_policy)
+{
+    const char *y_files[] = {
+        "[\"\\u0000\"]",                 /* y_string_null_escape */
+        "{\"foo\\u0000bar\": 42}",       /* y_object_escaped_null_in_key */
+        "[\"\\\\u0000\"]",               /* y_string_backslash_and_u_escaped_zero (no NUL) */
+        "[\"\\u0012\"]",                 /* y_string_escaped_control_character */
+        "[\"\\uFFFF\"]",                 /* y_string_escaped_noncharacter */
+        "[\"\xef\xbf\xbf\"]",           /* y_string_nonCharacterInUTF-8_U+FFFF */
+        "[\"\xf4\x8f\xbf\xbf\"]",       /* y_string_nonCharacterInUTF-8_U+10FFFF */
+        "[\"\\uFDD0\"]",                 /* y_string_unicode_U+FDD0_nonchar */
+        "[\"\\uFFFE\"]",                 /* y_string_unicode_U+FFFE_nonchar */
+        "[\"\\uDBFF\\uDFFE\"]",          /* y_string_unicode_U+10FFFE_nonchar */
+        "[\"\\uD83F\\uDFFE\"]",          /* y_string_unicode_U+1FFFE_nonchar */
+    };
+    for (size_t i = 0; i < sizeof y_files / sizeof *y_files; i++)
+        ck_assert_msg(strcmp(reason_of(y_files[i]), "ok") == 0, "%s: %s", y_files[i], reason_of(y_files[i]));
+    gt_parse_error error;
+    const gt_value *key = gt_parse(arena, y_files[1], strlen(y_files[1]), NULL, &error);
+    ck_assert_uint_eq(key->u.obj.members[0].key_len, 7);
+    ck_assert(memcmp(key->u.obj.members[0].key, "foo\0bar", 7) == 0);
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.reject_nul = true;
+    ck_assert_ptr_null(gt_parse(arena, y_files[1], strlen(y_files[1]), &options, &error));
+    ck_assert_str_eq(gt_syntax_reason_code(error.reason), "nul_character");
+    ck_assert_uint_eq(error.column, 6);
+    ck_assert_ptr_nonnull(gt_parse(arena, y_files[2], strlen(y_files[2]), &options, &error));
+    /* a raw NUL byte is still a control character, whatever the policy */
+    ck_assert_str_eq(reason_of_len("[\"a\0b\"]", 7, &error), "control_character");
 }
 END_TEST
 
@@ -278,7 +347,6 @@ START_TEST(test_exact_values)
     gt_parse_error error;
     gt_parse_options options;
     gt_parse_options_init(&options);
-    options.allow_nul = true;
     options.allow_big_integers = true;
     const char *text = "{\"s\":\"a\\u0000b\",\"n\":123456789012345678901234567890,\"d\":0.1,\"i\":4.0}";
     gt_value *root = gt_parse(arena, text, strlen(text), &options, &error);
@@ -434,6 +502,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_escapes);
     tcase_add_test(tc, test_lenient_syntax);
     tcase_add_test(tc, test_numbers);
+    tcase_add_test(tc, test_number_range_any_spelling);
+    tcase_add_test(tc, test_nul_policy);
     tcase_add_test(tc, test_truncation);
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_positions_and_excerpt);

@@ -469,6 +469,7 @@ END_TEST
 START_TEST(cli_smoke_stops_a_target_that_cannot_run)
 {
     char out[65536];
+    setenv("GAUNTLET", "build/gauntlet", 0); /* the wrapper's gauntlet when run outside make test */
     char *missing[] = {"run", "corpus/loop", "--target", "http:/no/such/client.sh", NULL};
     ck_assert_int_eq(run_cli(missing, 4, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "smoke test failed") != NULL, "%s", out);
@@ -482,9 +483,13 @@ START_TEST(cli_smoke_stops_a_target_that_cannot_run)
     char *not_installed[] = {"run", "--smoke", "--target", "http:echo not installed >&2; exit 3", NULL};
     ck_assert_int_eq(run_cli(not_installed, 4, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "not installed") != NULL && strstr(out, "status 3") != NULL, "%s", out);
-    char *handshake[] = {"run", "--smoke", "--target", "adapter:echo hello", NULL};
+    char *handshake[] = {"run", "--smoke", "--target", "adapter:read request; echo hello; sleep 5", NULL};
     ck_assert_int_eq(run_cli(handshake, 4, out, sizeof out), 2);
-    ck_assert_msg(strstr(out, "handshake") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "handshake failed") != NULL && strstr(out, "could not start") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "{\"cmd\":\"hello\"}") != NULL, "%s", out); /* the fix names the protocol */
+    char *silent[] = {"run", "--smoke", "--target", "adapter:true", NULL};
+    ck_assert_int_eq(run_cli(silent, 4, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "before answering hello") != NULL, "%s", out);
     char *good[] = {"run", "--smoke", "--target", "http:adapters/http-reference-client/run.sh", NULL};
     ck_assert_int_eq(run_cli(good, 4, out, sizeof out), 0);
     ck_assert_msg(strstr(out, "smoke: ok") != NULL, "%s", out);
@@ -499,6 +504,7 @@ END_TEST
 START_TEST(cli_client_that_stops_running_mid_run_is_an_error)
 {
     char out[65536];
+    setenv("GAUNTLET", "build/gauntlet", 0);
     char *flaky[] = {"run", "corpus/loop/attempts", "--id", "loop.attempts.five-invalid-default-limit", "--target",
                      "http:case $GAUNTLET_SCENARIO in smoke.*) exec adapters/http-reference-client/run.sh;; esac; "
                      "echo 'claude: command not found' >&2; exit 127",

@@ -2,7 +2,11 @@
  * messages and locations, compile problems, exact decimals, code points and
  * a compiled schema shared by two threads. */
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
@@ -183,6 +187,41 @@ START_TEST(test_multiple_of_decimal)
 }
 END_TEST
 
+/* Every numeric keyword compares the exact value of the literal (issue 12):
+ * a double would round each of these onto the bound. */
+START_TEST(test_numbers_are_exact)
+{
+    ck_assert(!valid("{\"type\":\"integer\"}", "1.0000000000000001"));
+    ck_assert(valid("{\"type\":\"integer\"}", "1.0"));
+    ck_assert(valid("{\"type\":\"integer\"}", "10e-1"));
+    ck_assert(!valid("{\"type\":\"integer\"}", "0.99999999999999999999"));
+    ck_assert(!valid("{\"maximum\":40}", "40.000000000000001"));
+    ck_assert(valid("{\"maximum\":40}", "40.000"));
+    ck_assert(!valid("{\"minimum\":40}", "39.999999999999999999"));
+    ck_assert(valid("{\"exclusiveMaximum\":1}", "0.99999999999999999999"));
+    ck_assert(!valid("{\"exclusiveMaximum\":0.3}", "0.30000000000000000001"));
+    ck_assert(valid("{\"exclusiveMinimum\":0.1}", "0.1000000000000000000001"));
+    ck_assert(!valid("{\"exclusiveMinimum\":0.1}", "0.1"));
+    ck_assert(!valid("{\"const\":1}", "1.0000000000000001"));
+    ck_assert(valid("{\"const\":1}", "1e0"));
+    ck_assert(!valid("{\"enum\":[1,2]}", "2.0000000000000001"));
+    ck_assert(valid("{\"enum\":[1,2]}", "20e-1"));
+    ck_assert(valid("{\"uniqueItems\":true}", "[1,1.0000000000000001]"));
+    ck_assert(!valid("{\"uniqueItems\":true}", "[1,1.0]"));
+    ck_assert(!valid("{\"multipleOf\":1}", "1.0000000000000001"));
+    /* big numbers, whatever the spelling */
+    ck_assert(!valid("{\"maximum\":9007199254740992}", "90071992547409930e-1"));
+    ck_assert(valid("{\"const\":9007199254740993}", "9007199254740993.0"));
+    ck_assert(!valid("{\"const\":9007199254740993}", "9007199254740992"));
+    /* draft 4: an integer is a number without a fraction or exponent part */
+    const char *d4 = "{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"integer\"}";
+    ck_assert(valid(d4, "1"));
+    ck_assert(!valid(d4, "1.0"));
+    ck_assert(!valid(d4, "1e2"));
+    ck_assert(valid("{\"$schema\":\"http://json-schema.org/draft-06/schema#\",\"type\":\"integer\"}", "1.0"));
+}
+END_TEST
+
 START_TEST(test_code_point_lengths)
 {
     ck_assert(valid("{\"maxLength\":5}", "\"h\\u00e9llo\""));
@@ -259,6 +298,117 @@ START_TEST(test_formats)
 }
 END_TEST
 
+/* The verdict and first error of `instance` when evaluation stops on a loop. */
+static void assert_loop(const char *schema_json, const char *instance, const char *path, const char *location)
+{
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(check(schema_json, instance, &errors), GT_SCHEMA_ERROR);
+    ck_assert_uint_eq(errors.count, 1);
+    ck_assert_int_eq(errors.failure, GT_SCHEMA_FAILURE_REF_CYCLE);
+    ck_assert_str_eq(errors.items[0].keyword, "schema_ref_cycle");
+    ck_assert_str_eq(errors.items[0].instance_path, path);
+    if (location != NULL) /* NULL: whichever node of the cycle is watched */
+        ck_assert_str_eq(errors.items[0].keyword_location, location);
+    ck_assert(strstr(errors.items[0].message, "reference loop") != NULL);
+    gt_schema_errors_free(&errors);
+}
+
+/* In-place reference loops compile; evaluation reports one when an instance reaches it. */
+START_TEST(test_reference_loops_at_evaluation)
+{
+    const char *unreached = "{\"properties\":{\"a\":{\"$ref\":\"#/$defs/loop\"}},"
+                            "\"$defs\":{\"loop\":{\"allOf\":[{\"$ref\":\"#/$defs/loop\"}]}}}";
+    ck_assert(valid(unreached, "{\"b\":1}"));
+    assert_loop(unreached, "{\"b\":1,\"a\":2}", "/a", "/$defs/loop");
+    assert_loop("{\"$ref\":\"#\"}", "1", "", "");
+    const char *pair = "{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":\"#/$defs/a\"}},\"$ref\":\"#/$defs/a\"}";
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(check(pair, "{}", &errors), GT_SCHEMA_ERROR);
+    gt_schema_errors_free(&errors);
+    /* behind an anyOf branch: only instances the first branch refuses get there */
+    const char *branch = "{\"anyOf\":[{\"type\":\"null\"},{\"$ref\":\"#\"}]}";
+    ck_assert(valid(branch, "null"));
+    assert_loop(branch, "3", "", NULL);
+    /* the same node at a deeper instance is recursion, not a loop */
+    ck_assert(valid("{\"anyOf\":[{\"type\":\"integer\"},{\"items\":{\"$ref\":\"#\"}}]}", "[[1,[2]],3]"));
+}
+END_TEST
+
+/* A schema that compiles with `registry` and `base`, checked against `instance`. */
+static gt_schema_result check_with(const gt_schema_registry *registry, const char *base, const char *schema_json,
+                                   const char *instance)
+{
+    gt_schema_options options;
+    gt_schema_options_init(&options);
+    options.registry = registry;
+    options.base_uri = base;
+    gt_schema_problem problem;
+    gt_schema *schema = gt_schema_compile(schema_json, strlen(schema_json), &options, &problem);
+    ck_assert_msg(schema != NULL, "compile failed: %s", problem.message);
+    gt_arena *arena = gt_arena_new();
+    gt_parse_error perr;
+    gt_value *value = gt_parse(arena, instance, strlen(instance), NULL, &perr);
+    ck_assert(value != NULL);
+    gt_schema_result r = gt_schema_validate(schema, value, NULL);
+    gt_arena_free(arena);
+    gt_schema_free(schema);
+    return r;
+}
+
+/* Cross-document $ref through a registry: by $id, by file URI, never fetched. */
+START_TEST(test_registry_cross_document)
+{
+    gt_schema_registry *registry = gt_schema_registry_new();
+    gt_schema_problem problem;
+    const char *money = "{\"$id\":\"https://json.schemastore.org/money.json\",\"$defs\":{\"amount\":"
+                        "{\"type\":\"number\",\"minimum\":0}}}";
+    ck_assert_int_eq(gt_schema_registry_add(registry, money, strlen(money), NULL, "money", &problem), 0);
+    const char *draft4 = "{\"id\":\"http://example.com/d4.json\",\"type\":\"string\"}";
+    ck_assert_int_eq(gt_schema_registry_add(registry, draft4, strlen(draft4), NULL, "d4", &problem), 0);
+    /* the same URI twice: fine for the same text, a problem for another */
+    ck_assert_int_eq(gt_schema_registry_add(registry, money, strlen(money), NULL, "again", &problem), 0);
+    const char *other = "{\"$id\":\"https://json.schemastore.org/money.json\"}";
+    ck_assert_int_eq(gt_schema_registry_add(registry, other, strlen(other), NULL, "other", &problem), -1);
+    ck_assert(strstr(problem.message, "already registered by money") != NULL);
+    ck_assert_int_eq(gt_schema_registry_add(registry, "{}", 2, NULL, "anonymous", &problem), -1);
+    ck_assert_uint_eq(gt_schema_registry_count(registry), 2);
+
+    const char *schema = "{\"properties\":{\"total\":{\"$ref\":\"https://json.schemastore.org/money.json#/$defs/amount\"},"
+                         "\"note\":{\"$ref\":\"http://example.com/d4.json\"}}}";
+    ck_assert_int_eq(check_with(registry, NULL, schema, "{\"total\":3.5,\"note\":\"x\"}"), GT_SCHEMA_VALID);
+    ck_assert_int_eq(check_with(registry, NULL, schema, "{\"total\":-1}"), GT_SCHEMA_INVALID);
+    ck_assert_int_eq(check_with(registry, NULL, schema, "{\"note\":1}"), GT_SCHEMA_INVALID);
+
+    /* a file without $id is registered under its file URI: relative refs beside it work */
+    char dir[] = "/tmp/gt-registry-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256], root_path[256], uri[1024], sub_dir[256];
+    snprintf(sub_dir, sizeof sub_dir, "%s/defs", dir);
+    ck_assert_int_eq(mkdir(sub_dir, 0700), 0);
+    snprintf(path, sizeof path, "%s/defs/flag.json", dir);
+    FILE *f = fopen(path, "w");
+    fputs("{\"type\":\"boolean\"}", f);
+    fclose(f);
+    snprintf(root_path, sizeof root_path, "%s/root.json", dir);
+    f = fopen(root_path, "w");
+    fputs("{}", f);
+    fclose(f);
+    gt_schema_registry *files = gt_schema_registry_new();
+    ck_assert_int_eq(gt_schema_registry_add_dir(files, dir, &problem), 0);
+    ck_assert_uint_eq(gt_schema_registry_count(files), 2);
+    ck_assert_int_eq(gt_schema_file_uri(root_path, uri, sizeof uri), 0);
+    ck_assert(strncmp(uri, "file:///", 8) == 0);
+    const char *relative = "{\"items\":{\"$ref\":\"defs/flag.json\"}}";
+    ck_assert_int_eq(check_with(files, uri, relative, "[true,false]"), GT_SCHEMA_VALID);
+    ck_assert_int_eq(check_with(files, uri, relative, "[true,0]"), GT_SCHEMA_INVALID);
+    remove(path), remove(root_path), rmdir(sub_dir), rmdir(dir);
+    gt_schema_registry_free(files);
+    gt_schema_registry_free(registry);
+}
+END_TEST
+
 START_TEST(test_schema_problems)
 {
     ck_assert_int_eq(problem_of("[]"), GT_SCHEMA_PROBLEM_NOT_OBJECT);
@@ -269,13 +419,12 @@ START_TEST(test_schema_problems)
     ck_assert_int_eq(problem_of("{\"patternProperties\":{\"\\\\a\":{}}}"), GT_SCHEMA_PROBLEM_BAD_PATTERN);
     ck_assert_int_eq(problem_of("{\"$ref\":\"#/$defs/missing\"}"), GT_SCHEMA_PROBLEM_UNRESOLVED_REF);
     ck_assert_int_eq(problem_of("{\"$ref\":\"http://example.com/remote.json\"}"), GT_SCHEMA_PROBLEM_UNRESOLVED_REF);
-    ck_assert_int_eq(problem_of("{\"$ref\":\"#\"}"), GT_SCHEMA_PROBLEM_REF_CYCLE);
-    ck_assert_int_eq(problem_of("{\"anyOf\":[{\"type\":\"null\"},{\"$ref\":\"#\"}]}"), GT_SCHEMA_PROBLEM_REF_CYCLE);
     gt_schema_problem problem;
-    ck_assert_ptr_null(compile("{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":\"#/$defs/a\"}},"
-                               "\"$ref\":\"#/$defs/a\"}", &problem));
-    ck_assert_int_eq(problem.code, GT_SCHEMA_PROBLEM_REF_CYCLE);
-    ck_assert(strstr(problem.location, "$ref") != NULL);
+    ck_assert_ptr_null(compile("{\"$ref\":\"https://json.schemastore.org/none.json#/x\"}", &problem));
+    ck_assert_int_eq(problem.code, GT_SCHEMA_PROBLEM_UNRESOLVED_REF);
+    ck_assert_msg(strstr(problem.message, "https://json.schemastore.org/none.json is registered") != NULL &&
+                      strstr(problem.message, "--ref FILE") != NULL,
+                  "%s", problem.message);
     /* recursion that descends into the instance is fine */
     ck_assert(valid("{\"properties\":{\"next\":{\"$ref\":\"#\"}}}", "{\"next\":{\"next\":{}}}"));
     ck_assert_str_eq(gt_schema_problem_code_str(GT_SCHEMA_PROBLEM_TOO_DEEP), "schema_too_deep");
@@ -430,11 +579,14 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_messages);
     tcase_add_test(tc, test_locations_and_order);
     tcase_add_test(tc, test_multiple_of_decimal);
+    tcase_add_test(tc, test_numbers_are_exact);
     tcase_add_test(tc, test_code_point_lengths);
     tcase_add_test(tc, test_applicators);
     tcase_add_test(tc, test_dialects);
     tcase_add_test(tc, test_formats);
     tcase_add_test(tc, test_schema_problems);
+    tcase_add_test(tc, test_reference_loops_at_evaluation);
+    tcase_add_test(tc, test_registry_cross_document);
     tcase_add_test(tc, test_size_guards);
     tcase_add_test(tc, test_two_threads);
     tcase_add_test(tc, test_ecma_regex_semantics);

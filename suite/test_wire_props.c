@@ -59,7 +59,6 @@ static const gt_value *parse_json(gt_arena *arena, const char *text, size_t len)
     gt_parse_options options;
     gt_parse_options_init(&options);
     options.allow_big_integers = true;
-    options.allow_nul = true;
     gt_parse_error error;
     return gt_parse(arena, text, len, &options, &error);
 }

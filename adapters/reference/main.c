@@ -12,6 +12,7 @@
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/run.h"
+#include "gauntlet/schema.h"
 
 #include "gauntlet/version.h"
 
@@ -79,8 +80,30 @@ static void answer_observed(const gt_value *seq, const gt_observed *observed)
     printf("}\n");
 }
 
+/* The registry of the request's schemas_dir, built once per folder. */
+typedef struct schemas_cache {
+    char *dir;
+    gt_schema_registry *registry;
+} schemas_cache;
+
+static const gt_schema_registry *schemas_of(schemas_cache *cache, const char *dir)
+{
+    if (dir == NULL)
+        return NULL;
+    if (cache->dir == NULL || strcmp(cache->dir, dir) != 0) {
+        free(cache->dir);
+        gt_schema_registry_free(cache->registry);
+        cache->dir = strdup(dir);
+        cache->registry = gt_schema_registry_new();
+        gt_schema_problem problem;
+        if (cache->registry != NULL && gt_schema_registry_add_dir(cache->registry, dir, &problem) != 0)
+            fprintf(stderr, "gauntlet-adapter-reference: %s: %s\n", dir, problem.message);
+    }
+    return cache->registry;
+}
+
 /* Rebuild a case input from a check request and run it through the target. */
-static void handle_check(gt_target *target, const gt_value *request)
+static void handle_check(gt_target *target, const gt_value *request, schemas_cache *cache)
 {
     const gt_value *seq = gt_value_get(request, "seq", 3);
     const char *id = string_member(request, "id");
@@ -99,6 +122,8 @@ static void handle_check(gt_target *target, const gt_value *request)
     const gt_value *schema = gt_value_get(request, "schema", 6);
     const gt_value *kase = gt_value_get(request, "case", 4);
     const gt_value *formats = gt_value_get(request, "formats", 7);
+    const gt_value *reject_nul = gt_value_get(request, "reject_nul", 10);
+    const char *schemas_dir = string_member(request, "schemas_dir");
     char *schema_json = schema && schema->type != GT_NULL ? gt_value_to_json(schema, NULL) : NULL;
     char *case_json = kase ? gt_value_to_json(kase, NULL) : NULL;
     gt_case_input input = {
@@ -110,6 +135,9 @@ static void handle_check(gt_target *target, const gt_value *request)
         .schema_origin = "adapter request",
         .case_json = case_json,
         .assert_formats = formats != NULL && formats->type == GT_TRUE,
+        .reject_nul = reject_nul != NULL && reject_nul->type == GT_TRUE,
+        .schemas_dir = schemas_dir,
+        .schemas = schemas_of(cache, schemas_dir),
     };
     gt_observed observed;
     memset(&observed, 0, sizeof observed);
@@ -145,6 +173,7 @@ int main(void)
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
+    schemas_cache cache = {0};
     while ((len = getline(&line, &cap, stdin)) > 0) {
         gt_arena_reset(arena);
         gt_parse_error perr;
@@ -161,7 +190,7 @@ int main(void)
                    "\"wire\"],\"options\":{\"formats\":\"per-case\"}}\n",
                    GAUNTLET_VERSION);
         } else if (strcmp(cmd, "check") == 0) {
-            handle_check(target, request);
+            handle_check(target, request, &cache);
         } else if (strcmp(cmd, "stop") == 0) {
             break;
         } else {
@@ -170,6 +199,8 @@ int main(void)
         fflush(stdout);
     }
     free(line);
+    free(cache.dir);
+    gt_schema_registry_free(cache.registry);
     gt_arena_free(arena);
     gt_target_close(target);
     return 0;

@@ -4,11 +4,12 @@
  * Completions request (StructuredOutput as a tool, strict when the loop says
  * so), sends it to a base URL (the mock server or a real provider) and hands
  * the loop back exactly what came over the wire: a streamed body as raw SSE
- * bytes (the stream layer assembles it, so a cut stream stays cut), a JSON
- * body as a gt_message whose tool inputs keep their raw text, or a provider
- * error with its status, type and message. Backoff lives here, not in the
- * loop: after a retryable error the next send first waits for the
- * server's retry-after (or an exponential delay). Not for: the loop's
+ * bytes (the stream layer assembles it, so a cut stream stays cut and the
+ * loop tombstones it and sends again), a JSON body as a gt_message whose tool
+ * inputs keep their raw text (cut short: a retryable connection error), or a
+ * provider error with its status, type and message. Backoff lives here, not
+ * in the loop: after a retryable error or a cut body the next send first
+ * waits for the server's retry-after (or an exponential delay). Not for: the loop's
  * decisions (loop.h) or reading the environment (the CLI passes keys in). */
 #ifndef GAUNTLET_CLIENT_H
 #define GAUNTLET_CLIENT_H

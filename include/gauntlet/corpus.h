@@ -42,6 +42,10 @@ typedef struct gt_case_input {
     const char *schema_origin; /* where the schema came from, for messages: "corpus/x/schemas/t.json" or "corpus/x/a.cases.json:12" */
     const char *case_json;    /* the whole case object minus "expect", compact JSON: later layers read their fields here */
     bool assert_formats;      /* case option "formats": true asserts `format` */
+    bool reject_nul;          /* case option "reject_nul": the syntax gate rejects \u0000 (nul_character) */
+    const char *schemas_dir;  /* the corpus's shared schemas/ folder (absolute path), or NULL */
+    const struct gt_schema_registry *schemas; /* every schema below schemas_dir, registered by $id and file
+                                               * URI, for cross-document $ref; NULL when there is none */
 } gt_case_input;
 
 typedef struct gt_expected_error {

@@ -16,10 +16,16 @@
  * CLI: --max-bytes. */
 #define GT_PARSE_DEFAULT_MAX_BYTES (16u * 1024u * 1024u)
 
-/* Largest integer magnitude a double holds exactly (2^53). An integer literal
- * beyond it is rejected as number_precision unless the caller asks to keep it
- * exact (gt_parse_options.allow_big_integers). I-JSON, RFC 7493 §2.2. */
-#define GT_PARSE_MAX_SAFE_INTEGER 9007199254740992.0
+/* End of the interoperable range: 2^53-1, the largest integer that every
+ * double-based consumer holds exactly and tells apart from its neighbours
+ * (I-JSON, RFC 7493 §2.2: [-(2^53)+1, 2^53-1]). Beyond it the syntax gate
+ * accepts only numbers a double reproduces as written (1E22, 2^53) and
+ * rejects the rest as number_precision, whatever the spelling
+ * (9007199254740993, 9007199254740993.0, 90071992547409930e-1), unless the
+ * caller keeps them exactly (gt_parse_options.allow_big_integers).
+ * docs/reason-codes.md, "Exactness". */
+#define GT_PARSE_MAX_SAFE_INTEGER 9007199254740991.0
+#define GT_PARSE_MAX_SAFE_INTEGER_TEXT "9007199254740991"
 
 /* Schema size guards before compiling (seed 000: Xzb pre-check). */
 #define GT_SCHEMA_MAX_NODES 100000u
@@ -41,6 +47,11 @@
 #define GT_SCHEMA_REGEX_DEPTH_LIMIT 100000u
 #define GT_SCHEMA_REGEX_HEAP_LIMIT_KIB (64u * 1024u)
 #define GT_SCHEMA_REGEX_JIT_STACK_MAX (8u * 1024u * 1024u)
+
+/* Largest count (tokens, indexes) read from a stream, a reply or a script:
+ * 2^53, the last integer a double holds exactly. Bigger figures saturate here
+ * (gt_number_clamp), so sums of a few of them cannot overflow. */
+#define GT_COUNT_MAX 9007199254740992LL
 
 /* Strict-subset wire conversion (seed 000: jZo). */
 #define GT_STRICT_MAX_DEPTH 32u

@@ -21,8 +21,20 @@
  * counted, so a long benchmark never grows memory. The --journal file gets
  * every entry. */
 #define GT_MOCK_DEFAULT_JOURNAL_ENTRIES 20000u
-/* Sessions (cursors) kept at once; the least recently used idle one goes. */
+/* Sessions (cursors) kept at once; past it a new session evicts the least
+ * recently used one (O(1), never a rescan), whose next request starts the
+ * scenario over. */
 #define GT_MOCK_MAX_SESSIONS 65536u
+/* Connections (slowloris): an idle connection (no byte either way) is closed
+ * after GT_MOCK_CONNECTION_TIMEOUT_S; one client address may hold at most
+ * GT_MOCK_MAX_CONNECTIONS_PER_IP at once and everyone together
+ * GT_MOCK_MAX_CONNECTIONS (one thread each). A connection over a limit is
+ * closed at accept, so idle half-open connections from one address cannot lock
+ * other clients out. The timeout is above GT_MOCK_MAX_DELAY_MS so that a
+ * scripted latency never trips it. */
+#define GT_MOCK_CONNECTION_TIMEOUT_S 65u
+#define GT_MOCK_MAX_CONNECTIONS_PER_IP 256u
+#define GT_MOCK_MAX_CONNECTIONS 2048u
 /* Longest delay a script may ask for (latency, drip interval): 60 s, so a
  * typo never hangs a test run. */
 #define GT_MOCK_MAX_DELAY_MS 60000
@@ -36,6 +48,7 @@ typedef struct gt_mock_options {
     size_t max_body;           /* 0 = GT_MOCK_DEFAULT_MAX_BODY */
     size_t journal_entries;    /* 0 = GT_MOCK_DEFAULT_JOURNAL_ENTRIES */
     bool quiet_journal_bodies; /* journal bodies only for scripted sessions (benchmarks) */
+    size_t max_sessions;       /* 0 = GT_MOCK_MAX_SESSIONS */
 } gt_mock_options;
 
 typedef struct gt_mock_server gt_mock_server;

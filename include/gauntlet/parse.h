@@ -28,7 +28,7 @@ typedef enum gt_syntax_reason {
     GT_SYNTAX_DUPLICATE_KEY,      /* "duplicate_key": a member name repeats (after unescaping) */
     GT_SYNTAX_INVALID_UTF8,       /* "invalid_utf8": ill-formed, overlong or surrogate-encoding UTF-8 */
     GT_SYNTAX_LONE_SURROGATE,     /* "lone_surrogate": \uD800-\uDFFF escape without its pair */
-    GT_SYNTAX_NUL_CHARACTER,      /* "nul_character": \u0000 in a string */
+    GT_SYNTAX_NUL_CHARACTER,      /* "nul_character": \u0000 in a string, only under the reject_nul policy */
     GT_SYNTAX_COMMENT,            /* "comment": // or block comment */
     GT_SYNTAX_TRAILING_COMMA,     /* "trailing_comma": , before } or ] */
     GT_SYNTAX_SINGLE_QUOTES,      /* "single_quotes": 'string' */
@@ -52,11 +52,13 @@ typedef enum gt_syntax_reason {
 typedef struct gt_parse_options {
     size_t max_depth;        /* arrays+objects open at once; 0 = GT_PARSE_DEFAULT_MAX_DEPTH */
     size_t max_bytes;        /* 0 = GT_PARSE_DEFAULT_MAX_BYTES */
-    bool allow_nul;          /* keep \u0000 (exactly, strings carry lengths) instead of rejecting */
-    bool allow_big_integers; /* keep integers beyond 2^53 exactly (GT_NUM_BIG) instead of rejecting */
+    bool reject_nul;         /* policy: reject \u0000 (nul_character) for consumers that use C strings;
+                              * by default it is kept exactly (strings carry lengths), as RFC 8259 allows */
+    bool allow_big_integers; /* keep numbers beyond 2^53-1 exactly (GT_NUM_BIG) even when a double cannot
+                              * hold them as written, instead of rejecting (number_precision) */
     /* Accept every JSON text RFC 8259 allows and limit only depth and size:
      * for protocol framing (adapter replies), never for model output. Implies
-     * allow_nul and allow_big_integers; a lone surrogate escape decodes to
+     * allow_big_integers and ignores reject_nul; a lone surrogate escape decodes to
      * U+FFFD (as Go's encoding/json does); a number beyond a double keeps its
      * exact literal in `text` (overflow: GT_NUM_BIG, number +-DBL_MAX;
      * underflow: number 0); a repeated member name replaces the earlier

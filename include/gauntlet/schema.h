@@ -55,12 +55,22 @@ typedef struct gt_schema_problem {
     char message[256];
 } gt_schema_problem;
 
+/* Schema documents that references may name, registered ahead of compilation
+ * (schema_registry.c). Nothing is ever fetched from the network: a reference
+ * to another document resolves to a registered one, an embedded metaschema or
+ * the remotes directory, or it is schema_unresolved_ref. Immutable once
+ * built; any number of compilations (and threads) may share one. */
+typedef struct gt_schema_registry gt_schema_registry;
+
 typedef struct gt_schema_options {
     gt_schema_dialect default_dialect; /* when the root has no `$schema` (default 2020-12) */
     bool assert_formats;               /* `format` asserts (default: annotation only) */
     bool skip_metaschema;              /* trust the schema: do not check it against its metaschema */
     const char *remotes_dir;           /* local directory that stands in for remotes_base, or NULL */
     const char *remotes_base;          /* URI prefix mapped onto remotes_dir; NULL = "http://localhost:1234/" */
+    const gt_schema_registry *registry; /* documents `$ref` may name by URI, or NULL */
+    const char *base_uri;              /* retrieval URI of the schema (its file:// URI), against which its
+                                        * relative `$id`/`$ref` resolve; NULL = "https://gauntlet.invalid/schema.json" */
     size_t max_nodes;                  /* 0 = GT_SCHEMA_MAX_NODES */
     size_t max_depth;                  /* 0 = GT_SCHEMA_MAX_DEPTH */
     size_t max_stack;                  /* bytes of stack one validation may use; 0 = 6 MiB (Linux threads get 8) */
@@ -88,7 +98,8 @@ typedef enum gt_schema_failure {
     GT_SCHEMA_FAILURE_TOO_DEEP,      /* "evaluation_too_deep": the stack budget (max_stack) ran out */
     GT_SCHEMA_FAILURE_BUDGET,        /* "evaluation_budget": more than max_evaluations subschema evaluations */
     GT_SCHEMA_FAILURE_DEADLINE,      /* "evaluation_deadline": gt_schema_errors.deadline_ms passed */
-    GT_SCHEMA_FAILURE_REGEX_LIMIT    /* "regex_limit": a pattern hit PCRE2's match, depth or heap limit */
+    GT_SCHEMA_FAILURE_REGEX_LIMIT,   /* "regex_limit": a pattern hit PCRE2's match, depth or heap limit */
+    GT_SCHEMA_FAILURE_REF_CYCLE      /* "schema_ref_cycle": the instance reached an in-place reference loop */
 } gt_schema_failure;
 
 /* The caller's side of a validation: the error list plus reusable scratch
@@ -174,6 +185,34 @@ const char *gt_schema_dialect_uri(gt_schema_dialect dialect);
 /* Dialect of a directory or `$schema` spelling ("draft7", "draft2019-09", a
  * metaschema URI); -1 when unknown. */
 int gt_schema_dialect_from_name(const char *name);
+
+/* An empty registry (NULL when out of memory); free with gt_schema_registry_free. */
+gt_schema_registry *gt_schema_registry_new(void);
+void gt_schema_registry_free(gt_schema_registry *registry);
+
+/* Register one schema document (`len` bytes of JSON) under its `$id` (draft 4:
+ * `id`) resolved against `retrieval_uri`, and under `retrieval_uri` itself
+ * (either may be missing, not both). `origin` names it in problems (a path).
+ * Returns 0, or -1 with `problem` filled (not JSON, no URI, or a different
+ * document already registered under the same URI). */
+int gt_schema_registry_add(gt_schema_registry *registry, const char *json, size_t len, const char *retrieval_uri,
+                           const char *origin, gt_schema_problem *problem);
+
+/* Register the file at `path` (its file:// URI is the retrieval URI). */
+int gt_schema_registry_add_file(gt_schema_registry *registry, const char *path, gt_schema_problem *problem);
+
+/* Register every *.json file below `dir` (recursively, in name order; names
+ * starting with '.' are skipped). Every file that can be registered is;
+ * returns 0, or -1 with the first problem. */
+int gt_schema_registry_add_dir(gt_schema_registry *registry, const char *dir, gt_schema_problem *problem);
+
+/* Number of URIs registered, and the i-th (for listings). */
+size_t gt_schema_registry_count(const gt_schema_registry *registry);
+const char *gt_schema_registry_uri(const gt_schema_registry *registry, size_t index);
+
+/* The file:// URI of an existing file (absolute, percent-encoded) into `out`.
+ * Returns 0, or -1 when the path does not resolve. */
+int gt_schema_file_uri(const char *path, char *out, size_t size);
 
 /* Check one string against a `format`: 1 conforms, 0 does not, -1 the format
  * is unknown to gauntlet (and is therefore never asserted). */

@@ -107,8 +107,4 @@ bool gt_pointer_valid(const char *pointer);
  * parent is an array (or, with `root` NULL, when the step is all digits). */
 void gt_pointer_to_dollar(const gt_value *root, const char *pointer, char *out, size_t out_len);
 
-/* Compare two numbers exactly by their decimal literals (not as doubles).
- * Returns -1, 0 or 1. Both must be GT_NUMBER. */
-int gt_number_compare(const gt_value *a, const gt_value *b);
-
 #endif

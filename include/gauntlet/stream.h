@@ -6,7 +6,8 @@
  * and parses a tool input exactly once, after a valid terminal event
  * (`message_stop` / `data: [DONE]`). A stream that ends anywhere before that
  * event is quarantined (`stream_truncated`): no partial object and no tool
- * call ever leaves this module. `stop_reason` refusal and max_tokens are
+ * input ever leaves this module (only the started blocks' ids and names, so
+ * the loop can tombstone the calls). `stop_reason` refusal and max_tokens are
  * classified before anything is parsed. docs/loop-scripts.md lists the
  * reason codes. Not for: running tools or the agent loop (loop.h). */
 #ifndef GAUNTLET_STREAM_H
@@ -47,6 +48,11 @@ typedef enum gt_stream_reason {
 } gt_stream_reason;
 
 const char *gt_stream_reason_code(gt_stream_reason reason);
+/* True for the faults of the transport rather than the model's answer: a cut
+ * stream, malformed SSE, an error event mid-stream. Seed 000 recovers from
+ * them by tombstoning the partial message and sending the request again;
+ * refusal, max_tokens and empty content are the model's answer and are not. */
+bool gt_stream_reason_is_transport(gt_stream_reason reason);
 /* Reason for a code string, or -1 when unknown. */
 int gt_stream_reason_from_code(const char *code);
 
@@ -99,8 +105,13 @@ typedef struct gt_message {
  * out of memory. */
 int gt_message_parse_inputs(gt_message *message, gt_arena *arena);
 
+/* The stop_reason of a turn the server paused (a long-running server tool):
+ * the client sends the response back as it is to let the model continue. */
+#define GT_STOP_PAUSE_TURN "pause_turn"
+
 /* Classify a complete response before anything in it is parsed: refusal and
- * max_tokens first, then empty content. GT_STREAM_OK when usable. */
+ * max_tokens first, then empty content (a pause_turn response is usable even
+ * when empty). GT_STREAM_OK when usable. */
 gt_stream_reason gt_message_classify(const gt_message *message);
 
 /* ---- SSE: raw bytes -> events (WHATWG "server-sent events" framing) ---- */
@@ -146,6 +157,9 @@ bool gt_sse_parser_pending(const gt_sse_parser *parser);
 typedef struct gt_stream_result {
     gt_stream_reason reason;
     gt_message *message;  /* the assembled message (arena); for refusal and max_tokens too, NULL otherwise */
+    gt_message *partial;  /* a transport fault (gt_stream_reason_is_transport): the blocks started before it,
+                             tool_use blocks with id and name but never an input (input_text NULL), so the
+                             loop can tombstone the calls without acting on the partial object; else NULL */
     gt_usage usage;       /* usage seen so far, also for a quarantined stream (it was paid for) */
     size_t event_count;   /* events dispatched */
     size_t event_index;   /* the event at fault (sse_* reasons), else event_count */

@@ -27,7 +27,7 @@ typedef enum gt_type {
 
 /* gt_value.flags for numbers */
 #define GT_NUM_INTEGER_LITERAL 0x1u /* literal has no fraction and no exponent */
-#define GT_NUM_BIG 0x2u             /* integer beyond +-2^53 (or, RFC 8259 mode, beyond a double): `number` is rounded, `text` is exact */
+#define GT_NUM_BIG 0x2u             /* magnitude beyond 2^53-1 (RFC 8259 mode: also beyond a double): `number` is rounded, `text` is exact */
 
 typedef struct gt_value gt_value;
 typedef struct gt_member gt_member;
@@ -38,8 +38,8 @@ struct gt_value {
     size_t offset; /* byte offset of the value's first byte in the parsed text */
     union {
         struct {
-            double number;    /* nearest double */
-            const char *text; /* the exact source literal, NUL-terminated */
+            double number;    /* nearest double (correctly rounded from `text`) */
+            const char *text; /* the exact source literal, NUL-terminated: the number's value */
             size_t text_len;
         } num;
         struct {
@@ -69,16 +69,34 @@ struct gt_member {
  * gt_value_is_integer. */
 const char *gt_type_name(gt_type type);
 
-/* True when the value is a number with zero fractional part (1.0 and 1e2 are
- * integers, as JSON Schema says). */
+/* True when the value is a number whose exact value has no fractional part
+ * (1.0, 1e2 and 10e-1 are integers, as JSON Schema says; 1.0000000000000001
+ * is not, although its nearest double is 1). */
 bool gt_value_is_integer(const gt_value *value);
+
+/* Numbers are mathematical values: the exact decimal value of the source
+ * literal decides, never the rounded double (which is only a fast path where
+ * it provably agrees). Both arguments must be GT_NUMBER values. */
+/* Order of two numbers: <0, 0, >0 (1 == 1.0 == 10e-1; 1 < 1.0000000000000001). */
+int gt_number_compare(const gt_value *a, const gt_value *b);
+/* True when the number's exact value is a whole number (see gt_value_is_integer). */
+bool gt_number_is_integer(const gt_value *number);
+/* True when `value` is an integer multiple of `divisor` (> 0), exactly in
+ * decimal: 0.07 is a multiple of 0.01, 1.005 is not. */
+bool gt_number_is_multiple(const gt_value *value, const gt_value *divisor);
+
+/* `number` truncated to an integer and clamped into [min, max]; NaN gives
+ * `min`. Converting an out-of-range double straight to an integer type is
+ * undefined behaviour, and counts in model output, streams and adapter replies
+ * are attacker-controlled ("input_tokens": 1e300). */
+long long gt_number_clamp(double number, long long min, long long max);
 
 /* Member lookup by exact name (byte comparison). NULL when absent or when
  * `object` is not an object. Linear; callers with many lookups build an index. */
 const gt_value *gt_value_get(const gt_value *object, const char *key, size_t key_len);
 
-/* JSON equality as JSON Schema defines it: numbers by mathematical value
- * (1 == 1.0), objects regardless of member order, arrays element-wise. */
+/* JSON equality as JSON Schema defines it: numbers by exact mathematical value
+ * (1 == 1.0, 1 != 1.0000000000000001), objects regardless of member order, arrays element-wise. */
 bool gt_value_equal(const gt_value *a, const gt_value *b);
 
 /* Compact JSON text of `value`, written into a malloc'd NUL-terminated string

@@ -1,15 +1,20 @@
-/* schema_decimal.c — exact decimal arithmetic on number literals for
- * `multipleOf` and for comparing integers beyond 2^53.
+/* decimal.c — exact decimal arithmetic on JSON number literals.
  *
- * A JSON number literal is exactly digits × 10^exponent, so "is 0.07 a
- * multiple of 0.01" is a question about integers, answered without binary
- * floating point (fmod says no; the right answer is yes). Not for: general
- * arithmetic. */
+ * A JSON number literal is exactly digits × 10^exponent, so every question
+ * about a number's value (equal? less? an integer? a multiple of 0.01? inside
+ * the interoperable range?) is a question about integers, answered here on the
+ * source literal without binary floating point: fmod says 0.07 is not a
+ * multiple of 0.01, a double says 1.0000000000000001 is the integer 1. Doubles
+ * are used only where they provably give the same answer (see
+ * gt_number_compare). Not for: general arithmetic. */
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "schema_impl.h"
+#include "decimal.h"
+#include "gauntlet/value.h"
 
 /* value = digits × 10^exp; digits without leading or trailing zeros (n = 0 is zero). */
 typedef struct decimal {
@@ -127,17 +132,23 @@ static bool double_is_multiple(double value, double divisor)
     return q == (double)(long long)q || (q > 9e15 || q < -9e15);
 }
 
-bool sc_decimal_is_multiple(const gt_value *value, const gt_value *divisor)
+/* Parse both literals; false (nothing to free) when out of memory. */
+static bool decimal_parse_pair(decimal *a, const char *x, size_t xlen, decimal *b, const char *y, size_t ylen)
 {
-    if (value->u.num.text == NULL || divisor->u.num.text == NULL)
-        return double_is_multiple(value->u.num.number, divisor->u.num.number);
-    decimal a, b;
-    if (!decimal_parse(&a, value->u.num.text, value->u.num.text_len))
+    if (!decimal_parse(a, x, xlen))
         return false;
-    if (!decimal_parse(&b, divisor->u.num.text, divisor->u.num.text_len)) {
-        decimal_free(&a);
+    if (!decimal_parse(b, y, ylen)) {
+        decimal_free(a);
         return false;
     }
+    return true;
+}
+
+int gt_decimal_multiple_text(const char *value, size_t value_len, const char *divisor, size_t divisor_len)
+{
+    decimal a, b;
+    if (!decimal_parse_pair(&a, value, value_len, &b, divisor, divisor_len))
+        return -1;
     bool result;
     long d = a.exp - b.exp;
     if (a.n == 0)
@@ -175,20 +186,14 @@ static int magnitude_compare(const decimal *a, const decimal *b)
     return (a->n > b->n) - (a->n < b->n);
 }
 
-int sc_decimal_compare(const gt_value *x, const gt_value *y)
+int gt_decimal_compare_text(const char *x, size_t xlen, const char *y, size_t ylen, bool magnitude_only, int *out)
 {
-    if (x->u.num.text == NULL || y->u.num.text == NULL || !((x->flags | y->flags) & GT_NUM_BIG))
-        return (x->u.num.number > y->u.num.number) - (x->u.num.number < y->u.num.number);
     decimal a, b;
-    if (!decimal_parse(&a, x->u.num.text, x->u.num.text_len))
-        return 0;
-    if (!decimal_parse(&b, y->u.num.text, y->u.num.text_len)) {
-        decimal_free(&a);
-        return 0;
-    }
-    if (a.n == 0)
+    if (!decimal_parse_pair(&a, x, xlen, &b, y, ylen))
+        return -1;
+    if (a.n == 0 || magnitude_only)
         a.negative = false;
-    if (b.n == 0)
+    if (b.n == 0 || magnitude_only)
         b.negative = false;
     int result;
     if (a.negative != b.negative)
@@ -200,5 +205,70 @@ int sc_decimal_compare(const gt_value *x, const gt_value *y)
     }
     decimal_free(&a);
     decimal_free(&b);
+    *out = result;
+    return 0;
+}
+
+bool gt_decimal_text_is_integer(const char *text, size_t len)
+{
+    decimal d;
+    if (!decimal_parse(&d, text, len))
+        return false;
+    bool integer = d.n == 0 || d.exp >= 0; /* trailing zeros were moved into exp */
+    decimal_free(&d);
+    return integer;
+}
+
+int gt_decimal_shortest(double number, char *out, size_t size)
+{
+    for (int precision = 1; precision < 17; precision++) {
+        int n = snprintf(out, size, "%.*e", precision - 1, number);
+        if (n > 0 && (size_t)n < size && strtod(out, NULL) == number)
+            return n;
+    }
+    return snprintf(out, size, "%.16e", number);
+}
+
+/* ---- numbers of the value model ---------------------------------------- */
+
+/* The double is the literal's exact value: an integer literal inside the
+ * safe range (the parser reads those without rounding). */
+static bool double_is_exact(const gt_value *v)
+{
+    return (v->flags & GT_NUM_INTEGER_LITERAL) && !(v->flags & GT_NUM_BIG) &&
+           fabs(v->u.num.number) <= GT_PARSE_MAX_SAFE_INTEGER;
+}
+
+int gt_number_compare(const gt_value *a, const gt_value *b)
+{
+    double x = a->u.num.number, y = b->u.num.number;
+    /* Rounding to nearest is monotone: different doubles order their exact
+     * values the same way. Only equal doubles need the literals. */
+    if (x != y || a->u.num.text == NULL || b->u.num.text == NULL || (double_is_exact(a) && double_is_exact(b)))
+        return (x > y) - (x < y);
+    int result;
+    if (gt_decimal_compare_text(a->u.num.text, a->u.num.text_len, b->u.num.text, b->u.num.text_len, false, &result) !=
+        0)
+        return 0; /* out of memory: the doubles are equal */
     return result;
+}
+
+bool gt_number_is_integer(const gt_value *v)
+{
+    if (v->flags & GT_NUM_INTEGER_LITERAL)
+        return true;
+    double number = v->u.num.number;
+    /* An exact integer never rounds to a non-integer double. */
+    if (!isfinite(number) || floor(number) != number)
+        return false;
+    return v->u.num.text == NULL || gt_decimal_text_is_integer(v->u.num.text, v->u.num.text_len);
+}
+
+bool gt_number_is_multiple(const gt_value *value, const gt_value *divisor)
+{
+    if (value->u.num.text == NULL || divisor->u.num.text == NULL)
+        return double_is_multiple(value->u.num.number, divisor->u.num.number);
+    int r = gt_decimal_multiple_text(value->u.num.text, value->u.num.text_len, divisor->u.num.text,
+                                     divisor->u.num.text_len);
+    return r < 0 ? double_is_multiple(value->u.num.number, divisor->u.num.number) : r == 1;
 }
