@@ -1,9 +1,11 @@
 /* cli_io.c — whole-file reads and argument parsing for the CLI. */
 #include "cli_io.h"
 
+#include "gauntlet/corpus.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
 #include "gauntlet/value.h"
+#include "report_util.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -300,6 +302,15 @@ int gt_write_report_file(const char *who, const char *format,
         remove(temporary);
         return -1;
     }
+    if (strcmp(format, "badge") == 0) {
+        /* badge:FILE also writes the static SVG beside it (x.json -> x.svg) */
+        char svg[PATH_MAX];
+        size_t stem = strlen(path);
+        if (stem > 5 && strcmp(path + stem - 5, ".json") == 0)
+            stem -= 5;
+        snprintf(svg, sizeof svg, "%.*s.svg", (int)stem, path);
+        return gt_write_report_file(who, "svg", gt_report_badge_svg, svg, run, info);
+    }
     return 0;
 }
 
@@ -327,4 +338,20 @@ int gt_report_specs_parse(char *value, gt_report_spec *specs, size_t *count, siz
         specs[(*count)++] = (gt_report_spec){item, colon + 1, writer};
     }
     return 0;
+}
+
+void gt_print_load_problem(const gt_load_problem *problem)
+{
+    gt_report_console_text(stderr, problem->file);
+    fprintf(stderr, ":%u: ", problem->line);
+    gt_report_console_text(stderr, problem->field[0] ? problem->field : "(file)");
+    fputs(": ", stderr);
+    gt_report_console_text(stderr, problem->message);
+    fputc('\n', stderr);
+}
+
+void gt_print_load_problems(const gt_corpus *corpus)
+{
+    for (size_t i = 0; i < gt_corpus_problem_count(corpus); i++)
+        gt_print_load_problem(gt_corpus_problem(corpus, i));
 }

@@ -51,6 +51,7 @@ typedef struct gt_observed {
     gt_accounting accounting; /* loop/stream cases; all -1 when the target reports none */
     bool has_accounting;
     char *transcript;  /* loop cases: a human turn-by-turn transcript, or NULL */
+    char *trace_json;  /* gates cases: the trace record (gauntlet-trace/1, docs/repair.md) as compact JSON, or NULL */
     bool black_box;    /* a vendor client seen from outside (http target): gate and reason are not
                           observable, so only the verdict, structured_output and the figures it reports
                           (>= 0) are compared */
@@ -133,6 +134,21 @@ typedef void (*gt_progress_fn)(void *user, size_t done, size_t total, const gt_c
 gt_run *gt_run_cases(const gt_corpus *corpus, const char *target_spec, unsigned jobs, gt_progress_fn progress,
                      void *user, char *err, size_t err_len);
 void gt_run_free(gt_run *run);
+
+/* How gt_run_cases_with runs: gt_run_cases's arguments, plus fail-fast. */
+typedef struct gt_run_options {
+    const char *target_spec; /* "reference", "adapter:CMD", "http:CMD" */
+    unsigned jobs;           /* worker threads; 0 = one per CPU */
+    size_t max_fail;         /* stop handing out cases once this many failed or errored; 0 = never */
+    gt_progress_fn progress; /* may be NULL */
+    void *user;
+} gt_run_options;
+
+/* As gt_run_cases. With max_fail, cases already running finish, and every
+ * case not started is still in the run (no case is ever dropped), as a skip
+ * whose note says the run stopped early (GT_RUN_NOT_RUN_NOTE). */
+gt_run *gt_run_cases_with(const gt_corpus *corpus, const gt_run_options *options, char *err, size_t err_len);
+#define GT_RUN_NOT_RUN_NOTE "not run: the run stopped after --max-fail failures"
 
 /* Counts per gate (the case's gate) and outcome; gate GT_GATE_COUNT = totals. */
 typedef struct gt_run_counts {
