@@ -65,7 +65,7 @@ LIBAPP   := $(BUILD)/libgtapp.a
 GAUNTLET := $(BUILD)/gauntlet
 ADAPTER_BIN := $(ADAPTER_SRC:adapters/%/main.c=$(BUILD)/adapters/gauntlet-adapter-%)
 
-.PHONY: all test test-browser check-suite sanitize coverage bench format install clean help deps interop
+.PHONY: all test test-browser check-suite sanitize coverage bench format install clean help deps interop matrix matrix-deps
 
 all: $(GAUNTLET) $(LIBGT) $(ADAPTER_BIN)
 ifeq ($(BUILD),build)

@@ -10,6 +10,7 @@ static const gt_cli_command commands[] = {
     {"parse", gt_cmd_parse, "syntax gate on one raw output: exit 0 accepted, 1 rejected"},
     {"validate", gt_cmd_validate, "syntax + structure gate against a JSON Schema"},
     {"run", gt_cmd_run, "replay the corpus against a target and report per gate"},
+    {"matrix", gt_cmd_matrix, "run many implementations over one selection and report them side by side"},
     {"merge", gt_cmd_merge, "join the JSON reports of 'run --shard K/N' into one run's reports"},
     {"show", gt_cmd_show, "run one case and show everything about it (input, gates, transcript)"},
     {"rules", gt_cmd_rules, "list the seed rules and spec clauses the corpus proves, and those it does not"},

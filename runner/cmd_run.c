@@ -392,9 +392,7 @@ static void shell_word(FILE *out, const char *word)
     fputc('\'', out);
 }
 
-/* "gauntlet run ARGS..." shell-quoted: the command that reproduces this run.
- * Malloc'd, or NULL when out of memory. */
-static char *run_command_line(int argc, char **argv)
+char *gt_cmd_command_line(int argc, char **argv)
 {
     char *text = NULL;
     size_t len = 0;
@@ -567,7 +565,7 @@ int gt_cmd_run(int argc, char **argv)
     }
 
     gt_corpus *corpus = gt_corpus_new();
-    char *command = run_command_line(argc, argv);
+    char *command = gt_cmd_command_line(argc, argv);
     if (corpus == NULL || command == NULL) {
         fprintf(stderr, "gauntlet run: out of memory\n");
         return give_up(corpus, command, baseline, &options);
