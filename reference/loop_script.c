@@ -507,7 +507,9 @@ static bool load_stream(loader *ld, const gt_value *value, const char *pointer, 
 static bool load_turn(loader *ld, const gt_value *value, const char *pointer, size_t index, script_turn *turn)
 {
     static const char *const kinds[] = {"message", "stream", "error", "fallback", "late_attachment"};
-    static const char *const known[] = {"message", "stream", "error", "fallback", "late_attachment", "note", NULL};
+    /* faults and expect_request are the mock server's (docs/mock-server.md): not the loop's, and ignored here */
+    static const char *const known[] = {"message", "stream", "error", "fallback", "late_attachment", "note",
+                                        "faults", "expect_request", NULL};
     memset(turn, 0, sizeof *turn);
     if (!object_at(ld, value, pointer, "a turn") || !only_known(ld, value, pointer, known))
         return false;

@@ -177,11 +177,21 @@ static int run_grammar_key(gt_arena *arena, const gt_value *wire, gt_observed *o
 static int run_respond(gt_arena *arena, const gt_value *wire, const gt_case_input *input, gt_observed *observed,
                        char *note, size_t note_len)
 {
+    /* The contract is the case's schema (wire.schema may stand in for it). */
     const gt_value *schema = member(wire, "schema");
+    if (schema == NULL && input->schema_json != NULL) {
+        gt_parse_options schema_options;
+        gt_parse_options_init(&schema_options);
+        schema_options.allow_big_integers = true;
+        schema_options.max_depth = GT_SCHEMA_PARSE_MAX_DEPTH;
+        gt_parse_error schema_error;
+        schema = gt_parse(arena, input->schema_json, strlen(input->schema_json), &schema_options, &schema_error);
+    }
     const char *flavor_name = string_member(wire, "flavor");
     int flavor = flavor_name != NULL ? gt_wire_flavor_from_name(flavor_name) : GT_WIRE_FLAVOR_PYTHON;
     if (schema == NULL || flavor < 0 || input->raw == NULL) {
-        snprintf(note, note_len, "a respond case needs wire.schema, a known wire.flavor and the response as input");
+        snprintf(note, note_len, "a respond case needs a schema (the case's, or wire.schema), a known wire.flavor and "
+                                 "the response as input");
         return GT_CHECK_ERROR;
     }
     gt_value *sent = NULL;
