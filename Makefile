@@ -8,7 +8,7 @@ PKGS    := libcjson libcurl libmicrohttpd libpcre2-8
 
 # A fresh Debian machine: install the missing packages before anything asks
 # pkg-config for flags (scripts/deps installs only what is missing).
-ifeq ($(shell pkg-config --exists $(PKGS) check 2>/dev/null && test -f /usr/lib/python3/dist-packages/jsonschema/schemas/draft2020-12.json && echo yes),)
+ifeq ($(shell pkg-config --exists $(PKGS) check 2>/dev/null && test -f /usr/lib/python3/dist-packages/jsonschema/schemas/draft2020-12.json && command -v xmllint zsh groff >/dev/null && echo yes),)
 $(info gauntlet: some Debian packages are missing; running scripts/deps)
 DEPS_STATUS := $(shell sh scripts/deps >&2 && echo ok)
 ifneq ($(DEPS_STATUS),ok)
@@ -18,7 +18,7 @@ endif
 OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS  ?= $(OPT) -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -I$(BUILD)/gen $(shell pkg-config --cflags $(PKGS)) -pthread
+CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -I$(BUILD)/gen $(shell pkg-config --cflags $(PKGS)) -pthread
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lm -pthread
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
@@ -46,6 +46,14 @@ TEST_SRC := $(sort $(wildcard suite/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 ADAPTER_SRC := $(sort $(wildcard adapters/*/main.c))
 
+# What `make install` ships (mk/install.mk): one library holding every function
+# of the public headers (reference, corpus and runner engine, reports, mock),
+# static and shared (soname libgauntlet.so.$(SOVERSION)).
+VERSION   := $(shell sed -n 's/^\#define GAUNTLET_VERSION "\(.*\)"/\1/p' include/gauntlet/version.h)
+SOVERSION := 0
+DIST_LIB  := $(BUILD)/dist/libgauntlet.a
+SHARED_LIB := $(BUILD)/dist/libgauntlet.so.$(VERSION)
+
 -include mk/*.mk
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
@@ -57,7 +65,7 @@ LIBAPP   := $(BUILD)/libgtapp.a
 GAUNTLET := $(BUILD)/gauntlet
 ADAPTER_BIN := $(ADAPTER_SRC:adapters/%/main.c=$(BUILD)/adapters/gauntlet-adapter-%)
 
-.PHONY: all test test-browser check-suite sanitize coverage bench format install clean help deps interop
+.PHONY: all test test-browser check-suite sanitize coverage bench format install clean help deps interop matrix matrix-deps
 
 all: $(GAUNTLET) $(LIBGT) $(ADAPTER_BIN)
 ifeq ($(BUILD),build)
@@ -77,6 +85,15 @@ $(LIBAPP): $(APP_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+$(DIST_LIB): $(LIB_OBJ) $(APP_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# -z defs: a shared library that links is one with no undefined symbol.
+$(SHARED_LIB): $(LIB_OBJ) $(APP_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libgauntlet.so.$(SOVERSION) -Wl,-z,defs $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(GAUNTLET): $(BUILD)/runner/main.o $(LIBAPP) $(LIBGT)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -93,8 +110,8 @@ $(BUILD)/bench/%: bench/%.c $(LIBAPP) $(LIBGT)
 	$(CC) $(CFLAGS) -Irunner -Ireports -Ireference $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(LDLIBS)
 
 ## test: build and run every Check suite, the bundled corpus and the JSON-Schema-Test-Suite floor
-test: $(GAUNTLET) $(ADAPTER_BIN) $(TEST_BIN)
-	@BUILD=$(BUILD) GAUNTLET=$(GAUNTLET) sh scripts/run-tests.sh $(TEST_BIN)
+test: $(GAUNTLET) $(ADAPTER_BIN) $(TEST_BIN) $(DIST_LIB) $(SHARED_LIB)
+	@BUILD=$(BUILD) GAUNTLET=$(GAUNTLET) SAN=$(SAN) sh scripts/run-tests.sh $(TEST_BIN)
 
 ## test-browser: render the HTML report in headless Chromium (apt-get install -y chromium); fails if absent
 test-browser: $(BUILD)/suite/test_html_browser
@@ -117,15 +134,7 @@ bench: $(GAUNTLET) $(ADAPTER_BIN) $(BENCH_BIN)
 
 ## format: clang-format every C source and header
 format:
-	clang-format -i $(wildcard include/gauntlet/*.h reference/*.[ch] runner/*.[ch] reports/*.[ch] mocks/*.[ch] suite/*.[ch] bench/*.[ch])
-
-## install: gauntlet, libgauntlet.a, headers and gauntlet.pc under PREFIX
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/gauntlet
-	install -m 755 $(GAUNTLET) $(DESTDIR)$(PREFIX)/bin/gauntlet
-	install -m 644 $(LIBGT) $(DESTDIR)$(PREFIX)/lib/libgauntlet.a
-	install -m 644 include/gauntlet/*.h $(DESTDIR)$(PREFIX)/include/gauntlet/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' gauntlet.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gauntlet.pc
+	clang-format -i $(wildcard include/gauntlet/*.h reference/*.[ch] runner/*.[ch] reports/*.[ch] mocks/*.[ch] suite/*.[ch] bench/*.[ch] fuzz/*.[ch])
 
 ## deps: install the Debian packages gauntlet needs (only the missing ones)
 deps:

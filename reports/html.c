@@ -44,11 +44,6 @@ static void code(FILE *out, const char *value)
     fputs("</code>", out);
 }
 
-static const char *verdict_text(gt_verdict verdict)
-{
-    return verdict == GT_VERDICT_ACCEPT ? "accept" : verdict == GT_VERDICT_REJECT ? "reject" : NULL;
-}
-
 static void rate(FILE *out, const gt_run_counts *row)
 {
     double value = gt_report_pass_rate(row);
@@ -327,7 +322,8 @@ static void case_section(FILE *out, const gt_case_result *result, size_t index)
     fprintf(out, "<dt>time</dt><dd>%.3f ms</dd></dl>\n", result->elapsed_ms);
 
     fputs("<table><tr><th></th><th>expected</th><th>observed</th></tr>\n", out);
-    compare_row(out, "verdict", verdict_text(kase->expect.verdict), verdict_text(observed->verdict));
+    compare_row(out, "verdict", gt_report_verdict_text(kase->expect.verdict),
+                gt_report_verdict_text(observed->verdict));
     compare_row(out, "gate", kase->expect.gate, observed->gate);
     compare_row(out, "reason", kase->expect.reason, observed->reason);
     if (kase->expect.subtype || observed->subtype)

@@ -64,6 +64,9 @@ void gt_report_md_code(FILE *out, const char *text);
  * markers are wrapped in <span class="m">. */
 void gt_report_visible(FILE *out, const unsigned char *raw, size_t len, bool html);
 
+/* "accept" / "reject", or NULL for no verdict. */
+const char *gt_report_verdict_text(gt_verdict verdict);
+
 /* Standard base64 (RFC 4648 section 4, padded) of `len` bytes as a JSON
  * string literal. */
 void gt_report_base64_json(FILE *out, const unsigned char *bytes, size_t len);

@@ -649,6 +649,8 @@ typedef struct scheduler {
     pthread_mutex_t lock;
     size_t next; /* next case index to hand out */
     size_t done;
+    size_t failed;   /* failed or errored so far */
+    size_t max_fail; /* 0 = run everything */
     gt_progress_fn progress;
     void *user;
 } scheduler;
@@ -664,7 +666,8 @@ static void *worker_main(void *arg)
     scheduler *shared = self->shared;
     for (;;) {
         pthread_mutex_lock(&shared->lock);
-        size_t index = shared->next < shared->run->count ? shared->next++ : SIZE_MAX;
+        bool stopped = shared->max_fail > 0 && shared->failed >= shared->max_fail;
+        size_t index = shared->next < shared->run->count && !stopped ? shared->next++ : SIZE_MAX;
         pthread_mutex_unlock(&shared->lock);
         if (index == SIZE_MAX)
             break;
@@ -673,6 +676,8 @@ static void *worker_main(void *arg)
 
         pthread_mutex_lock(&shared->lock);
         shared->done++;
+        if (result->outcome == GT_OUTCOME_FAIL || result->outcome == GT_OUTCOME_ERROR)
+            shared->failed++;
         if (shared->progress != NULL)
             shared->progress(shared->user, shared->done, shared->run->count, result);
         pthread_mutex_unlock(&shared->lock);
@@ -689,6 +694,27 @@ static unsigned cpu_count(void)
 gt_run *gt_run_cases(const gt_corpus *corpus, const char *target_spec, unsigned jobs, gt_progress_fn progress,
                      void *user, char *err, size_t err_len)
 {
+    gt_run_options options = {.target_spec = target_spec, .jobs = jobs, .progress = progress, .user = user};
+    return gt_run_cases_with(corpus, &options, err, err_len);
+}
+
+/* Cases a fail-fast run never started: skipped, with the reason. */
+static void mark_not_run(gt_run *run, const gt_corpus *corpus)
+{
+    for (size_t i = 0; i < run->count; i++) {
+        gt_case_result *result = &run->results[i];
+        if (result->kase != NULL)
+            continue;
+        result->kase = gt_corpus_case(corpus, i);
+        result->outcome = GT_OUTCOME_SKIP;
+        result->note = copy_string(GT_RUN_NOT_RUN_NOTE);
+    }
+}
+
+gt_run *gt_run_cases_with(const gt_corpus *corpus, const gt_run_options *options, char *err, size_t err_len)
+{
+    const char *target_spec = options->target_spec;
+    unsigned jobs = options->jobs;
     gt_run *run = calloc(1, sizeof *run);
     if (run == NULL) {
         snprintf(err, err_len, "out of memory");
@@ -734,7 +760,12 @@ gt_run *gt_run_cases(const gt_corpus *corpus, const char *target_spec, unsigned 
     }
     run->target_name = copy_string(gt_target_name(targets[0]));
 
-    scheduler shared = {.corpus = corpus, .run = run, .targets = targets, .progress = progress, .user = user};
+    scheduler shared = {.corpus = corpus,
+                        .run = run,
+                        .targets = targets,
+                        .max_fail = options->max_fail,
+                        .progress = options->progress,
+                        .user = options->user};
     pthread_mutex_init(&shared.lock, NULL);
     double started = now_ms();
     unsigned started_threads = 0;
@@ -751,6 +782,7 @@ gt_run *gt_run_cases(const gt_corpus *corpus, const char *target_spec, unsigned 
         pthread_join(threads[i], NULL);
     run->elapsed_ms = now_ms() - started;
     pthread_mutex_destroy(&shared.lock);
+    mark_not_run(run, corpus);
 
     for (unsigned i = 0; i < jobs; i++)
         gt_target_close(targets[i]);

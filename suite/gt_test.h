@@ -9,6 +9,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,10 +50,74 @@ static inline int gt_test_cli(int (*command)(int, char **), char **argv, char *o
     return WEXITSTATUS(status);
 }
 
-/* A suite binary takes no arguments. Refusing them also stops a fork bomb:
- * the http target hands its own executable to client wrappers
- * (GAUNTLET_BIN), so a suite run without GAUNTLET set would otherwise be
- * started again as "test_x client ..." and run itself recursively. */
+/* GAUNTLET defaults to build/gauntlet, and a suite binary takes no
+ * arguments: the http target hands wrappers such as
+ * adapters/http-reference-client/run.sh its own executable (GAUNTLET_BIN),
+ * which in a test binary run by hand would be the test binary itself, started
+ * again as "test_x client ..." recursively (a fork bomb). The http target
+ * also sets GAUNTLET_BIN only for an executable named gauntlet*. */
+
+/* Run `command` with /bin/sh, its stdout into `out` (NUL-terminated,
+ * truncated to fit). Returns the exit status, or -1 when it did not exit. */
+static inline int gt_test_shell(const char *command, char *out, size_t out_len)
+{
+    FILE *pipe = popen(command, "r");
+    ck_assert_ptr_nonnull(pipe);
+    size_t got = fread(out, 1, out_len - 1, pipe);
+    out[got] = '\0';
+    int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A whole file as a NUL-terminated malloc'd string (fails the test when it
+ * cannot be read). */
+static inline char *gt_test_slurp(const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    ck_assert_msg(in != NULL, "cannot open %s", path);
+    fseek(in, 0, SEEK_END);
+    long len = ftell(in);
+    rewind(in);
+    char *text = malloc((size_t)len + 1);
+    ck_assert_uint_eq(fread(text, 1, (size_t)len, in), (size_t)len);
+    text[len] = '\0';
+    fclose(in);
+    return text;
+}
+
+/* How many times `needle` occurs in `text` (overlaps counted). */
+static inline size_t gt_test_count_of(const char *text, const char *needle)
+{
+    size_t count = 0;
+    for (const char *at = strstr(text, needle); at != NULL; at = strstr(at + 1, needle))
+        count++;
+    return count;
+}
+
+/* The Apache Ant JUnit schema (Jenkins' xunit plugin), read from the shared
+ * folder beside the repository (never copied into it); GT_JUNIT_XSD overrides. */
+static inline const char *gt_test_junit_xsd(void)
+{
+    const char *path = getenv("GT_JUNIT_XSD");
+    return path != NULL ? path : "../shared/junit/JUnit.xsd";
+}
+
+/* Validate the XML file `path` with `xmllint --schema gt_test_junit_xsd()`
+ * (Debian libxml2-utils). Fails the test when the schema or xmllint is
+ * missing, so a green run always means "validated". Returns xmllint's exit
+ * code (0 = valid); its messages go to the test's output. */
+static inline int gt_test_junit_validate(const char *path)
+{
+    const char *xsd = gt_test_junit_xsd();
+    ck_assert_msg(access(xsd, R_OK) == 0, "JUnit schema %s not readable (set GT_JUNIT_XSD)", xsd);
+    ck_assert_msg(system("xmllint --version >/dev/null 2>&1") == 0, "xmllint missing: apt-get install libxml2-utils");
+    char command[4096];
+    int len = snprintf(command, sizeof command, "xmllint --noout --schema '%s' '%s' 2>&1", xsd, path);
+    ck_assert_int_lt(len, (int)sizeof command);
+    int status = system(command);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 #define GT_TEST_MAIN()                                                     \
     int main(int argc, char **argv)                                        \
     {                                                                      \
@@ -60,6 +125,7 @@ static inline int gt_test_cli(int (*command)(int, char **), char **argv, char *o
             fprintf(stderr, "%s: a test suite takes no arguments\n", argv[0]); \
             return 2;                                                      \
         }                                                                  \
+        setenv("GAUNTLET", "build/gauntlet", 0);                           \
         SRunner *runner = srunner_create(make_suite());                    \
         srunner_run_all(runner, CK_NORMAL);                                \
         int failed = srunner_ntests_failed(runner);                        \

@@ -274,14 +274,6 @@ START_TEST(json_report_of_an_empty_run_parses)
 }
 END_TEST
 
-static size_t count_of(const char *text, const char *needle)
-{
-    size_t count = 0;
-    for (const char *at = strstr(text, needle); at != NULL; at = strstr(at + 1, needle))
-        count++;
-    return count;
-}
-
 START_TEST(junit_escapes_markup_and_forbidden_characters)
 {
     gt_corpus *corpus;
@@ -294,25 +286,65 @@ START_TEST(junit_escapes_markup_and_forbidden_characters)
     ck_assert_ptr_nonnull(strstr(text, "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
     ck_assert_ptr_nonnull(strstr(text, "crash \xef\xbf\xbd\xef\xbf\xbd[31m red \xef\xbf\xbd\xef\xbf\xbd"));
     ck_assert_ptr_nonnull(strstr(text, "corpus/&lt;evil&gt;&amp;&quot;dir&quot;/r.cases.json"));
-    ck_assert_ptr_nonnull(strstr(text, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gauntlet\" "
-                                       "tests=\"5\" failures=\"1\" errors=\"2\" skipped=\"1\""));
-    ck_assert_ptr_nonnull(
-        strstr(text, "<testcase classname=\"gauntlet.syntax.fence\" name=\"syntax.fence.pass\""));
-    ck_assert_ptr_nonnull(strstr(text, "<testsuite name=\"syntax\" tests=\"2\" failures=\"0\" errors=\"1\""));
-    ck_assert_uint_eq(count_of(text, "<testsuite "), 4); /* syntax, structure, loop, corpus */
-    ck_assert_uint_eq(count_of(text, "</testsuite>"), 4);
-    ck_assert_uint_eq(count_of(text, "<failure "), 1);
-    ck_assert_uint_eq(count_of(text, "<error "), 2);
-    ck_assert_uint_eq(count_of(text, "<skipped "), 1);
+    /* the Ant schema allows no attribute on <testsuites> */
+    ck_assert_ptr_nonnull(strstr(text, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"));
+    /* name, classname and time only; file and line live in the suite's properties */
+    ck_assert_ptr_nonnull(strstr(text, "<testcase name=\"syntax.fence.pass\" classname=\"gauntlet.syntax.fence\" "
+                                       "time=\"0.000250\"/>"));
+    ck_assert_ptr_nonnull(strstr(text, "<property name=\"location:syntax.fence.pass\" "
+                                       "value=\"corpus/&lt;evil&gt;&amp;&quot;dir&quot;/r.cases.json:3\"/>"));
+    ck_assert_ptr_null(strstr(text, " line=\""));
+    ck_assert_ptr_null(strstr(text, " file=\""));
+    ck_assert_ptr_nonnull(strstr(text, "<testsuite name=\"syntax\" package=\"gauntlet.syntax\" id=\"0\" "
+                                       "timestamp=\"2026-01-02T03:04:05\" hostname=\""));
+    ck_assert_ptr_nonnull(strstr(text, "tests=\"2\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.001000\">"));
+    ck_assert_uint_eq(gt_test_count_of(text, "<testsuite "), 4); /* syntax, structure, loop, corpus */
+    ck_assert_uint_eq(gt_test_count_of(text, "</testsuite>"), 4);
+    ck_assert_uint_eq(gt_test_count_of(text, "<system-out>"), 4);
+    ck_assert_uint_eq(gt_test_count_of(text, "<system-err/>"), 4);
+    ck_assert_uint_eq(gt_test_count_of(text, "<failure "), 1);
+    ck_assert_uint_eq(gt_test_count_of(text, "<error "), 2);
+    ck_assert_uint_eq(gt_test_count_of(text, "<skipped "), 1);
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"target\" value=\"adapter:./vendor --x &apos;&lt;y&gt;&apos;\"/>"));
     ck_assert_ptr_nonnull(strstr(text, "<error type=\"load_problem\""));
+    /* a failure's body: why, where, expected, observed (with errors) and the input */
+    ck_assert_ptr_nonnull(strstr(text, "type=\"mismatch\">expected reject structure/type, observed accept\n"
+                                       "at: corpus/&lt;evil&gt;&amp;\"dir\"/r.cases.json:6\n"
+                                       "expected: reject structure/type\n"
+                                       "observed: accept\n"
+                                       "observed error: /a\"b type: expected integer, got \"4\" \xef\xbf\xbd\n"
+                                       "input (2 bytes):\n{}</failure>"));
     free(text);
     gt_report_info info = sample_info(NULL);
     text = render_info(gt_report_junit, run, &info);
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"command\" value=\"gauntlet run --target &apos;adapter:./v "
                                        "&lt;x&gt;&apos; --report json:r.json\"/>"));
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"corpus_sha256\" value=\"0011"));
+    ck_assert_ptr_nonnull(strstr(text, "<system-out>reproduce: gauntlet run --target 'adapter:./v &lt;x&gt;'"));
     free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* The same hand-made run (injection strings, forbidden characters, a
+ * failure, an error, a skip, a load problem) is valid against the Apache Ant
+ * JUnit schema, with and without run information. */
+START_TEST(junit_valid_against_ant_schema)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    gt_report_info info = sample_info(NULL);
+    for (int with_info = 0; with_info < 2; with_info++) {
+        char path[] = "/tmp/gt-junit-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        FILE *out = fdopen(fd, "w");
+        ck_assert_int_eq(gt_report_junit(out, run, with_info ? &info : NULL), 0);
+        fclose(out);
+        ck_assert_int_eq(gt_test_junit_validate(path), 0);
+        unlink(path);
+    }
     gt_run_free(run);
     gt_corpus_free(corpus);
 }
@@ -696,8 +728,8 @@ START_TEST(tap_report)
     ck_assert_ptr_nonnull(strstr(text, "\nok 4 - loop.retries.skip # SKIP no loop layer\n"));
     ck_assert_ptr_nonnull(strstr(text, "\nnot ok 5 - corpus problem corpus/<evil>&\"dir\"/r.cases.json:10\n"));
     ck_assert_ptr_nonnull(strstr(text, "  message: \"crash \\u0001\\u001b[31m red \\ufffd\\ufffd \\u003c/script"));
-    ck_assert_uint_eq(count_of(text, "  ---\n"), 3);
-    ck_assert_uint_eq(count_of(text, "  ...\n"), 3);
+    ck_assert_uint_eq(gt_test_count_of(text, "  ---\n"), 3);
+    ck_assert_uint_eq(gt_test_count_of(text, "  ...\n"), 3);
     free(text);
 
     /* '#' in a description is escaped so it cannot become a directive */
@@ -958,6 +990,7 @@ static Suite *make_suite(void)
     tcase_add_test(writers, json_report_parses_and_has_every_field);
     tcase_add_test(writers, json_report_of_an_empty_run_parses);
     tcase_add_test(writers, junit_escapes_markup_and_forbidden_characters);
+    tcase_add_test(writers, junit_valid_against_ant_schema);
     tcase_add_test(writers, console_table_counts_and_escapes);
     tcase_add_test(writers, writer_lookup);
     tcase_add_test(writers, escaping_helpers);
