@@ -139,6 +139,8 @@ static int prepare(gates_case *gc, const gt_case_input *input, char *note, size_
     }
     gt_parse_options_init(&gc->parse);
     gc->parse.reject_nul = input->reject_nul;
+    if (input->max_bytes > 0)
+        gc->parse.max_bytes = input->max_bytes;
     gc->config.parse_options = &gc->parse;
     gc->config.schema = gc->schema;
     gc->config.rules = gc->rules;
