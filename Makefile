@@ -65,7 +65,7 @@ LIBAPP   := $(BUILD)/libgtapp.a
 GAUNTLET := $(BUILD)/gauntlet
 ADAPTER_BIN := $(ADAPTER_SRC:adapters/%/main.c=$(BUILD)/adapters/gauntlet-adapter-%)
 
-.PHONY: all test test-browser check-suite sanitize coverage bench format install clean help deps interop
+.PHONY: all test test-browser check-suite sanitize coverage bench format install clean help deps interop matrix matrix-deps
 
 all: $(GAUNTLET) $(LIBGT) $(ADAPTER_BIN)
 ifeq ($(BUILD),build)
@@ -134,7 +134,7 @@ bench: $(GAUNTLET) $(ADAPTER_BIN) $(BENCH_BIN)
 
 ## format: clang-format every C source and header
 format:
-	clang-format -i $(wildcard include/gauntlet/*.h reference/*.[ch] runner/*.[ch] reports/*.[ch] mocks/*.[ch] suite/*.[ch] bench/*.[ch])
+	clang-format -i $(wildcard include/gauntlet/*.h reference/*.[ch] runner/*.[ch] reports/*.[ch] mocks/*.[ch] suite/*.[ch] bench/*.[ch] fuzz/*.[ch])
 
 ## deps: install the Debian packages gauntlet needs (only the missing ones)
 deps:

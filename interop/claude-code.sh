@@ -24,7 +24,7 @@ const out = fs.readFileSync(outFile, "utf8"), journal = fs.readFileSync(journalF
 let result; try { result = JSON.parse(out); } catch { result = { unparsed: out.slice(0, 200) }; }
 let requests = [];
 try { requests = JSON.parse(journal).entries.filter((e) => e.route !== "/").map((e) =>
-  `${e.status}${e.stream ? "/sse" : ""}${e.side ? " side" : ""}${e.turn !== null ? " t" + e.turn : ""}${e.body && e.body.stream === false ? " nostream" : ""}${e.deviations.length ? " dev:" + e.deviations.join("|") : ""}`); } catch {}
+  `${e.status}${e.stream ? "/sse" : ""}${e.side ? " side" : ""}${e.turn !== null && e.turn !== undefined ? " t" + e.turn : ""}${e.beyond_script ? " beyond-script" : ""}${e.body && e.body.stream === false ? " nostream" : ""}${e.deviations.length ? " dev:" + e.deviations.join("|") : ""}`); } catch {}
 console.log(JSON.stringify({ client: "claude-code", scenario, subtype: result.subtype, is_error: result.is_error,
   structured_output: result.structured_output, errors: result.errors, num_turns: result.num_turns,
   result: result.is_error ? String(result.result || "").slice(0, 160) : undefined,

@@ -1,19 +1,21 @@
 #!/bin/sh
-# make interop: install the real clients with npm into interop/node (git-ignored),
-# start `gauntlet serve` on 127.0.0.1:0 with the fault scenarios of
-# suite/data/mock, run a handful of scenarios through each client, print one
-# JSON line per run, and stop the server.
+# make interop: install the pinned real clients (interop/package.json and its
+# package-lock.json, exact versions) with `npm ci` into interop/node
+# (git-ignored), start `gauntlet serve` on 127.0.0.1:0 with the fault
+# scenarios of suite/data/mock, run each client x scenario, print one JSON line
+# per run, and compare every line with interop/expected.jsonl (compare.py):
+# a changed outcome, a missing or an extra line fails the target.
+#   INTEROP_UPDATE=1 make interop    rewrite interop/expected.jsonl from this run
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 GAUNTLET=${GAUNTLET:-build/gauntlet}
 NODE_DIR="$HERE/node"
-if [ ! -x "$NODE_DIR/node_modules/.bin/claude" ] || [ ! -d "$NODE_DIR/node_modules/openai" ] ||
-   [ ! -d "$NODE_DIR/node_modules/@anthropic-ai/sdk" ]; then
-    mkdir -p "$NODE_DIR"
-    [ -f "$NODE_DIR/package.json" ] ||
-        echo '{"name":"gauntlet-interop","private":true,"version":"0.0.0"}' >"$NODE_DIR/package.json"
-    echo "interop: npm install @anthropic-ai/sdk openai @anthropic-ai/claude-code into $NODE_DIR"
-    (cd "$NODE_DIR" && npm install --no-audit --no-fund @anthropic-ai/sdk openai @anthropic-ai/claude-code) || exit 1
+if ! cmp -s "$HERE/package-lock.json" "$NODE_DIR/package-lock.json" ||
+   [ ! -x "$NODE_DIR/node_modules/.bin/claude" ]; then
+    echo "interop: npm ci (interop/package-lock.json) into $NODE_DIR"
+    rm -rf "$NODE_DIR" && mkdir -p "$NODE_DIR" &&
+        cp "$HERE/package.json" "$HERE/package-lock.json" "$NODE_DIR/" &&
+        (cd "$NODE_DIR" && npm ci --no-audit --no-fund) || exit 1
 fi
 for p in @anthropic-ai/sdk openai @anthropic-ai/claude-code; do
     printf 'interop: %s %s\n' "$p" "$(node -p "require('$NODE_DIR/node_modules/$p/package.json').version")"
@@ -30,10 +32,12 @@ echo "interop: mock at $BASE"
 
 status=0
 echo "== @anthropic-ai/sdk"
-node "$HERE/anthropic-sdk.mjs" "$BASE" || status=1
+node "$HERE/anthropic-sdk.mjs" "$BASE" | tee -a "$tmp/actual.jsonl" || status=1
 echo "== openai"
-node "$HERE/openai.mjs" "$BASE" || status=1
+node "$HERE/openai.mjs" "$BASE" | tee -a "$tmp/actual.jsonl" || status=1
 echo "== claude-code (claude -p --json-schema ... --output-format json)"
-sh "$HERE/claude-code.sh" "$BASE" || status=1
+sh "$HERE/claude-code.sh" "$BASE" | tee -a "$tmp/actual.jsonl" || status=1
 echo "interop: $(wc -l <"$tmp/journal.jsonl") requests journaled"
+echo "== outcomes against interop/expected.jsonl"
+python3 "$HERE/compare.py" "$tmp/actual.jsonl" "$HERE/expected.jsonl" ${INTEROP_UPDATE:+--update} || status=1
 exit $status

@@ -1,5 +1,5 @@
 # mk/mock.mk — the mock server's make targets (included by the Makefile).
 
-## interop: install @anthropic-ai/sdk, openai and the Claude Code CLI (npm, interop/node) and run them against the mock
+## interop: npm ci the pinned @anthropic-ai/sdk, openai and Claude Code CLI (interop/node), run them against the mock, compare with interop/expected.jsonl
 interop: $(GAUNTLET)
 	@GAUNTLET=$(GAUNTLET) sh interop/run.sh

@@ -148,3 +148,17 @@ size_t mock_utf8_piece(const char *text, size_t len, size_t limit)
         cut--;
     return cut ? cut : limit;
 }
+
+bool mock_ends_push(size_t **ends, size_t *count, size_t *cap, size_t offset)
+{
+    if (*count == *cap) {
+        size_t grown_cap = *cap ? *cap * 2 : 16;
+        size_t *grown = realloc(*ends, grown_cap * sizeof *grown);
+        if (grown == NULL)
+            return false;
+        *ends = grown;
+        *cap = grown_cap;
+    }
+    (*ends)[(*count)++] = offset;
+    return true;
+}

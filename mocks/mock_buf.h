@@ -30,6 +30,10 @@ void mock_buf_add_json_string(mock_buf *buf, const char *text, size_t len);
 void mock_buf_add_json_cstr(mock_buf *buf, const char *text);
 
 
+/* Append `offset` to a growable array of event end offsets. Returns false
+ * (the array unchanged) when out of memory. */
+bool mock_ends_push(size_t **ends, size_t *count, size_t *cap, size_t offset);
+
 /* Length of the longest prefix of `text` (at most `limit` bytes, 0 = all)
  * that does not end inside a UTF-8 sequence, so every streamed delta stays
  * valid UTF-8. */

@@ -131,7 +131,22 @@ void mock_faults_free(mock_faults *faults);
 
 /* ---- requests and replies ----------------------------------------------- */
 
-typedef enum mock_api { MOCK_API_ANTHROPIC = 0, MOCK_API_OPENAI } mock_api;
+typedef enum mock_api { MOCK_API_ANTHROPIC = 0, MOCK_API_OPENAI, MOCK_API_RESPONSES } mock_api;
+
+/* The form a client asked its answer in (mock_form.h). */
+typedef enum mock_form_kind {
+    MOCK_FORM_AS_SCRIPTED = 0, /* the request offers StructuredOutput, or asks nothing special */
+    MOCK_FORM_TOOL,            /* a StructuredOutput call becomes a call of `tool` */
+    MOCK_FORM_JSON_TEXT        /* a StructuredOutput call becomes its input as JSON text content */
+} mock_form_kind;
+
+typedef struct mock_form {
+    mock_form_kind kind;
+    char tool[128];  /* MOCK_FORM_TOOL: the client's tool name */
+    const char *why; /* the request field that decided: "tool_choice", "only_tool", "output_config.format",
+                        "output_format", "response_format", "text.format" */
+    bool forced;     /* the API would allow no other answer: a forced tool, a strict / native format */
+} mock_form;
 
 /* What the writers need to know about a request. */
 typedef struct mock_request {
@@ -142,6 +157,7 @@ typedef struct mock_request {
     bool stream;
     bool include_usage;       /* OpenAI stream_options.include_usage */
     bool mirror;              /* x-gauntlet-mirror: answer in the script's own form (JSON or SSE) */
+    mock_form form;           /* the answer form the client asked for */
     char request_id[40];
 } mock_request;
 
@@ -161,6 +177,9 @@ typedef struct mock_reply {
     char *notices_header; /* x-gauntlet-notices value (malloc'd), or NULL */
     char turn_header[24]; /* x-gauntlet-turn value, or "" */
     char provider_header[16]; /* x-gauntlet-provider: the API of verbatim stream bytes, or "" */
+    char form_note[600];  /* the journal's "answer_form" object (form.c), or "" */
+    const char *form_fault; /* a scripted stream's fault re-applied in another form (form.c): "cut",
+                               "malformed_sse", "stream_error"; or NULL */
 } mock_reply;
 
 void mock_reply_init(mock_reply *reply);
@@ -181,6 +200,16 @@ int mock_models_list(mock_reply *reply, const char *one_model);
 /* The same for OpenAI Chat Completions (chat.completion or chunks + [DONE]). */
 int mock_openai_render(const mock_request *request, const mock_turn *turn, mock_reply *reply);
 int mock_openai_error(mock_reply *reply, int status, const char *type, const char *message);
+
+/* The same for the OpenAI Responses API (a `response` object, or its
+ * `response.*` SSE events); errors use mock_openai_error (responses.c). */
+int mock_responses_render(const mock_request *request, const mock_turn *turn, mock_reply *reply);
+
+/* Make `reply` an SSE response of the events in `buf` (ending at `ends`,
+ * malloc'd; both taken): status 200, text/event-stream, closed abruptly at
+ * the end when `abort_at_end`. -1 when `failed` or out of memory. */
+int mock_reply_take_events(mock_reply *reply, mock_buf *buf, size_t *ends, size_t count, bool failed,
+                           bool abort_at_end);
 
 /* Default error type for a status in each API's vocabulary. */
 const char *mock_anthropic_error_type(int status);

@@ -161,17 +161,8 @@ typedef struct chunk_writer {
 static void chunk_end(chunk_writer *w)
 {
     mock_buf_adds(&w->buf, "\n\n");
-    if (w->count == w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 16;
-        size_t *grown = realloc(w->ends, cap * sizeof *grown);
-        if (grown == NULL) {
-            w->failed = true;
-            return;
-        }
-        w->ends = grown;
-        w->cap = cap;
-    }
-    w->ends[w->count++] = w->buf.len;
+    if (!mock_ends_push(&w->ends, &w->count, &w->cap, w->buf.len))
+        w->failed = true;
 }
 
 /* data: {head,"choices":[{"index":0,"delta":DELTA,"logprobs":null,"finish_reason":FR}]} */
@@ -268,19 +259,7 @@ static int render_stream(const mock_request *request, const mock_turn *turn, moc
         mock_buf_adds(&w.buf, "data: [DONE]");
         chunk_end(&w);
     }
-
-    free(reply->body);
-    free(reply->event_ends);
-    reply->body = mock_buf_take(&w.buf, &reply->body_len);
-    reply->event_ends = w.ends;
-    reply->event_count = w.count;
-    if (reply->body == NULL || w.failed)
-        return -1;
-    reply->status = 200;
-    reply->stream = true;
-    reply->abort_at_end = turn->fail_after_blocks;
-    snprintf(reply->content_type, sizeof reply->content_type, "text/event-stream; charset=utf-8");
-    return 0;
+    return mock_reply_take_events(reply, &w.buf, w.ends, w.count, w.failed, turn->fail_after_blocks);
 }
 
 int mock_openai_render(const mock_request *request, const mock_turn *turn, mock_reply *reply)

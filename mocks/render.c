@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli_io.h"
+#include "mock_form.h"
 #include "mock_render.h"
 
 /* A gt_message as the writers' mock_turn (pointers borrowed; blocks in arena). */
@@ -125,10 +126,10 @@ char *mock_notices_json(const gt_loop_reply *reply)
     return mock_buf_take(&buf, NULL);
 }
 
+/* In the endpoint's API and the answer form the client asked for (form.c). */
 static int render_message_turn(const mock_request *request, const mock_turn *turn, mock_reply *out)
 {
-    return request->api == MOCK_API_OPENAI ? mock_openai_render(request, turn, out)
-                                           : mock_anthropic_render(request, turn, out);
+    return mock_form_render(request, turn, true, out);
 }
 
 /* The id of the message `reply` carries (a stream's as assembled), or NULL. */
@@ -166,7 +167,7 @@ bool mock_fallback_on_wire(const gt_loop_reply *reply, gt_arena *arena)
 static int render_failed_turn(const mock_request *request, mock_turn *turn, mock_reply *out)
 {
     if (!request->stream)
-        return request->api == MOCK_API_OPENAI
+        return request->api != MOCK_API_ANTHROPIC
                    ? mock_openai_error(out, 503, "server_error", "The server is overloaded")
                    : mock_anthropic_error(out, 529, "overloaded_error", "Overloaded", request->request_id);
     turn->fail_after_blocks = true;
@@ -202,7 +203,7 @@ int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, b
             out->status = reply->http_status;
             return out->body ? 0 : -1;
         }
-        if (request->api == MOCK_API_OPENAI)
+        if (request->api != MOCK_API_ANTHROPIC)
             return mock_openai_error(out, reply->http_status, reply->error_type, reply->error_message);
         return mock_anthropic_error(out, reply->http_status, reply->error_type, reply->error_message,
                                     request->request_id);
@@ -217,6 +218,9 @@ int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, b
         return fallback ? render_failed_turn(request, &turn, out) : render_message_turn(request, &turn, out);
     }
     case GT_LOOP_REPLY_STREAM: {
+        if (mock_form_rerenders(request)) /* another answer form or the Responses API */
+            return mock_form_render_stream(request, reply->provider, reply->sse, reply->sse_len, model, fallback,
+                                           arena, out);
         bool same_api = (reply->provider == GT_PROVIDER_OPENAI) == (request->api == MOCK_API_OPENAI);
         if (request->mirror || (request->stream && same_api && !fallback)) {
             free(out->body);

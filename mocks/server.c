@@ -10,6 +10,7 @@
  *
  *   POST /v1/messages, /v1/messages/count_tokens, GET /v1/models[/ID]  Anthropic
  *   POST /v1/chat/completions                                          OpenAI
+ *   POST /v1/responses                                                 OpenAI Responses
  *   GET  /_gauntlet/health, /_gauntlet/journal?session=, /_gauntlet/scenarios
  *   POST /_gauntlet/scenarios?name=N (body = script), /_gauntlet/reset?session=
  *
@@ -33,6 +34,7 @@
 #include <unistd.h>
 
 #include "mock_faults.h"
+#include "mock_form.h"
 #include "mock_impl.h"
 #include "gauntlet/corpus.h"
 #include "gauntlet/loop.h"
@@ -427,10 +429,11 @@ typedef struct journal_info {
     const char *deviations[8];
     size_t deviation_count;
     const mock_faults *faults;
-    const char *extra_faults[3]; /* faults in the script itself or the on-wire fallback */
+    const char *extra_faults[4]; /* faults in the script itself or the on-wire fallback */
     size_t extra_fault_count;
     bool beyond_script;
     const char *request_id;
+    const char *answer_form; /* the answer form's JSON object (form.c), or NULL */
 } journal_info;
 
 static bool header_journaled(const char *name)
@@ -553,7 +556,12 @@ static void journal_request(gt_mock_server *server, struct MHD_Connection *conne
         for (size_t i = 0; i < n; i++)
             mock_buf_addf(&buf, "%s\"%s\"", i ? "," : "", names[i]);
     }
-    mock_buf_addf(&buf, "],\"beyond_script\":%s}", info->beyond_script ? "true" : "false");
+    mock_buf_addf(&buf, "],\"beyond_script\":%s", info->beyond_script ? "true" : "false");
+    if (info->answer_form) {
+        mock_buf_adds(&buf, ",\"answer_form\":");
+        mock_buf_adds(&buf, info->answer_form);
+    }
+    mock_buf_adds(&buf, "}");
     if (!buf.failed)
         mock_journal_add(server->journal, session_key, buf.data, buf.len);
     mock_buf_free(&buf);
@@ -605,7 +613,7 @@ static enum MHD_Result queue_reply(gt_mock_server *server, struct MHD_Connection
 static int error_reply(mock_api api, mock_reply *reply, int status, const char *type, const char *message,
                        const char *request_id)
 {
-    if (api == MOCK_API_OPENAI)
+    if (api != MOCK_API_ANTHROPIC)
         return mock_openai_error(reply, status, type, message);
     return mock_anthropic_error(reply, status, type ? type : mock_anthropic_error_type(status), message, request_id);
 }
@@ -626,6 +634,9 @@ static bool body_has_strict(const cJSON *body)
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(body, "response_format");
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(format, "json_schema"), "strict")))
         return true;
+    const cJSON *text_format = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(body, "text"), "format");
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(text_format, "strict")))
+        return true; /* Responses API */
     const cJSON *output = cJSON_GetObjectItemCaseSensitive(body, "output_config");
     return cJSON_GetObjectItemCaseSensitive(output, "format") != NULL ||
            cJSON_GetObjectItemCaseSensitive(body, "output_format") != NULL;
@@ -662,6 +673,15 @@ static bool body_answers_tool(const cJSON *body, const char *id)
             if (cJSON_IsString(use_id) && strcmp(use_id->valuestring, id) == 0)
                 return true;
         }
+    }
+    const cJSON *item; /* Responses API: {"type":"function_call_output","call_id":...} input items */
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(body, "input"))
+    {
+        const cJSON *call_id = cJSON_GetObjectItemCaseSensitive(item, "call_id");
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(item, "type");
+        if (cJSON_IsString(call_id) && strcmp(call_id->valuestring, id) == 0 && cJSON_IsString(type) &&
+            strcmp(type->valuestring, "function_call_output") == 0)
+            return true;
     }
     return false;
 }
@@ -716,7 +736,9 @@ static void set_pending(session *s, const gt_message *message)
 static void play_script(gt_mock_server *server, mock_scenario *scenario, const char *session_key,
                         const mock_request *request, const char *raw_body, gt_arena *arena, play *p)
 {
-    if (scenario->side_tool && !body_has_tool(request->body, scenario->side_tool)) {
+    /* a client asking for its answer in another form (form.c) is on its main loop */
+    if (scenario->side_tool && !body_has_tool(request->body, scenario->side_tool) &&
+        request->form.kind == MOCK_FORM_AS_SCRIPTED) {
         p->side = true;
         mock_scenario_retain(scenario);
         p->hold = scenario;
@@ -834,6 +856,7 @@ typedef enum route_kind {
     ROUTE_MODELS,
     ROUTE_MODEL,
     ROUTE_CHAT,
+    ROUTE_RESPONSES,
     ROUTE_HEALTH,
     ROUTE_JOURNAL,
     ROUTE_SCENARIOS,
@@ -853,6 +876,8 @@ static route_kind route_of(const char *route, const char *method, const char **w
         {"/v1/models", "GET", ROUTE_MODELS},
         {"/v1/chat/completions", "POST", ROUTE_CHAT},
         {"/chat/completions", "POST", ROUTE_CHAT},
+        {"/v1/responses", "POST", ROUTE_RESPONSES},
+        {"/responses", "POST", ROUTE_RESPONSES},
         {"/_gauntlet/health", "GET", ROUTE_HEALTH},
         {"/", "GET", ROUTE_HEALTH}, /* clients probing the base URL */
         {"/_gauntlet/journal", "GET", ROUTE_JOURNAL},
@@ -1000,7 +1025,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
     select_scenario(connection, url, &sel);
     const char *wanted = NULL;
     route_kind kind = route_of(sel.route, method, &wanted);
-    mock_api api = kind == ROUTE_CHAT || strstr(sel.route, "/chat/") ? MOCK_API_OPENAI : MOCK_API_ANTHROPIC;
+    mock_api api = kind == ROUTE_RESPONSES || strstr(sel.route, "/responses") ? MOCK_API_RESPONSES
+                   : kind == ROUTE_CHAT || strstr(sel.route, "/chat/")   ? MOCK_API_OPENAI
+                                                                        : MOCK_API_ANTHROPIC;
 
     journal_info info = {.method = method, .url = url, .route = sel.route, .sel = &sel, .turn = -1,
                          .request_id = request_id};
@@ -1063,6 +1090,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
     request.include_usage = cJSON_IsTrue(
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(body, "stream_options"), "include_usage"));
     info.stream = request.stream;
+    mock_form_detect(body, api, &request.form);
     if (kind == ROUTE_COUNT_TOKENS) {
         mock_anthropic_count_tokens(&request, &reply);
         goto respond;
@@ -1114,8 +1142,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
             side_block.text_len = strlen(MOCK_AFTER_SCRIPT_TEXT);
         }
         side.blocks = &side_block;
-        rendered = api == MOCK_API_OPENAI ? mock_openai_render(&request, &side, &reply)
-                                          : mock_anthropic_render(&request, &side, &reply);
+        rendered = mock_form_render(&request, &side, false, &reply);
     }
     player_release(p.player); /* the reply no longer points into the script */
     p.player = NULL;
@@ -1131,6 +1158,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         info.extra_faults[info.extra_fault_count++] = "fallback";
         info.extra_faults[info.extra_fault_count++] = request.stream ? "stream_error" : "http_error";
     }
+    if (reply.form_fault) /* the script's stream fault, re-applied in the client's form */
+        info.extra_faults[info.extra_fault_count++] = reply.form_fault;
+    if (reply.form_note[0])
+        info.answer_form = reply.form_note;
 
 respond:
     info.status = reply.faults.reset ? 0 : reply.status;

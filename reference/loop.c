@@ -91,6 +91,7 @@ typedef struct loop_state {
     bool fallback_model;
     bool enforce_sent;
     int baseline_calls;   /* StructuredOutput calls in the graph when the query started */
+    size_t first_feedback; /* graph index after the query's prompt: user entries from here are feedback */
     int tombstoned_calls; /* StructuredOutput calls tombstoned during this query */
     gt_loop_entry *graph;
     size_t graph_count, graph_cap;
@@ -224,8 +225,17 @@ static int check_schema(loop_state *state)
         state->out_of_memory = true;
         return -1;
     }
+    /* JSON.parse semantics: any nesting and any number are JSON; how deep or
+     * big a schema may be is the size guard's decision (seed 000: "not a
+     * valid JSON Schema"), not the parser's. */
+    gt_parse_options parse_options;
+    gt_parse_options_init(&parse_options);
+    parse_options.max_depth = GT_SCHEMA_PARSE_MAX_DEPTH;
+    parse_options.allow_big_integers = true;
+    parse_options.max_bytes = GT_SCHEMA_PARSE_MAX_BYTES;
     gt_parse_error error;
-    const gt_value *root = gt_parse(scratch, config->json_schema_text, config->json_schema_len, NULL, &error);
+    const gt_value *root =
+        gt_parse(scratch, config->json_schema_text, config->json_schema_len, &parse_options, &error);
     const char *reason = NULL, *text = NULL;
     char detail[800] = "";
     if (root == NULL) {
@@ -788,9 +798,41 @@ static const char *final_text(loop_state *state)
     return NULL;
 }
 
+/* The user-side blocks the loop added after the prompt (tool results, the
+ * enforce message), in order, retracted ones marked. */
+static void collect_feedback(loop_state *state)
+{
+    size_t count = 0;
+    for (size_t i = state->first_feedback; state->first_feedback > 0 && i < state->graph_count; i++)
+        count += state->graph[i].role == GT_LOOP_USER ? state->graph[i].block_count : 0;
+    gt_loop_feedback *items = count ? gt_arena_alloc(state->arena, count * sizeof *items) : NULL;
+    if (count > 0 && items == NULL) {
+        state->out_of_memory = true;
+        return;
+    }
+    size_t filled = 0;
+    for (size_t i = state->first_feedback; items != NULL && i < state->graph_count; i++) {
+        const gt_loop_entry *entry = &state->graph[i];
+        for (size_t b = 0; entry->role == GT_LOOP_USER && b < entry->block_count; b++) {
+            const gt_block *block = &entry->blocks[b];
+            items[filled++] = (gt_loop_feedback){
+                .tool_result = block->type == GT_BLOCK_TOOL_RESULT,
+                .tool_use_id = block->type == GT_BLOCK_TOOL_RESULT ? block->id : NULL,
+                .is_error = block->is_error,
+                .meta = entry->is_meta,
+                .retracted = entry->tombstoned,
+                .text = copy(state, block->text, block->text_len),
+            };
+        }
+    }
+    state->result->feedback = items;
+    state->result->feedback_count = filled;
+}
+
 static void assemble_result(loop_state *state)
 {
     gt_loop_result *result = state->result;
+    collect_feedback(state);
     const attachment *surviving = last_surviving(state);
     result->structured_output = surviving ? surviving->value : NULL;
     result->accounting.attempts_used = attempts_used(state);
@@ -829,7 +871,8 @@ static void derive_strict_schema(loop_state *state)
     gt_parse_options options;
     gt_parse_options_init(&options);
     options.allow_big_integers = true;
-    options.max_depth = GT_SCHEMA_MAX_DEPTH;
+    options.max_depth = GT_SCHEMA_PARSE_MAX_DEPTH;
+    options.max_bytes = GT_SCHEMA_PARSE_MAX_BYTES;
     gt_parse_error perr;
     const char *text = state->config->json_schema_text;
     const gt_value *schema = text ? gt_parse(state->arena, text, strlen(text), &options, &perr) : NULL;
@@ -904,6 +947,7 @@ int gt_loop_run(const gt_loop_config *config, const gt_loop_model *model, gt_loo
             prompt->text = config->prompt ? config->prompt : "Complete the task.";
             prompt->text_len = strlen(prompt->text);
             graph_push(&state, GT_LOOP_USER, NULL, prompt, 1);
+            state.first_feedback = state.graph_count;
         } else
             state.out_of_memory = true;
         while (!state.out_of_memory && one_turn(&state) == STEP_CONTINUE)
@@ -1016,6 +1060,23 @@ char *gt_loop_envelope_json(const gt_loop_result *result)
         put_string(&b, gauntlet, "detail", result->detail);
     gt_build_put_number(&b, gauntlet, "late_attachments_dropped", result->late_attachments_dropped);
     gt_build_put_bool(&b, gauntlet, "strict_stripped", result->strict_stripped);
+    gt_value *feedback = made(&b, gt_value_new_array(arena));
+    for (size_t i = 0; feedback != NULL && i < result->feedback_count; i++) {
+        const gt_loop_feedback *item = &result->feedback[i];
+        gt_value *entry = made(&b, gt_value_new_object(arena));
+        put_string(&b, entry, "type", item->tool_result ? "tool_result" : "text");
+        if (item->tool_result) {
+            put_string(&b, entry, "tool_use_id", item->tool_use_id);
+            gt_build_put_bool(&b, entry, "is_error", item->is_error);
+        } else if (item->meta)
+            gt_build_put_bool(&b, entry, "meta", true);
+        if (item->retracted)
+            gt_build_put_bool(&b, entry, "retracted", true);
+        put_string(&b, entry, "content", item->text);
+        if (entry != NULL && gt_value_array_append(arena, feedback, entry) != 0)
+            b.failed = true;
+    }
+    put(&b, gauntlet, "feedback", feedback);
     if (result->strict_fallback != NULL)
         put_string(&b, gauntlet, "strict_fallback", result->strict_fallback);
     put(&b, root, "gauntlet", gauntlet);

@@ -254,8 +254,8 @@ static gt_value *parse_document(gt_schema *s, const char *text, size_t len, cons
     gt_parse_options po;
     gt_parse_options_init(&po);
     po.allow_big_integers = true;
-    po.max_depth = 100000;
-    po.max_bytes = 256u * 1024u * 1024u;
+    po.max_depth = GT_SCHEMA_PARSE_MAX_DEPTH;
+    po.max_bytes = GT_SCHEMA_PARSE_MAX_BYTES;
     gt_parse_error err;
     gt_value *root = gt_parse(s->arena, text, len, &po, &err);
     if (root == NULL) {
@@ -855,13 +855,30 @@ static void check_cycles_from(gt_schema *s, sc_node *start)
     free(stack);
 }
 
+static int by_location(const void *a, const void *b)
+{
+    return strcmp((*(sc_node *const *)a)->location, (*(sc_node *const *)b)->location);
+}
+
+/* Search from every node in order of schema location, so that the node a
+ * loop is reported at is the same on every run (the table is keyed by
+ * addresses). */
 static void check_cycles(gt_schema *s)
 {
-    for (size_t i = 0; i < s->infos_cap && !s->failed; i++) {
-        sc_node *n = s->infos[i].node;
-        if (n != NULL && n->mark == 0 && !n->is_bool)
-            check_cycles_from(s, n);
+    sc_node **nodes = malloc((s->infos_count + 1) * sizeof *nodes);
+    if (nodes == NULL) {
+        sc_fail(s, GT_SCHEMA_PROBLEM_OUT_OF_MEMORY, "", "out of memory");
+        return;
     }
+    size_t count = 0;
+    for (size_t i = 0; i < s->infos_cap && count < s->infos_count; i++)
+        if (s->infos[i].node != NULL && !s->infos[i].node->is_bool)
+            nodes[count++] = s->infos[i].node;
+    qsort(nodes, count, sizeof *nodes, by_location);
+    for (size_t i = 0; i < count && !s->failed; i++)
+        if (nodes[i]->mark == 0)
+            check_cycles_from(s, nodes[i]);
+    free(nodes);
 }
 
 /* ---- metaschema check ---- */

@@ -1,9 +1,11 @@
 /* cli_io.c — whole-file reads and argument parsing for the CLI. */
 #include "cli_io.h"
 
+#include "gauntlet/corpus.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
 #include "gauntlet/value.h"
+#include "report_util.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -336,4 +338,20 @@ int gt_report_specs_parse(char *value, gt_report_spec *specs, size_t *count, siz
         specs[(*count)++] = (gt_report_spec){item, colon + 1, writer};
     }
     return 0;
+}
+
+void gt_print_load_problem(const gt_load_problem *problem)
+{
+    gt_report_console_text(stderr, problem->file);
+    fprintf(stderr, ":%u: ", problem->line);
+    gt_report_console_text(stderr, problem->field[0] ? problem->field : "(file)");
+    fputs(": ", stderr);
+    gt_report_console_text(stderr, problem->message);
+    fputc('\n', stderr);
+}
+
+void gt_print_load_problems(const gt_corpus *corpus)
+{
+    for (size_t i = 0; i < gt_corpus_problem_count(corpus); i++)
+        gt_print_load_problem(gt_corpus_problem(corpus, i));
 }

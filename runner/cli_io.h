@@ -78,6 +78,14 @@ void gt_json_write_string(FILE *out, const char *text, size_t len);
 
 #include "gauntlet/report.h"
 
+struct gt_corpus;
+struct gt_load_problem;
+/* Print one load problem on stderr as `<file>:<line>: <field>: <message>`
+ * (docs/corpus-format.md), escaped for the terminal. */
+void gt_print_load_problem(const struct gt_load_problem *problem);
+/* The same for every load problem of `corpus`. */
+void gt_print_load_problems(const struct gt_corpus *corpus);
+
 /* One --report FORMAT:FILE. */
 typedef struct gt_report_spec {
     const char *format;

@@ -66,13 +66,7 @@ static int add_outputs(char *value, merge_output *outputs, size_t *count)
 static void print_problems(const gt_run *run, const gt_report_info *info)
 {
     for (size_t i = 0; i < gt_report_problem_count(run, info); i++) {
-        const gt_load_problem *problem = gt_report_problem(run, info, i);
-        gt_report_console_text(stderr, problem->file);
-        fprintf(stderr, ":%u: ", problem->line);
-        gt_report_console_text(stderr, problem->field[0] ? problem->field : "(file)");
-        fputs(": ", stderr);
-        gt_report_console_text(stderr, problem->message);
-        fputc('\n', stderr);
+        gt_print_load_problem(gt_report_problem(run, info, i));
     }
 }
 

@@ -364,22 +364,6 @@ static void show_progress(void *user, size_t done, size_t total, const gt_case_r
     fflush(state->out);
 }
 
-/* Write one report through a temporary file, so a reader never sees half a
- * report. Returns 0, or -1 after printing why. */
-
-static void print_problems(const gt_corpus *corpus)
-{
-    for (size_t i = 0; i < gt_corpus_problem_count(corpus); i++) {
-        const gt_load_problem *problem = gt_corpus_problem(corpus, i);
-        gt_report_console_text(stderr, problem->file);
-        fprintf(stderr, ":%u: ", problem->line);
-        gt_report_console_text(stderr, problem->field[0] ? problem->field : "(file)");
-        fputs(": ", stderr);
-        gt_report_console_text(stderr, problem->message);
-        fputc('\n', stderr);
-    }
-}
-
 static void free_options(run_options *options)
 {
     free(options->paths);
@@ -408,9 +392,7 @@ static void shell_word(FILE *out, const char *word)
     fputc('\'', out);
 }
 
-/* "gauntlet run ARGS..." shell-quoted: the command that reproduces this run.
- * Malloc'd, or NULL when out of memory. */
-static char *run_command_line(int argc, char **argv)
+char *gt_cmd_command_line(int argc, char **argv)
 {
     char *text = NULL;
     size_t len = 0;
@@ -540,7 +522,7 @@ static int list_cases(gt_corpus *corpus, const run_options *options)
         fputc('\n', stdout);
     }
     fflush(stdout);
-    print_problems(corpus);
+    gt_print_load_problems(corpus);
     return gt_corpus_problem_count(corpus) > 0 ? 2 : 0;
 }
 
@@ -583,7 +565,7 @@ int gt_cmd_run(int argc, char **argv)
     }
 
     gt_corpus *corpus = gt_corpus_new();
-    char *command = run_command_line(argc, argv);
+    char *command = gt_cmd_command_line(argc, argv);
     if (corpus == NULL || command == NULL) {
         fprintf(stderr, "gauntlet run: out of memory\n");
         return give_up(corpus, command, baseline, &options);
@@ -618,7 +600,7 @@ int gt_cmd_run(int argc, char **argv)
     info.selected_cases = gt_corpus_filter(corpus, options.gate, options.tag, options.id_glob);
     if (info.selected_cases == 0) {
         /* an empty selection is never green */
-        print_problems(corpus);
+        gt_print_load_problems(corpus);
         report_empty_selection(&options, loaded_cases, known);
         free(known);
         fflush(stderr);
@@ -635,7 +617,7 @@ int gt_cmd_run(int argc, char **argv)
         return status;
     }
     if (gt_smoke_wanted(options.target) && gt_smoke_run(options.target, stderr, stderr) != 0) {
-        print_problems(corpus);
+        gt_print_load_problems(corpus);
         return give_up(corpus, command, baseline, &options);
     }
     if (options.shard_count > 0)
@@ -660,7 +642,7 @@ int gt_cmd_run(int argc, char **argv)
     gt_run *run = gt_run_cases_with(corpus, &how, err, sizeof err);
     if (run == NULL) {
         fprintf(stderr, "gauntlet run: %s\n", err);
-        print_problems(corpus);
+        gt_print_load_problems(corpus);
         return give_up(corpus, command, baseline, &options);
     }
     if (terminal && show && run->count > 0)
@@ -685,7 +667,7 @@ int gt_cmd_run(int argc, char **argv)
     if (options.certify)
         gt_report_console_certification(human, run, &info);
     fflush(human);
-    print_problems(corpus);
+    gt_print_load_problems(corpus);
     if (run->count == 0)
         fprintf(stderr, "gauntlet run: no cases to run%s\n",
                 options.gate || options.tag || options.id_glob || options.shard_count

@@ -20,6 +20,8 @@ int gt_cmd_serve(int argc, char **argv);     /* mock model server */
 int gt_cmd_client(int argc, char **argv);    /* libcurl reference client */
 int gt_cmd_merge(int argc, char **argv);     /* join shard reports */
 int gt_cmd_show(int argc, char **argv);      /* one case, in detail */
+int gt_cmd_matrix(int argc, char **argv);    /* many implementations side by side */
+int gt_cmd_rules(int argc, char **argv);     /* rule coverage of the corpus */
 int gt_cmd_help(int argc, char **argv);       /* help texts, man pages (cmd_help.c) */
 int gt_cmd_version(int argc, char **argv);
 int gt_cmd_completion(int argc, char **argv); /* bash/zsh completion from the command table */
@@ -29,5 +31,9 @@ int gt_cmd_completion(int argc, char **argv); /* bash/zsh completion from the co
 /* The bundled corpus directory for run and show (./corpus, else next to the
  * binary) into `out`; false when there is none. cmd_run.c. */
 bool gt_cmd_default_corpus(char *out, size_t out_len);
+/* "gauntlet ARGS..." shell-quoted (argv starts at the command's name): the
+ * command that reproduces a run. Malloc'd, or NULL when out of memory.
+ * cmd_run.c. */
+char *gt_cmd_command_line(int argc, char **argv);
 
 #endif

@@ -28,6 +28,7 @@
 #include "gauntlet/parse.h"
 #include "gauntlet/run.h"
 #include "gauntlet/schema.h"
+#include "gauntlet/semantic.h"
 #include "gauntlet/value.h"
 
 /* Case files are data written by people, not model output: allow more than a
@@ -86,6 +87,8 @@ struct gt_corpus {
     schema_cache_entry *schemas;
     schemas_folder *folders;
     rules_list *rule_lists; /* every rules.json read so far */
+    gt_rule *rules;         /* their rules, list by list in reading order, each in file order */
+    size_t rule_count, rule_cap;
     const char *root; /* canonical corpus root while gt_corpus_load runs, else NULL */
     bool out_of_memory;
 };
@@ -539,6 +542,18 @@ static void read_rules_list(file_ctx *ctx, const gt_value *root, rules_list *lis
         if (source != NULL && !is_plain_string(source))
             problem(ctx, source, pointer, "source must be a string, not %s", json_type_name(source));
         list->ids[list->count++] = corpus_strdup(ctx->corpus, id->u.str.chars, id->u.str.len);
+        gt_corpus *corpus = ctx->corpus;
+        if (!grow((void **)&corpus->rules, &corpus->rule_cap, corpus->rule_count + 1, sizeof *corpus->rules)) {
+            corpus->out_of_memory = true;
+            return;
+        }
+        corpus->rules[corpus->rule_count++] = (gt_rule){
+            .id = list->ids[list->count - 1],
+            .statement = is_plain_string(statement) ? corpus_strdup(corpus, statement->u.str.chars, statement->u.str.len)
+                                                    : "",
+            .source = is_plain_string(source) ? corpus_strdup(corpus, source->u.str.chars, source->u.str.len) : NULL,
+            .list = list->path,
+        };
     }
     if (ctx->corpus->out_of_memory)
         return;
@@ -582,27 +597,34 @@ static const rules_list *load_rules_list(gt_corpus *corpus, const char *path)
     return list;
 }
 
-/* The nearest rules.json in the case file's directory or above it, or NULL
- * when there is none. Looked for once per case file. */
-static const rules_list *rules_for(file_ctx *ctx)
+/* The nearest rules.json in directory `start` or above it, read (once per
+ * corpus), or NULL when there is none. */
+static const rules_list *nearest_rules(gt_corpus *corpus, const char *start)
 {
-    if (ctx->rules_looked)
-        return ctx->rules;
-    ctx->rules_looked = true;
     char dir[PATH_MAX];
-    if (realpath(ctx->dir_prefix[0] ? ctx->dir_prefix : ".", dir) == NULL)
+    if (realpath(start, dir) == NULL)
         return NULL;
     for (;;) {
         char candidate[PATH_MAX + 16];
         struct stat info;
         snprintf(candidate, sizeof candidate, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, GT_CORPUS_RULES_FILE);
         if (stat(candidate, &info) == 0 && S_ISREG(info.st_mode))
-            return ctx->rules = load_rules_list(ctx->corpus, candidate);
+            return load_rules_list(corpus, candidate);
         char *slash = strrchr(dir, '/');
         if (slash == NULL || strcmp(dir, "/") == 0)
             return NULL;
         slash[slash == dir ? 1 : 0] = '\0';
     }
+}
+
+/* The nearest rules.json in the case file's directory or above it, or NULL
+ * when there is none. Looked for once per case file. */
+static const rules_list *rules_for(file_ctx *ctx)
+{
+    if (!ctx->rules_looked)
+        ctx->rules = nearest_rules(ctx->corpus, ctx->dir_prefix[0] ? ctx->dir_prefix : ".");
+    ctx->rules_looked = true;
+    return ctx->rules;
 }
 
 /* `rules` of a case or the defaults: a non-empty array of known, distinct
@@ -797,8 +819,36 @@ static bool register_id(file_ctx *ctx, const char *id, unsigned line, const gt_v
     return true;
 }
 
+/* expect.output_at and expect.trace are objects; output_at's keys are JSON
+ * Pointers. Other members need no check. Returns false after a problem. */
+static bool check_expect_object(file_ctx *ctx, const gt_value *member, const char *case_pointer, const char *name)
+{
+    char pointer[512], field[800];
+    bool output_at = strcmp(name, "output_at") == 0;
+    if (!output_at && strcmp(name, "trace") != 0)
+        return true;
+    snprintf(pointer, sizeof pointer, "%s/expect/%s", case_pointer, name);
+    if (member->type != GT_OBJECT || member->u.obj.count == 0) {
+        problem(ctx, member, pointer, "expect.%s must be a non-empty object (%s), not %s", name,
+                output_at ? "JSON Pointer: value" : "trace field: value",
+                member->type == GT_OBJECT ? "an empty object" : json_type_name(member));
+        return false;
+    }
+    for (size_t i = 0; output_at && i < member->u.obj.count; i++) {
+        const gt_member *place = &member->u.obj.members[i];
+        if (!gt_pointer_valid(place->key)) {
+            pointer_join(field, sizeof field, pointer, place->key, place->key_len);
+            problem(ctx, place->value, field, "expect.output_at keys are JSON Pointers (\"\" or \"/a/0\")");
+            return false;
+        }
+    }
+    return true;
+}
+
 /* The layer-specific expectations: `subtype` and `accounting` (loop and
- * stream cases, seed 000) and `output` (the exact produced JSON, wire cases). */
+ * stream cases, seed 000), `output` (the exact produced JSON, wire cases),
+ * `output_at` (values at JSON Pointers into the output: the seed's texts in
+ * a loop envelope or a repair request) and `trace` (the trace record). */
 static void load_expect_layers(file_ctx *ctx, const gt_value *value, const char *case_pointer, gt_expect *expect)
 {
     static const char *const figures[] = {"attempts_used", "attempts_limit", "retracted",
@@ -843,11 +893,12 @@ static void load_expect_layers(file_ctx *ctx, const gt_value *value, const char 
                 *slots[which] = (int)member->value->u.num.number;
         }
     }
-    const char *const json_members[] = {"output", "structured_output"};
-    const char **slots_json[] = {&expect->output_json, &expect->structured_output_json};
-    for (size_t i = 0; i < 2; i++) {
+    const char *const json_members[] = {"output", "structured_output", "output_at", "trace"};
+    const char **slots_json[] = {&expect->output_json, &expect->structured_output_json, &expect->output_at_json,
+                                 &expect->trace_json};
+    for (size_t i = 0; i < sizeof json_members / sizeof json_members[0]; i++) {
         const gt_value *member = member_value(value, json_members[i]);
-        if (member == NULL)
+        if (member == NULL || !check_expect_object(ctx, member, case_pointer, json_members[i]))
             continue;
         char *json = gt_value_to_json(member, NULL);
         if (json == NULL) {
@@ -1530,6 +1581,34 @@ int gt_corpus_load(gt_corpus *corpus, const char *path)
     return added;
 }
 
+int gt_corpus_load_rules(gt_corpus *corpus, const char *path)
+{
+    struct stat info;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    if (stat(path, &info) == 0 && !S_ISDIR(info.st_mode)) {
+        char *slash = strrchr(dir, '/');
+        if (slash == NULL)
+            snprintf(dir, sizeof dir, ".");
+        else
+            slash[slash == dir ? 1 : 0] = '\0';
+    }
+    const rules_list *list = nearest_rules(corpus, dir);
+    if (corpus->out_of_memory)
+        return -1;
+    return list != NULL;
+}
+
+size_t gt_corpus_rule_count(const gt_corpus *corpus)
+{
+    return corpus->rule_count;
+}
+
+const gt_rule *gt_corpus_rule(const gt_corpus *corpus, size_t index)
+{
+    return index < corpus->rule_count ? &corpus->rules[index] : NULL;
+}
+
 /* ---- the corpus --------------------------------------------------------- */
 
 const char *gt_tier_name(gt_tier tier)
@@ -1567,6 +1646,7 @@ void gt_corpus_free(gt_corpus *corpus)
     free(corpus->problems);
     free(corpus->ids);
     free(corpus->files);
+    free(corpus->rules);
     for (schemas_folder *f = corpus->folders; f != NULL; f = f->next)
         gt_schema_registry_free(f->registry);
     gt_arena_free(corpus->arena);

@@ -10,6 +10,7 @@
 #include "gauntlet/run.h"
 
 #include "gauntlet/parse.h"
+#include "gauntlet/semantic.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -85,6 +86,7 @@ void gt_observed_clear(gt_observed *observed)
     free(observed->output_json);
     free(observed->subtype);
     free(observed->transcript);
+    free(observed->trace_json);
     free(observed->violation);
     memset(observed, 0, sizeof *observed);
 }
@@ -391,8 +393,49 @@ static char *envelope_member(const char *object_json, const char *key)
     return json;
 }
 
+/* Each member of the `expected` object against `observed` JSON text: with
+ * `by_pointer`, the member names are JSON Pointers into the observed value
+ * (expect.output_at), else member names of the observed object
+ * (expect.trace). JSON equality; a missing place differs. With `skip_own`,
+ * places under /gauntlet (the reference's own envelope block, which a black
+ * box does not have) are not compared. Writes the first difference into
+ * `buf`; returns true when all agree. */
+static bool compare_places(const char *what, const char *expected, const char *observed, bool by_pointer,
+                           bool skip_own, text_buf *buf)
+{
+    gt_arena *arena = gt_arena_new();
+    if (arena == NULL)
+        return false;
+    const gt_value *want = parse_loose(arena, expected), *got = parse_loose(arena, observed);
+    bool equal = want != NULL && want->type == GT_OBJECT;
+    for (size_t i = 0; equal && i < want->u.obj.count; i++) {
+        const gt_member *place = &want->u.obj.members[i];
+        if (skip_own && strncmp(place->key, "/gauntlet", 9) == 0 && (place->key[9] == '\0' || place->key[9] == '/'))
+            continue;
+        const gt_value *there = got == NULL                       ? NULL
+                                : by_pointer                      ? gt_pointer_get(got, place->key)
+                                : got->type == GT_OBJECT ? gt_value_get(got, place->key, place->key_len)
+                                                                  : NULL;
+        if (there != NULL && gt_value_equal(there, place->value))
+            continue;
+        char *want_text = gt_value_to_json(place->value, NULL);
+        char *got_text = there ? gt_value_to_json(there, NULL) : NULL;
+        buf_printf(buf, "expected %s %s%s%s %.300s, observed %.300s", what, by_pointer ? "at \"" : "",
+                   place->key, by_pointer ? "\"" : "", want_text ? want_text : "?",
+                   got == NULL ? "no " : got_text ? got_text : "(absent)");
+        if (got == NULL)
+            buf_printf(buf, "%s", by_pointer ? "output" : "trace record");
+        free(want_text);
+        free(got_text);
+        equal = false;
+    }
+    gt_arena_free(arena);
+    return equal;
+}
+
 /* Loop, stream and wire expectations: terminal subtype, attempt accounting
- * (each figure the case gives) and the exact output. */
+ * (each figure the case gives), the exact output, values at places in it,
+ * and the trace record. */
 static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *observed, text_buf *buf)
 {
     if (expect->subtype != NULL && !text_equal(expect->subtype, observed->subtype)) {
@@ -433,6 +476,11 @@ static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *obs
                    observed->output_json ? observed->output_json : "(none)");
         return GT_OUTCOME_FAIL;
     }
+    if (expect->output_at_json != NULL &&
+        !compare_places("output", expect->output_at_json, observed->output_json, true, observed->black_box, buf))
+        return GT_OUTCOME_FAIL;
+    if (expect->trace_json != NULL && !compare_places("trace", expect->trace_json, observed->trace_json, false, false, buf))
+        return GT_OUTCOME_FAIL;
     return GT_OUTCOME_PASS;
 }
 
@@ -453,7 +501,8 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
         return GT_OUTCOME_FAIL;
     }
     gt_expect figures_only = *expect;
-    figures_only.subtype = NULL; /* vendor clients name their subtypes their own way */
+    figures_only.subtype = NULL;    /* vendor clients name their subtypes their own way */
+    figures_only.trace_json = NULL; /* a client's trace is not observable from outside */
     int *want = &figures_only.accounting.attempts_used;
     const int *got = &observed->accounting.attempts_used;
     for (size_t i = 0; i < 6; i++)

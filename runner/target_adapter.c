@@ -35,9 +35,14 @@ void gt_adapter_set_timeout_ms(int timeout_ms)
 
 int gt_adapter_timeout_ms(void) { return default_timeout_ms; }
 
+static size_t default_max_line = GT_ADAPTER_MAX_LINE; /* set before threads start (tests) */
+
+void gt_adapter_set_max_line(size_t bytes) { default_max_line = bytes > 0 ? bytes : GT_ADAPTER_MAX_LINE; }
+
 typedef struct adapter {
     char *command;
     int timeout_ms;
+    size_t max_line; /* longest reply line accepted */
     pid_t pid;
     int to_child, from_child, child_err; /* -1 when not running */
     char *line;                          /* stdout bytes read but not consumed */
@@ -237,7 +242,7 @@ static int read_line(adapter *ad, long long deadline, size_t *len)
             *newline = '\0';
             return READ_LINE;
         }
-        if (ad->line_len > GT_ADAPTER_MAX_LINE)
+        if (ad->line_len > ad->max_line)
             return READ_TOO_LONG;
         if (ad->line_cap - ad->line_len < 65536) {
             size_t cap = ad->line_cap ? ad->line_cap * 2 : 131072;
@@ -290,8 +295,8 @@ static void read_failure(adapter *ad, int status, const char *waiting_for, int t
                  pending ? ", with a partial line and no newline" : "", how, tail);
         break;
     case READ_TOO_LONG:
-        snprintf(note, note_len, "adapter wrote a line over %u bytes while answering %s (%s)%s",
-                 GT_ADAPTER_MAX_LINE, waiting_for, how, tail);
+        snprintf(note, note_len, "adapter wrote a line over %zu bytes while answering %s (%s)%s", ad->max_line,
+                 waiting_for, how, tail);
         break;
     case READ_NOMEM: snprintf(note, note_len, "out of memory reading the adapter's %s", waiting_for); break;
     default:
@@ -332,7 +337,7 @@ static const gt_value *parse_reply(adapter *ad, size_t len, gt_parse_error *perr
     gt_parse_options_init(&options);
     options.rfc8259 = true;
     options.max_depth = GT_ADAPTER_REPLY_MAX_DEPTH;
-    options.max_bytes = GT_ADAPTER_MAX_LINE;
+    options.max_bytes = ad->max_line;
     gt_arena_reset(ad->arena);
     return gt_parse(ad->arena, ad->line, len, &options, perr);
 }
@@ -411,6 +416,7 @@ static int adapter_open(const char *arg, void **state, char *err, size_t err_len
         return -1;
     }
     ad->timeout_ms = default_timeout_ms;
+    ad->max_line = default_max_line;
     ad->to_child = ad->from_child = ad->child_err = -1;
     /* Start now so a broken command is reported once, up front, and the
      * implementation's name is known for the report header. */
@@ -532,6 +538,9 @@ static int read_response(const gt_value *reply, gt_observed *observed, char *why
     const gt_value *output = gt_value_get(reply, "output", 6);
     if (output != NULL && output->type != GT_NULL)
         observed->output_json = gt_value_to_json(output, NULL);
+    const gt_value *trace = gt_value_get(reply, "trace", 5);
+    if (trace != NULL && trace->type == GT_OBJECT)
+        observed->trace_json = gt_value_to_json(trace, NULL);
     const char *subtype = string_member(reply, "subtype");
     if (subtype != NULL)
         observed->subtype = strdup(subtype);
@@ -663,3 +672,24 @@ const gt_target_ops gt_target_adapter_ops = {
     .name = adapter_name,
     .close = adapter_close,
 };
+
+int gt_adapter_reply_read(const char *line, size_t len, gt_observed *observed, char *why, size_t why_len)
+{
+    gt_arena *arena = gt_arena_new();
+    if (arena == NULL)
+        return -1;
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.rfc8259 = true;
+    options.max_depth = GT_ADAPTER_REPLY_MAX_DEPTH;
+    options.max_bytes = GT_ADAPTER_MAX_LINE;
+    gt_parse_error perr;
+    const gt_value *reply = gt_parse(arena, line, len, &options, &perr);
+    int status = -1;
+    if (reply == NULL || reply->type != GT_OBJECT)
+        snprintf(why, why_len, "not a JSON object");
+    else
+        status = read_response(reply, observed, why, why_len);
+    gt_arena_free(arena);
+    return status;
+}

@@ -36,6 +36,16 @@ extern const gt_target_ops gt_target_adapter_ops;
  * --timeout; call before any run starts). */
 void gt_adapter_set_timeout_ms(int timeout_ms);
 
+/* Set the longest reply line for adapters opened afterwards (0 = the default
+ * GT_ADAPTER_MAX_LINE); tests use a small one so that an oversized line is
+ * detected after a few reads, whatever the machine's load. */
+void gt_adapter_set_max_line(size_t bytes);
+
+/* Read one check reply line as the adapter target does (parse, then the
+ * protocol's fields into `observed`). 0, or -1 with `why`. For the fuzz
+ * harness (fuzz/fuzz_adapter_reply.c) and tests. */
+int gt_adapter_reply_read(const char *line, size_t len, gt_observed *observed, char *why, size_t why_len);
+
 /* The per-case timeout in force (the reference target uses it too). */
 int gt_adapter_timeout_ms(void);
 

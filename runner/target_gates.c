@@ -210,7 +210,7 @@ static void fill_gates(const gt_pipeline_outcome *outcome, gt_observed *observed
         observed->gates[gate] = status_of(outcome->status[gate]);
 }
 
-/* The trace record for this verdict, as the transcript's first line. */
+/* The trace record for this verdict: observed->trace_json, and the transcript's first line. */
 static int add_trace(const gates_case *gc, const gt_case_input *input, gt_observed *observed)
 {
     const gt_value *trace = field(gc->kase, "trace");
@@ -250,9 +250,10 @@ static int add_trace(const gates_case *gc, const gt_case_input *input, gt_observ
         return -1;
     }
     snprintf(transcript, size, "trace: %s\n%s", json, observed->transcript ? observed->transcript : "");
-    free(json);
     free(observed->transcript);
     observed->transcript = transcript;
+    free(observed->trace_json);
+    observed->trace_json = json; /* compared with expect.trace */
     return 0;
 }
 

@@ -15,7 +15,8 @@
  * be invalid on purpose), GAUNTLET_JSON_SCHEMA, GAUNTLET_PROMPT,
  * GAUNTLET_SCRIPT_FILE (the loop script minus its turns: history, limits),
  * GAUNTLET_MAX_TURNS and GAUNTLET_STRICT when the script sets them,
- * GAUNTLET_BIN (this gauntlet executable),
+ * GAUNTLET_BIN (this gauntlet executable; absent when the running program is
+ * not gauntlet, e.g. a test binary),
  * ANTHROPIC_API_KEY / OPENAI_API_KEY (gauntlet-<scenario>), and the script's
  * `env` (MAX_STRUCTURED_OUTPUT_RETRIES). Not for: the in-process reference
  * over HTTP (target_http_reference.c). */
@@ -313,9 +314,24 @@ static bool played_fallback(const gt_value *entry)
     return false;
 }
 
-/* Figures and violations from the journal of one session. */
-static void read_journal(http_target *target, const char *session, gt_observed *observed, gt_arena *arena)
+/* Why the mock marked a scripted turn of this entry as one no provider would
+ * send this client (answer_form.expressible false), or NULL. */
+static const char *inexpressible_turn(const gt_value *entry)
 {
+    const gt_value *form = gt_value_get(entry, "answer_form", 11);
+    const gt_value *expressible = form ? gt_value_get(form, "expressible", 11) : NULL;
+    if (expressible == NULL || expressible->type != GT_FALSE)
+        return NULL;
+    const char *why = member_string(form, "inexpressible");
+    return why ? why : "a turn the client's request rules out";
+}
+
+/* Figures and violations from the journal of one session; `inexpressible`
+ * gets the first turn the client's request ruled out ("" when none). */
+static void read_journal(http_target *target, const char *session, gt_observed *observed, gt_arena *arena,
+                         char *inexpressible, size_t inexpressible_len)
+{
+    inexpressible[0] = '\0';
     char *json = gt_mock_journal_json(target->server, session);
     gt_parse_options options;
     gt_parse_options_init(&options);
@@ -336,12 +352,17 @@ static void read_journal(http_target *target, const char *session, gt_observed *
         const gt_value *status = gt_value_get(entry, "status", 6);
         const gt_value *side = gt_value_get(entry, "side", 4);
         const char *route = member_string(entry, "route");
-        bool model_route = route != NULL && (strcmp(route, "/v1/messages") == 0 || strcmp(route, "/v1/chat/completions") == 0);
+        bool model_route = route != NULL && (strcmp(route, "/v1/messages") == 0 ||
+                                             strcmp(route, "/v1/chat/completions") == 0 ||
+                                             strcmp(route, "/v1/responses") == 0);
         /* The client's main loop: requests carrying StructuredOutput, or, in a
          * run where none does (no schema), every scripted model request. */
         if (any_structured ? !structured_request(body) : (!model_route || (side && side->type == GT_TRUE)))
             continue;
         api_attempts++;
+        const char *ruled_out = inexpressible_turn(entry);
+        if (ruled_out != NULL && inexpressible[0] == '\0')
+            snprintf(inexpressible, inexpressible_len, "request %d: %s", api_attempts, ruled_out);
         const gt_value *past_end = gt_value_get(entry, "beyond_script", 13);
         if (past_end != NULL && past_end->type == GT_TRUE)
             beyond++;
@@ -527,6 +548,7 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
     int status = run_client(target->command, env, env_count, HTTP_TARGET_TIMEOUT_MS, &out, &out_len, tail,
                             sizeof tail, note, note_len);
     int result = GT_CHECK_DONE;
+    char inexpressible[300] = "";
     const gt_value *envelope = status >= 0 && arena ? find_envelope(arena, out, out_len) : NULL;
     if (status < 0) {
         result = GT_CHECK_ERROR;
@@ -547,7 +569,7 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
         snprintf(message, sizeof message, "client exited with status %d and no result envelope%s%.600s",
                  WEXITSTATUS(status), tail[0] ? "; stderr: " : "", tail);
         gt_observed_reject(observed, input->gate, "client_exit", message);
-        read_journal(target, session, observed, arena);
+        read_journal(target, session, observed, arena, inexpressible, sizeof inexpressible);
     } else if (envelope == NULL) {
         snprintf(note, note_len, "the client printed no result envelope (exit status %d)%s%s",
                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, tail[0] ? "; stderr: " : "", tail);
@@ -572,7 +594,13 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
                                                                           : (subtype ? subtype : "no_subtype"),
                                message);
         }
-        read_journal(target, session, observed, arena);
+        read_journal(target, session, observed, arena, inexpressible, sizeof inexpressible);
+    }
+    if (inexpressible[0] != '\0') {
+        /* the script needs a model answer this client's request rules out
+         * (docs/mock-server.md, "Inexpressible turns"): no verdict either way */
+        snprintf(note, note_len, "the case cannot be expressed for this client: %s", inexpressible);
+        result = GT_CHECK_SKIPPED;
     }
     for (size_t i = 0; i < env_count; i++)
         free(env[i]);

@@ -50,6 +50,25 @@ static inline int gt_test_cli(int (*command)(int, char **), char **argv, char *o
     return WEXITSTATUS(status);
 }
 
+/* GAUNTLET defaults to build/gauntlet, and a suite binary takes no
+ * arguments: the http target hands wrappers such as
+ * adapters/http-reference-client/run.sh its own executable (GAUNTLET_BIN),
+ * which in a test binary run by hand would be the test binary itself, started
+ * again as "test_x client ..." recursively (a fork bomb). The http target
+ * also sets GAUNTLET_BIN only for an executable named gauntlet*. */
+
+/* Run `command` with /bin/sh, its stdout into `out` (NUL-terminated,
+ * truncated to fit). Returns the exit status, or -1 when it did not exit. */
+static inline int gt_test_shell(const char *command, char *out, size_t out_len)
+{
+    FILE *pipe = popen(command, "r");
+    ck_assert_ptr_nonnull(pipe);
+    size_t got = fread(out, 1, out_len - 1, pipe);
+    out[got] = '\0';
+    int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* A whole file as a NUL-terminated malloc'd string (fails the test when it
  * cannot be read). */
 static inline char *gt_test_slurp(const char *path)
@@ -100,8 +119,13 @@ static inline int gt_test_junit_validate(const char *path)
 }
 
 #define GT_TEST_MAIN()                                                     \
-    int main(void)                                                         \
+    int main(int argc, char **argv)                                        \
     {                                                                      \
+        if (argc > 1) {                                                    \
+            fprintf(stderr, "%s: a test suite takes no arguments\n", argv[0]); \
+            return 2;                                                      \
+        }                                                                  \
+        setenv("GAUNTLET", "build/gauntlet", 0);                           \
         SRunner *runner = srunner_create(make_suite());                    \
         srunner_run_all(runner, CK_NORMAL);                                \
         int failed = srunner_ntests_failed(runner);                        \

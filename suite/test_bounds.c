@@ -350,6 +350,23 @@ START_TEST(adapter_accounting_figures_saturate)
 }
 END_TEST
 
+START_TEST(adapter_reply_reader_is_callable_alone)
+{
+    /* the entry point fuzz_adapter_reply drives */
+    gt_observed observed;
+    memset(&observed, 0, sizeof observed);
+    char why[256] = "";
+    static const char good[] = "{\"seq\":1,\"verdict\":\"reject\",\"gate\":\"syntax\",\"reason\":\"too_large\"}";
+    ck_assert_int_eq(gt_adapter_reply_read(good, sizeof good - 1, &observed, why, sizeof why), 0);
+    ck_assert_int_eq(observed.verdict, GT_VERDICT_REJECT);
+    gt_observed_clear(&observed);
+    memset(&observed, 0, sizeof observed);
+    ck_assert_int_eq(gt_adapter_reply_read("[1e300", 6, &observed, why, sizeof why), -1);
+    ck_assert_str_eq(why, "not a JSON object");
+    gt_observed_clear(&observed);
+}
+END_TEST
+
 /* ---- size limits while reading ---- */
 
 /* `gauntlet parse` on a pipe that would carry 64 MiB: with --max-bytes 1M it
@@ -616,6 +633,7 @@ static Suite *make_suite(void)
     tcase_add_test(numbers, stream_usage_figures_saturate);
     tcase_add_test(numbers, contains_bounds_of_1e300);
     tcase_add_test(numbers, adapter_accounting_figures_saturate);
+    tcase_add_test(numbers, adapter_reply_reader_is_callable_alone);
     suite_add_tcase(suite, numbers);
     TCase *mock = tcase_create("mock");
     tcase_set_timeout(mock, 60);

@@ -168,7 +168,7 @@ START_TEST(bash_completion_from_the_command_table)
              "complete -p gauntlet\n",
              script), 0);
     ck_assert_int_eq(shell_with_input("bash", test), 0);
-    ck_assert_str_eq(out, "[run]\n[--gate]\n[--max-fail]\n[policy]\n[never]\n[]\n[transform]\n[zsh]\n"
+    ck_assert_str_eq(out, "[run rules]\n[--gate]\n[--max-fail]\n[policy]\n[never]\n[]\n[transform]\n[zsh]\n"
                           "[--allow-big-integers]\ncomplete -o default -F _gauntlet gauntlet\n");
     free(test);
     free(script);

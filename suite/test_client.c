@@ -214,12 +214,7 @@ static int run_cli(const char *args, char *out, size_t out_len)
     const char *gauntlet = getenv("GAUNTLET") ? getenv("GAUNTLET") : "build/gauntlet";
     char command[2048];
     snprintf(command, sizeof command, "%s client %s 2>/dev/null", gauntlet, args);
-    FILE *pipe = popen(command, "r");
-    ck_assert_ptr_nonnull(pipe);
-    size_t n = fread(out, 1, out_len - 1, pipe);
-    out[n] = '\0';
-    int status = pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return gt_test_shell(command, out, out_len);
 }
 
 START_TEST(cli_exit_codes)

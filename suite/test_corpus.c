@@ -385,12 +385,34 @@ START_TEST(rule_list_problems)
 }
 END_TEST
 
+/* expect.output_at (JSON Pointer keys) and expect.trace are non-empty
+ * objects, kept as compact JSON for the comparison. */
+START_TEST(output_at_and_trace_expectations)
+{
+    const char *text = "{\"format\": \"gauntlet-corpus/1\", \"defaults\": {\"gate\": \"loop\", \"category\": \"c\"}, \"cases\": [\n"
+                       " {\"id\": \"a\", \"expect\": {\"verdict\": \"accept\", \"output_at\": {\"/result\": \"x\", \"\": {}},"
+                       " \"trace\": {\"schema\": \"s\"}}},\n"
+                       " {\"id\": \"b\", \"expect\": {\"verdict\": \"accept\", \"output_at\": {\"result\": 1}}},\n"
+                       " {\"id\": \"c\", \"expect\": {\"verdict\": \"accept\", \"output_at\": []}},\n"
+                       " {\"id\": \"d\", \"expect\": {\"verdict\": \"accept\", \"trace\": {}}}]}";
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "x.cases.json", text, strlen(text)), 1);
+    const gt_case *good = find_case(corpus, "a");
+    ck_assert_str_eq(good->expect.output_at_json, "{\"/result\":\"x\",\"\":{}}");
+    ck_assert_str_eq(good->expect.trace_json, "{\"schema\":\"s\"}");
+    ck_problem(corpus, "x.cases.json", "/cases/1/expect/output_at/result", 3, "JSON Pointers");
+    ck_problem(corpus, "x.cases.json", "/cases/2/expect/output_at", 4, "non-empty object");
+    ck_problem(corpus, "x.cases.json", "/cases/3/expect/trace", 5, "an empty object");
+    gt_corpus_free(corpus);
+}
+END_TEST
+
 /* The bundled rule list loads and holds every seed rule id. */
 START_TEST(bundled_rule_list)
 {
     const char *text = "{\"format\": \"gauntlet-corpus/1\", \"cases\": [\n"
                        " {\"id\": \"a\", \"gate\": \"loop\", \"category\": \"c\", \"tier\": \"optional\", "
-                       "\"rules\": [\"S0-01\", \"S0-32\", \"S2-30\", \"S4-19\", \"DC-08\", "
+                       "\"rules\": [\"S0-01\", \"S0-32\", \"S2-30\", \"S4-19\", \"DC-05\", "
                        "\"ANTHROPIC-MESSAGES-pause_turn\"], \"expect\": {\"verdict\": \"accept\"}}]}";
     gt_corpus *corpus = gt_corpus_new();
     ck_assert_int_eq(gt_corpus_load_text(corpus, "corpus/loop/x.cases.json", text, strlen(text)), 1);
@@ -418,6 +440,7 @@ static Suite *make_suite(void)
     tcase_add_test(loader, tier_and_rules);
     tcase_add_test(loader, rule_list_problems);
     tcase_add_test(loader, bundled_rule_list);
+    tcase_add_test(loader, output_at_and_trace_expectations);
     suite_add_tcase(suite, loader);
     return suite;
 }

@@ -404,6 +404,35 @@ START_TEST(json_schema_size_guard)
 }
 END_TEST
 
+/* Depth is the size guard's call, as JSON.parse takes any nesting: 10,000
+ * levels (root = 1) compile, 10,001 are "not a valid JSON Schema" — never
+ * "not valid JSON" (the syntax gate's 256-level model-output limit must not
+ * apply to the caller's schema). Big integers are JSON too. */
+START_TEST(json_schema_depth_guard)
+{
+    for (size_t levels = GT_SCHEMA_MAX_DEPTH; levels <= GT_SCHEMA_MAX_DEPTH + 1; levels++) {
+        gt_buffer text = {0};
+        /* root object, properties, then `levels - 2` nested items nodes */
+        gt_buffer_appendf(&text, "{\"json_schema_text\":\"{\\\"type\\\":\\\"object\\\",\\\"maximum\\\":"
+                                 "18446744073709551616,\\\"properties\\\":{\\\"a\\\":");
+        for (size_t i = 0; i + 3 < levels; i++)
+            gt_buffer_appendf(&text, "{\\\"items\\\":");
+        gt_buffer_appendf(&text, "{}");
+        for (size_t i = 0; i + 3 < levels; i++)
+            gt_buffer_append(&text, "}", 1);
+        gt_buffer_appendf(&text, "}}\",\"turns\":[" CALL("t1", "{\"a\":[]}") "]}");
+        ck_assert(!text.failed);
+        if (levels <= GT_SCHEMA_MAX_DEPTH) {
+            run *r = play(text.data);
+            expect_subtype(r, GT_LOOP_SUCCESS);
+            run_free(r);
+        } else
+            expect_startup_error(text.data, "not a valid JSON Schema", "json_schema_invalid");
+        gt_buffer_free(&text);
+    }
+}
+END_TEST
+
 START_TEST(formats_not_asserted)
 {
     run *r = play("{\"json_schema\":{\"type\":\"object\",\"properties\":{\"email\":{\"type\":\"string\",\"format\":"
@@ -510,6 +539,35 @@ START_TEST(fallback_retracting_older_message_keeps_current)
     expect_subtype(r, GT_LOOP_SUCCESS);
     expect_object(r, VALID);
     expect_accounting(r, 2, 5, 1, 0, 2, 2);
+    run_free(r);
+}
+END_TEST
+
+/* gauntlet.feedback: every block the loop sent back after the prompt, in
+ * order, with the seed's exact texts; a retracted tool result is marked. */
+START_TEST(feedback_lists_what_was_sent_back)
+{
+    run *r = play("{\"json_schema\":" SCHEMA ",\"history\":[{\"role\":\"user\",\"content\":\"earlier\"}],"
+                  "\"turns\":[" TEXT("disk full") "," CALL("t1", INVALID) "," CALL("t2", VALID) ",{\"fallback\":"
+                  "{\"retract\":\"msg_t1\"}}]}");
+    expect_subtype(r, GT_LOOP_SUCCESS);
+    ck_assert_uint_eq(r->result.feedback_count, 2);
+    const gt_value *feedback = field(field(r->env, "gauntlet"), "feedback");
+    ck_assert_uint_eq(feedback->u.arr.count, 2);
+    char *enforce = gt_value_to_json(feedback->u.arr.items[0], NULL);
+    ck_assert_str_eq(enforce, "{\"type\":\"text\",\"meta\":true,\"content\":\"" GT_LOOP_ENFORCE_TEXT "\"}");
+    free(enforce);
+    char *error = gt_value_to_json(feedback->u.arr.items[1], NULL);
+    ck_assert_str_eq(error, "{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"is_error\":true,\"retracted\":true,"
+                            "\"content\":\"Output does not match required schema: /cause: expected string, got "
+                            "integer (type); root: missing required property \\\"fixes\\\" (required)\"}");
+    free(error);
+    ck_assert(r->result.feedback[1].retracted && !r->result.feedback[0].retracted);
+    run_free(r);
+
+    /* nothing sent back: an empty list, never absent */
+    r = play("{\"json_schema\":" SCHEMA ",\"turns\":[" CALL("t1", VALID) "]}");
+    ck_assert_uint_eq(field(field(r->env, "gauntlet"), "feedback")->u.arr.count, 0);
     run_free(r);
 }
 END_TEST
@@ -919,6 +977,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(schema, 30);
     tcase_add_test(schema, json_schema_checks);
     tcase_add_test(schema, json_schema_size_guard);
+    tcase_add_test(schema, json_schema_depth_guard);
     tcase_add_test(schema, formats_not_asserted);
     suite_add_tcase(suite, schema);
     TCase *tombstone = tcase_create("tombstone");
@@ -926,6 +985,7 @@ static Suite *make_suite(void)
     tcase_add_test(tombstone, tombstone_only);
     tcase_add_test(tombstone, late_attachment_for_retracted_id_dropped);
     tcase_add_test(tombstone, fallback_retracting_older_message_keeps_current);
+    tcase_add_test(tombstone, feedback_lists_what_was_sent_back);
     tcase_add_test(tombstone, retracted_calls_count_toward_the_limit);
     tcase_add_test(tombstone, resumed_history_never_counts);
     suite_add_tcase(suite, tombstone);

@@ -135,6 +135,50 @@ START_TEST(compare_subtype_accounting_and_output)
 }
 END_TEST
 
+/* expect.output_at: values at JSON Pointers into the output (JSON equality,
+ * a missing place differs; a black box skips /gauntlet places). expect.trace:
+ * members of the trace record (not observable from a black box). */
+START_TEST(compare_output_at_and_trace)
+{
+    char why[512];
+    gt_expect expect = {.verdict = GT_VERDICT_ACCEPT,
+                        .output_at_json = "{\"/result\":\"{\\\"a\\\":1}\",\"/usage/input_tokens\":30,"
+                                          "\"/gauntlet/feedback/0/content\":\"ok\"}"};
+    gt_observed observed = {.verdict = GT_VERDICT_ACCEPT};
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected output at \"/result\" \"{\\\"a\\\":1}\", observed no output");
+    observed.output_json = strdup("{\"result\":\"{\\\"a\\\":1}\",\"usage\":{\"input_tokens\":30.0},"
+                                  "\"gauntlet\":{\"feedback\":[{\"content\":\"ok\"}]}}");
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_PASS);
+    free(observed.output_json);
+    observed.output_json = strdup("{\"result\":\"{\\\"a\\\":1}\",\"usage\":{\"input_tokens\":31},"
+                                  "\"gauntlet\":{\"feedback\":[]}}");
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected output at \"/usage/input_tokens\" 30, observed 31");
+    free(observed.output_json);
+    observed.output_json = strdup("{\"result\":\"{\\\"a\\\":1}\",\"usage\":{\"input_tokens\":30}}");
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected output at \"/gauntlet/feedback/0/content\" \"ok\", observed (absent)");
+    observed.black_box = true; /* a vendor client has no gauntlet block */
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_PASS);
+    observed.black_box = false;
+    gt_observed_clear(&observed);
+
+    gt_expect traced = {.verdict = GT_VERDICT_ACCEPT,
+                        .trace_json = "{\"schema\":\"support-triage-v1\",\"contract_out\":\"support-triage-v2\"}"};
+    observed.verdict = GT_VERDICT_ACCEPT;
+    ck_assert_int_eq(gt_compare(&traced, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected trace schema \"support-triage-v1\", observed no trace record");
+    observed.trace_json = strdup("{\"schema\":\"support-triage-v1\",\"contract_out\":null}");
+    ck_assert_int_eq(gt_compare(&traced, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected trace contract_out \"support-triage-v2\", observed null");
+    free(observed.trace_json);
+    observed.trace_json = strdup("{\"schema\":\"support-triage-v1\",\"contract_out\":\"support-triage-v2\",\"x\":1}");
+    ck_assert_int_eq(gt_compare(&traced, &observed, why, sizeof why), GT_OUTCOME_PASS);
+    gt_observed_clear(&observed);
+}
+END_TEST
+
 START_TEST(gate_names_round_trip)
 {
     for (int gate = 0; gate < GT_GATE_COUNT; gate++)
@@ -556,6 +600,7 @@ static Suite *make_suite(void)
     tcase_add_test(compare, compare_gate_and_reason);
     tcase_add_test(compare, compare_errors_as_sets);
     tcase_add_test(compare, compare_subtype_accounting_and_output);
+    tcase_add_test(compare, compare_output_at_and_trace);
     tcase_add_test(compare, gate_names_round_trip);
     suite_add_tcase(suite, compare);
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
 #include "gt_test.h"
@@ -308,8 +309,7 @@ static void assert_loop(const char *schema_json, const char *instance, const cha
     ck_assert_int_eq(errors.failure, GT_SCHEMA_FAILURE_REF_CYCLE);
     ck_assert_str_eq(errors.items[0].keyword, "schema_ref_cycle");
     ck_assert_str_eq(errors.items[0].instance_path, path);
-    if (location != NULL) /* NULL: whichever node of the cycle is watched */
-        ck_assert_str_eq(errors.items[0].keyword_location, location);
+    ck_assert_str_eq(errors.items[0].keyword_location, location);
     ck_assert(strstr(errors.items[0].message, "reference loop") != NULL);
     gt_schema_errors_free(&errors);
 }
@@ -330,7 +330,7 @@ START_TEST(test_reference_loops_at_evaluation)
     /* behind an anyOf branch: only instances the first branch refuses get there */
     const char *branch = "{\"anyOf\":[{\"type\":\"null\"},{\"$ref\":\"#\"}]}";
     ck_assert(valid(branch, "null"));
-    assert_loop(branch, "3", "", NULL);
+    assert_loop(branch, "3", "", "");
     /* the same node at a deeper instance is recursion, not a loop */
     ck_assert(valid("{\"anyOf\":[{\"type\":\"integer\"},{\"items\":{\"$ref\":\"#\"}}]}", "[[1,[2]],3]"));
 }
@@ -406,6 +406,81 @@ START_TEST(test_registry_cross_document)
     remove(path), remove(root_path), rmdir(sub_dir), rmdir(dir);
     gt_schema_registry_free(files);
     gt_schema_registry_free(registry);
+}
+END_TEST
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* `gauntlet validate` and `jsts` with --ref/--ref-dir, and the NUL flags. */
+START_TEST(test_cli_refs_and_nul)
+{
+    char dir[] = "/tmp/gt-refs-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char refs[600], suite[600], path[700], app[700], big[700], nul[700], base[700], group[700];
+    snprintf(refs, sizeof refs, "%s/refs", dir);
+    snprintf(suite, sizeof suite, "%s/draft2020-12", dir);
+    ck_assert_int_eq(mkdir(refs, 0700), 0);
+    ck_assert_int_eq(mkdir(suite, 0700), 0);
+    write_text(refs, "base.json", "{\"$id\":\"https://json.schemastore.org/base.json\",\"definitions\":"
+                                  "{\"n\":{\"type\":\"integer\",\"maximum\":40}}}");
+    write_text(dir, "app.json", "{\"properties\":{\"n\":{\"$ref\":\"https://json.schemastore.org/base.json#/"
+                                "definitions/n\"},\"s\":{\"type\":\"string\"}}}");
+    write_text(dir, "big.json", "{\"n\":40.000000000000001}");
+    write_text(dir, "nul.json", "{\"n\":40,\"s\":\"a\\u0000b\"}");
+    write_text(suite, "refs.json", "[{\"description\":\"cross-document\",\"schema\":{\"$ref\":"
+                                   "\"https://json.schemastore.org/base.json#/definitions/n\"},\"tests\":["
+                                   "{\"description\":\"40\",\"data\":40,\"valid\":true},"
+                                   "{\"description\":\"just above\",\"data\":40.000000000000001,\"valid\":false}]}]");
+    snprintf(app, sizeof app, "%s/app.json", dir);
+    snprintf(big, sizeof big, "%s/big.json", dir);
+    snprintf(nul, sizeof nul, "%s/nul.json", dir);
+    snprintf(base, sizeof base, "%s/base.json", refs);
+    snprintf(group, sizeof group, "%s/refs.json", suite);
+    char out[4096];
+    char *unregistered[] = {"validate", "--schema", app, big, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, unregistered, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "no document https://json.schemastore.org/base.json is registered") != NULL &&
+                      strstr(out, "--ref FILE") != NULL,
+                  "%s", out);
+    char *by_file[] = {"validate", "--schema", app, "--ref", base, big, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, by_file, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "$.n maximum: expected integer <= 40") != NULL, "%s", out);
+    char *by_dir[] = {"validate", "--schema", app, "--ref-dir", refs, nul, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, by_dir, out, sizeof out), 0);
+    char *old_flag[] = {"validate", "--allow-nul", "--schema", app, "--ref-dir", refs, nul, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, old_flag, out, sizeof out), 0);
+    char *policy[] = {"validate", "--reject-nul", "--schema", app, "--ref-dir", refs, nul, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, policy, out, sizeof out), 1);
+    ck_assert_msg(strncmp(out, "reject syntax nul_character at 1:15", 35) == 0, "%s", out);
+    char *parse_default[] = {"parse", nul, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_parse, parse_default, out, sizeof out), 0);
+    char *jsts[] = {"jsts", group, "--ref", base, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_jsts, jsts, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "2 passed, 0 failed") != NULL, "%s", out);
+    char *jsts_missing[] = {"jsts", group, "--ref", "/nonexistent/x.json", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_jsts, jsts_missing, out, sizeof out), 2);
+    /* wire commands read a schema whose pattern holds \u0000 (SchemaStore has them) */
+    write_text(dir, "nulpat.json", "{\"type\":\"string\",\"pattern\":\"^[^\\u0000]*$\"}");
+    snprintf(path, sizeof path, "%s/nulpat.json", dir);
+    int (*wire[])(int, char **) = {gt_cmd_strict, gt_cmd_transform, gt_cmd_lint};
+    const char *names[] = {"strict", "transform", "lint"};
+    for (size_t i = 0; i < 3; i++) {
+        char *plain[] = {(char *)names[i], path, NULL};
+        ck_assert_int_ne(gt_test_cli(wire[i], plain, out, sizeof out), 2);
+        char *strict_nul[] = {(char *)names[i], "--reject-nul", path, NULL};
+        ck_assert_int_eq(gt_test_cli(wire[i], strict_nul, out, sizeof out), 2);
+        ck_assert_msg(strstr(out, "nul_character") != NULL, "%s: %s", names[i], out);
+    }
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(path), 0);
 }
 END_TEST
 
@@ -587,6 +662,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_schema_problems);
     tcase_add_test(tc, test_reference_loops_at_evaluation);
     tcase_add_test(tc, test_registry_cross_document);
+    tcase_add_test(tc, test_cli_refs_and_nul);
     tcase_add_test(tc, test_size_guards);
     tcase_add_test(tc, test_two_threads);
     tcase_add_test(tc, test_ecma_regex_semantics);

@@ -70,6 +70,8 @@ static void answer_observed(const gt_value *seq, const gt_observed *observed)
     printf("}");
     if (observed->output_json != NULL)
         printf(",\"output\":%s", observed->output_json);
+    if (observed->trace_json != NULL)
+        printf(",\"trace\":%s", observed->trace_json);
     if (observed->has_accounting) {
         const gt_accounting *a = &observed->accounting;
         printf(",\"accounting\":{\"attempts_used\":%d,\"attempts_limit\":%d,\"retracted\":%d,"

@@ -83,6 +83,8 @@ typedef struct gt_expect {
     bool accounting_given;    /* expect.accounting present: only then are the figures compared */
     const char *output_json;  /* expect.output as compact JSON (wire cases: the exact produced schema), or NULL */
     const char *structured_output_json; /* loop cases: expect.structured_output (null = no object may survive), or NULL */
+    const char *output_at_json; /* expect.output_at: {JSON Pointer: value} into the observed output (compact), or NULL */
+    const char *trace_json;     /* expect.trace: members the observed trace record must carry (compact), or NULL */
 } gt_expect;
 
 typedef struct gt_case {
@@ -124,6 +126,26 @@ size_t gt_corpus_count(const gt_corpus *corpus);
 const gt_case *gt_corpus_case(const gt_corpus *corpus, size_t index);
 size_t gt_corpus_problem_count(const gt_corpus *corpus);
 const gt_load_problem *gt_corpus_problem(const gt_corpus *corpus, size_t index);
+
+/* One rule of a rule list (rules.json). Strings are owned by the corpus. */
+typedef struct gt_rule {
+    const char *id;
+    const char *statement; /* one line */
+    const char *source;    /* NULL when the list gives none */
+    const char *list;      /* canonical path of the rules.json it comes from */
+} gt_rule;
+
+/* Read the rule list that governs `path` (a case file or a directory): the
+ * nearest rules.json in that directory (a file's own directory) or above it,
+ * even when no case names a rule. Its problems become load problems. Returns
+ * 1 when a list was found, 0 when there is none, -1 when out of memory. */
+int gt_corpus_load_rules(gt_corpus *corpus, const char *path);
+
+/* Every rule of every rule list read so far (by gt_corpus_load_rules, or
+ * because a case named rules), list by list in reading order and each list
+ * in its file order. A list is read once however often it is reached. */
+size_t gt_corpus_rule_count(const gt_corpus *corpus);
+const gt_rule *gt_corpus_rule(const gt_corpus *corpus, size_t index);
 
 /* Keep only the cases that match every given filter (NULL = no filter):
  * gate equal, tag contained, id matching a shell glob (fnmatch). Returns the

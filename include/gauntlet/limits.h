@@ -30,6 +30,13 @@
 /* Schema size guards before compiling (seed 000: Xzb pre-check). */
 #define GT_SCHEMA_MAX_NODES 100000u
 #define GT_SCHEMA_MAX_DEPTH 10000u
+/* Nesting a schema document may have when it is parsed (the --json-schema
+ * text, a $ref'd document): far beyond GT_SCHEMA_MAX_DEPTH, so a deep schema
+ * is refused by the size guard ("not a valid JSON Schema"), as JSON.parse
+ * accepts it, never by the parser ("not valid JSON"). */
+#define GT_SCHEMA_PARSE_MAX_DEPTH 100000u
+/* Size a schema document may have when it is parsed (256 MiB, as case files). */
+#define GT_SCHEMA_PARSE_MAX_BYTES (256u * 1024u * 1024u)
 
 /* Structure gate: subschema evaluations one validation may make (each
  * (subschema, instance location) pair evaluated counts once; results are

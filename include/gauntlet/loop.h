@@ -159,6 +159,19 @@ typedef struct gt_loop_accounting {
     int model_calls;      /* responses received (messages and streams, usable or not) */
 } gt_loop_accounting;
 
+/* One block the loop sent back to the model during the query, in order:
+ * a tool result (StructuredOutput's verdict text, or a scripted tool's
+ * result) or the enforce message. The envelope lists them as
+ * gauntlet.feedback, so a case can compare the seed's texts exactly. */
+typedef struct gt_loop_feedback {
+    bool tool_result;        /* a tool_result block; else a text block */
+    const char *tool_use_id; /* tool_result: the call it answers */
+    bool is_error;           /* tool_result: sent with is_error */
+    bool meta;               /* text: the enforce message (a meta user message) */
+    bool retracted;          /* a later fallback removed it from the conversation */
+    const char *text;
+} gt_loop_feedback;
+
 typedef struct gt_loop_result {
     gt_loop_subtype subtype;
     bool is_error;
@@ -180,6 +193,8 @@ typedef struct gt_loop_result {
     bool strict_stripped;        /* a capability 400 removed strict */
     const char *strict_fallback; /* strict was asked for but the schema is outside the strict subset:
                                     the fallback code (docs/wire.md); the original schema went out without strict */
+    const gt_loop_feedback *feedback; /* what the loop sent back to the model, in order */
+    size_t feedback_count;
     char *transcript;            /* turn by turn, malloc'd */
     gt_arena *arena;             /* owns everything above except transcript */
 } gt_loop_result;

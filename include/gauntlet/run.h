@@ -51,6 +51,7 @@ typedef struct gt_observed {
     gt_accounting accounting; /* loop/stream cases; all -1 when the target reports none */
     bool has_accounting;
     char *transcript;  /* loop cases: a human turn-by-turn transcript, or NULL */
+    char *trace_json;  /* gates cases: the trace record (gauntlet-trace/1, docs/repair.md) as compact JSON, or NULL */
     bool black_box;    /* a vendor client seen from outside (http target): gate and reason are not
                           observable, so only the verdict, structured_output and the figures it reports
                           (>= 0) are compared */

@@ -1,0 +1,14 @@
+// Vercel AI SDK: streamObject({model, schema, prompt}) with @ai-sdk/anthropic, as the AI
+// SDK documents structured data generation; the schema is zod.
+import { gauntletEnv, load, run, zodSchema } from '../../matrix/harness.mjs';
+
+globalThis.AI_SDK_LOG_WARNINGS = false;
+const env = gauntletEnv();
+const { streamObject } = await load('ai');
+const { createAnthropic } = await load('@ai-sdk/anthropic');
+await run(async () => {
+    const model = createAnthropic({ baseURL: `${env.anthropicBaseURL}/v1`, apiKey: env.apiKey })(env.model ?? 'claude-sonnet-4-5');
+    const result = streamObject({ model, schema: await zodSchema(env), prompt: env.prompt, onError: () => {} });
+    for await (const partial of result.partialObjectStream) void partial; // consumed as a UI would
+    return await result.object;
+}, { name: 'ai streamObject + @ai-sdk/anthropic', packages: ['ai', '@ai-sdk/anthropic', 'zod'] });

@@ -1,0 +1,16 @@
+// openai: responses.parse() with text.format = zodTextFormat(schema, name)
+// (the Responses API's structured-outputs helper); the answer is output_parsed.
+import { gauntletEnv, load, run, zodSchema } from '../../matrix/harness.mjs';
+
+const env = gauntletEnv();
+const { default: OpenAI } = await load('openai');
+const { zodTextFormat } = await load('openai/helpers/zod');
+await run(async () => {
+    const client = new OpenAI({ baseURL: env.openaiBaseURL, apiKey: env.apiKey });
+    const response = await client.responses.parse({
+        model: env.model ?? 'gpt-4o',
+        input: [{ role: 'user', content: env.prompt }],
+        text: { format: zodTextFormat(await zodSchema(env), 'answer') },
+    });
+    return response.output_parsed;
+}, { name: 'openai responses.parse', packages: ['openai', 'zod'] });

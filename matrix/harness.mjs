@@ -1,0 +1,159 @@
+// harness.mjs — what every library wrapper in adapters/<name>/ shares: the
+// http target's environment (docs/adapter-protocol.md, "Black-box HTTP
+// target"), loading the pinned libraries from matrix/node_modules (`npm ci`
+// of matrix/package-lock.json; exit 3, "cannot run", when they are missing),
+// and the result envelope. A wrapper calls its library the way the library's
+// own documentation recommends and hands the object (or the thrown error)
+// to run(); it never validates, repairs or retries on its own.
+import { readFileSync } from 'node:fs';
+
+/* A package from matrix/node_modules: import() resolves bare names from this
+ * file's folder, so the wrappers need no NODE_PATH. */
+export async function load(name) {
+    try {
+        return await import(name);
+    } catch (error) {
+        if (error && (error.code === 'ERR_MODULE_NOT_FOUND' || /Cannot find (package|module)/.test(error.message)))
+            cannotRun(`${name} is not installed: run 'make matrix-deps' (npm ci in matrix/)`);
+        throw error;
+    }
+}
+
+export function cannotRun(why) {
+    process.stderr.write(`gauntlet matrix wrapper: ${why}\n`);
+    process.exit(3);
+}
+
+/* What the http target gives: the schema (as text: some cases give invalid
+ * text on purpose), the prompt, base URLs and keys, the script's limits. */
+export function gauntletEnv() {
+    const env = process.env;
+    if (!env.ANTHROPIC_BASE_URL && !env.OPENAI_BASE_URL)
+        cannotRun('no ANTHROPIC_BASE_URL / OPENAI_BASE_URL: run me through gauntlet run --target http:...');
+    let script = {};
+    try {
+        script = JSON.parse(readFileSync(env.GAUNTLET_SCRIPT_FILE, 'utf8'));
+    } catch {
+        script = {};
+    }
+    const retries = Number.parseInt(env.MAX_STRUCTURED_OUTPUT_RETRIES ?? '', 10);
+    return {
+        schemaText: env.GAUNTLET_JSON_SCHEMA ?? '{}',
+        prompt: env.GAUNTLET_PROMPT || 'Complete the task.',
+        anthropicBaseURL: env.ANTHROPIC_BASE_URL,
+        openaiBaseURL: env.OPENAI_BASE_URL,
+        apiKey: env.ANTHROPIC_API_KEY || env.OPENAI_API_KEY || 'gauntlet',
+        script,
+        /* the attempt budget a case sets for the StructuredOutput loop; libraries with retries get it */
+        maxRetries: Number.isFinite(retries) ? retries : undefined,
+        model: script.model,
+    };
+}
+
+/* The caller's schema as a JSON value; a schema that is not JSON throws (the
+ * library never gets to run, as with any caller passing garbage). */
+export function schemaValue(env) {
+    return JSON.parse(env.schemaText);
+}
+
+/* The schema as zod, the form every one of these libraries documents first,
+ * converted by zod's own z.fromJSONSchema. */
+export async function zodSchema(env) {
+    const { z } = await load('zod');
+    return z.fromJSONSchema(schemaValue(env));
+}
+
+function print(envelope) {
+    process.stdout.write(JSON.stringify(envelope) + '\n');
+}
+
+/* Installed version of a package of matrix/node_modules, or null. */
+export function installedVersion(name) {
+    try {
+        return JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
+    } catch {
+        return null;
+    }
+}
+
+/* The envelope's "implementation": the library, its version and the
+ * packages it ran with (gauntlet matrix shows them). */
+function implementation(about) {
+    const packages = {};
+    for (const name of about.packages ?? [])
+        packages[name] = installedVersion(name);
+    const first = (about.packages ?? [])[0];
+    return { name: about.name ?? first, version: first ? packages[first] : null, language: 'JavaScript',
+             node: process.version, packages };
+}
+
+/* Run the library call; print success with its object, or is_error with the
+ * error's class and message (the library's own words). `about`: {name,
+ * packages: [the library first, then its providers, zod]}. */
+export async function run(call, about = {}) {
+    const impl = implementation(about);
+    let value;
+    try {
+        value = await call();
+    } catch (error) {
+        const name = error?.constructor?.name ?? typeof error;
+        print({ type: 'result', subtype: 'error_during_execution', is_error: true, error_class: name,
+                result: `${name}: ${error?.message ?? String(error)}`.slice(0, 2000), implementation: impl });
+        return;
+    }
+    if (value === undefined || value === null) {
+        print({ type: 'result', subtype: 'error_during_execution', is_error: true, error_class: null,
+                result: 'the library returned no object', implementation: impl });
+        return;
+    }
+    print({ type: 'result', subtype: 'success', is_error: false, structured_output: value, implementation: impl });
+}
+
+/* The schema as a zod 3 schema (zod's `zod/v3` API), for libraries built on
+ * zod 3 that break on zod 4 schemas (@instructor-ai/instructor 1.7: its
+ * zod-to-json-schema sends `parameters: {}` for a zod 4 schema). zod 3 has no
+ * JSON Schema import, so this converts the keywords the corpus's loop and
+ * stream contracts use; any other keyword is a harness limit: exit 3, the
+ * case is an error, never a verdict. */
+export async function zodV3Schema(env) {
+    const { z } = await load('zod/v3');
+    const known = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'minimum',
+                           'maximum', 'format', 'description', 'title', '$schema']);
+    const convert = (schema, path) => {
+        if (schema === true || (typeof schema === 'object' && schema !== null && Object.keys(schema).length === 0))
+            return z.any();
+        if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+            throw new Error(`${path}: a schema must be an object or a boolean`);
+        for (const key of Object.keys(schema))
+            if (!known.has(key))
+                cannotRun(`harness limit: ${path} uses '${key}', which the zod 3 conversion does not cover`);
+        if (schema.enum !== undefined)
+            return z.any().refine((value) => schema.enum.some((item) => JSON.stringify(item) === JSON.stringify(value)),
+                                  { message: `expected one of ${JSON.stringify(schema.enum)}` });
+        switch (schema.type) {
+        case 'object': {
+            const shape = {};
+            const required = new Set(schema.required ?? []);
+            for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+                const member = convert(sub, `${path}.${name}`);
+                shape[name] = required.has(name) ? member : member.optional();
+            }
+            const object = z.object(shape);
+            return schema.additionalProperties === false ? object.strict() : object.passthrough();
+        }
+        case 'array': return z.array(schema.items === undefined ? z.any() : convert(schema.items, `${path}[]`));
+        case 'string': return z.string();
+        case 'boolean': return z.boolean();
+        case 'null': return z.null();
+        case 'integer':
+        case 'number': {
+            let number = schema.type === 'integer' ? z.number().int() : z.number();
+            if (schema.minimum !== undefined) number = number.gte(schema.minimum);
+            if (schema.maximum !== undefined) number = number.lte(schema.maximum);
+            return number;
+        }
+        default: throw new Error(`${path}: unsupported type ${JSON.stringify(schema.type)}`);
+        }
+    };
+    return convert(schemaValue(env), '$');
+}

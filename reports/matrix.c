@@ -1,0 +1,547 @@
+/* matrix.c — the implementations matrix as JSON, Markdown and HTML.
+ *
+ * Input: one gt_run per implementation over the same selection (or none when
+ * the implementation could not run). Output: a summary row per
+ * implementation, a case x implementation grid grouped by gate and category,
+ * and per implementation its deviations in order of concern (unsafe, then
+ * fail-closed but different, then harness limits) with the evidence.
+ * Everything the clients said (notes, envelopes, versions) is untrusted and
+ * escaped for the format; only the hand-written notes are copied as Markdown.
+ * The HTML page holds no script and carries the same Content-Security-Policy
+ * as the run report; the observation of a cell is one click away in a
+ * <details>. Not for: running anything (runner/cmd_matrix.c). */
+#include <string.h>
+#include <time.h>
+
+#include "gauntlet/matrix.h"
+#include "report_util.h"
+
+/* A gate with more selected cases than this is summarised per category in
+ * the Markdown grid (the HTML page always lists every case). */
+#define MATRIX_MD_MAX_ROWS_PER_GATE 120
+
+const gt_case_result *gt_matrix_cell(const gt_matrix_column *column, size_t index)
+{
+    return column->run != NULL && index < column->run->count ? &column->run->results[index] : NULL;
+}
+
+gt_matrix_kind gt_matrix_classify(const gt_case_result *result)
+{
+    if (result == NULL)
+        return GT_MATRIX_NOT_RUN;
+    switch (result->outcome) {
+    case GT_OUTCOME_PASS: return GT_MATRIX_AGREES;
+    case GT_OUTCOME_FAIL: {
+        if (result->observed.verdict != GT_VERDICT_ACCEPT)
+            return GT_MATRIX_FAIL_CLOSED;
+        /* an accept that differs: unsafe when the reference refuses, when the
+         * object differs, or when it came from an earlier answer than the one
+         * the reference accepts (fewer calls); more calls is only different */
+        const gt_expect *expect = &result->kase->expect;
+        int want = expect->accounting.api_attempts, got = result->observed.accounting.api_attempts;
+        bool earlier = expect->accounting_given && want >= 0 && got >= 0 && got < want;
+        bool other_object = result->note && strstr(result->note, "expected structured_output") != NULL;
+        return expect->verdict == GT_VERDICT_REJECT || earlier || other_object ? GT_MATRIX_UNSAFE
+                                                                                : GT_MATRIX_FAIL_CLOSED;
+    }
+    default: return GT_MATRIX_LIMIT;
+    }
+}
+
+static const char *kind_name(gt_matrix_kind kind)
+{
+    static const char *const names[] = {"agrees", "unsafe", "fail_closed", "limit", "not_run"};
+    return names[kind];
+}
+
+static const char *cell_outcome(const gt_case_result *result)
+{
+    return result ? gt_outcome_name(result->outcome) : "not_run";
+}
+
+static const char *verdict_name(gt_verdict verdict)
+{
+    return verdict == GT_VERDICT_ACCEPT ? "accept" : verdict == GT_VERDICT_REJECT ? "reject" : NULL;
+}
+
+/* Per-column figures. */
+typedef struct column_stats {
+    gt_run_counts gates[GT_GATE_COUNT + 1];
+    gt_run_counts tiers[GT_TIER_COUNT];
+    size_t played; /* cases with a verdict (pass or fail) */
+    size_t kinds[GT_MATRIX_NOT_RUN + 1];
+} column_stats;
+
+static void stats_of(const gt_matrix *matrix, const gt_matrix_column *column, column_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    if (column->run != NULL) {
+        gt_run_count(column->run, stats->gates);
+        gt_run_count_tiers(column->run, stats->tiers);
+    }
+    size_t count = gt_corpus_count(matrix->corpus);
+    for (size_t i = 0; i < count; i++) {
+        const gt_case_result *result = gt_matrix_cell(column, i);
+        stats->kinds[gt_matrix_classify(result)]++;
+        if (result && (result->outcome == GT_OUTCOME_PASS || result->outcome == GT_OUTCOME_FAIL))
+            stats->played++;
+    }
+}
+
+/* Gates that have cases in the selection, in pipeline order. */
+static bool gate_selected(const gt_matrix *matrix, gt_gate gate)
+{
+    for (size_t i = 0; i < gt_corpus_count(matrix->corpus); i++)
+        if (gt_gate_from_name(gt_corpus_case(matrix->corpus, i)->input.gate) == (int)gate)
+            return true;
+    return false;
+}
+
+static const char *expect_text(const gt_case *kase)
+{
+    return kase->expect.verdict == GT_VERDICT_ACCEPT ? "accept" : "reject";
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void json_counts(FILE *out, const gt_run_counts *row)
+{
+    fprintf(out, "{\"cases\": %zu, \"pass\": %zu, \"fail\": %zu, \"error\": %zu, \"skip\": %zu}", row->cases,
+            row->pass, row->fail, row->error, row->skip);
+}
+
+static void json_member(FILE *out, const char *key, const char *value, bool comma)
+{
+    fprintf(out, "%s\"%s\": ", comma ? ", " : "", key);
+    gt_report_json_string(out, value);
+}
+
+int gt_matrix_json(FILE *out, const gt_matrix *matrix)
+{
+    size_t count = gt_corpus_count(matrix->corpus);
+    fputs("{\"format\": \"gauntlet-matrix/1\"", out);
+    json_member(out, "gauntlet_version", GAUNTLET_VERSION, true);
+    json_member(out, "generated_at", matrix->generated_at, true);
+    json_member(out, "command", matrix->command, true);
+    json_member(out, "corpus_sha256", matrix->corpus_sha256, true);
+    fprintf(out, ", \"cases_selected\": %zu,\n \"implementations\": [", count);
+    for (size_t c = 0; c < matrix->column_count; c++) {
+        const gt_matrix_column *column = &matrix->columns[c];
+        column_stats stats;
+        stats_of(matrix, column, &stats);
+        fputs(c ? ",\n  {" : "\n  {", out);
+        json_member(out, "name", column->name, false);
+        json_member(out, "spec", column->spec, true);
+        fprintf(out, ", \"available\": %s", column->run ? "true" : "false");
+        json_member(out, "unavailable", column->unavailable, true);
+        json_member(out, "about", column->about, true);
+        json_member(out, "version", column->version, true);
+        json_member(out, "language", column->language, true);
+        json_member(out, "packages", column->packages, true);
+        fputs(", \"gates\": {", out);
+        bool first = true;
+        for (int g = 0; g < GT_GATE_COUNT; g++) {
+            if (stats.gates[g].cases == 0)
+                continue;
+            fprintf(out, "%s\"%s\": ", first ? "" : ", ", gt_gate_name((gt_gate)g));
+            json_counts(out, &stats.gates[g]);
+            first = false;
+        }
+        fputs("}, \"total\": ", out);
+        json_counts(out, &stats.gates[GT_GATE_COUNT]);
+        fputs(", \"tiers\": {\"required\": ", out);
+        json_counts(out, &stats.tiers[GT_TIER_REQUIRED]);
+        fputs(", \"optional\": ", out);
+        json_counts(out, &stats.tiers[GT_TIER_OPTIONAL]);
+        fprintf(out, "}, \"played\": %zu, \"unsafe\": %zu, \"fail_closed\": %zu, \"limits\": %zu}", stats.played,
+                stats.kinds[GT_MATRIX_UNSAFE], stats.kinds[GT_MATRIX_FAIL_CLOSED],
+                stats.kinds[GT_MATRIX_LIMIT] + stats.kinds[GT_MATRIX_NOT_RUN]);
+    }
+    fputs("],\n \"cases\": [", out);
+    for (size_t i = 0; i < count; i++) {
+        const gt_case *kase = gt_corpus_case(matrix->corpus, i);
+        fputs(i ? ",\n  {" : "\n  {", out);
+        json_member(out, "id", kase->input.id, false);
+        json_member(out, "gate", kase->input.gate, true);
+        json_member(out, "category", kase->category, true);
+        json_member(out, "tier", gt_tier_name(kase->tier), true);
+        json_member(out, "expect", expect_text(kase), true);
+        fputs(", \"cells\": [", out);
+        for (size_t c = 0; c < matrix->column_count; c++) {
+            const gt_case_result *result = gt_matrix_cell(&matrix->columns[c], i);
+            fputs(c ? ", {" : "{", out);
+            json_member(out, "implementation", matrix->columns[c].name, false);
+            json_member(out, "outcome", cell_outcome(result), true);
+            json_member(out, "kind", kind_name(gt_matrix_classify(result)), true);
+            json_member(out, "verdict", result ? verdict_name(result->observed.verdict) : NULL, true);
+            json_member(out, "subtype", result ? result->observed.subtype : NULL, true);
+            json_member(out, "note", result ? result->note : matrix->columns[c].unavailable, true);
+            fprintf(out, ", \"beyond_script_calls\": %d}", result ? result->observed.beyond_script_calls : 0);
+        }
+        fputs("]}", out);
+    }
+    fputs("]}\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- Markdown ----------------------------------------------------------------- */
+
+static const char *md_symbol(const gt_case_result *result)
+{
+    switch (gt_matrix_classify(result)) {
+    case GT_MATRIX_AGREES: return "✓";
+    case GT_MATRIX_UNSAFE: return "**✗!**";
+    case GT_MATRIX_FAIL_CLOSED: return "✗";
+    case GT_MATRIX_LIMIT: return result->outcome == GT_OUTCOME_SKIP ? "–" : "E";
+    default: return "·";
+    }
+}
+
+static void md_rate(FILE *out, const gt_run_counts *row)
+{
+    char text[64];
+    gt_report_rate_text(text, sizeof text, row);
+    fputs(text, out);
+}
+
+static void md_summary(FILE *out, const gt_matrix *matrix)
+{
+    fputs("| implementation | version | language | played | ", out);
+    for (int g = 0; g < GT_GATE_COUNT; g++)
+        if (gate_selected(matrix, (gt_gate)g))
+            fprintf(out, "%s | ", gt_gate_name((gt_gate)g));
+    fputs("required | optional | unsafe | fail-closed | limits |\n|---|---|---|---:|", out);
+    for (int g = 0; g < GT_GATE_COUNT; g++)
+        if (gate_selected(matrix, (gt_gate)g))
+            fputs("---|", out);
+    fputs("---|---|---:|---:|---:|\n", out);
+    for (size_t c = 0; c < matrix->column_count; c++) {
+        const gt_matrix_column *column = &matrix->columns[c];
+        column_stats stats;
+        stats_of(matrix, column, &stats);
+        fputs("| ", out);
+        gt_report_md_code(out, column->name);
+        fputs(" | ", out);
+        gt_report_md_code(out, column->version ? column->version : "?");
+        fputs(" | ", out);
+        gt_report_md_code(out, column->language ? column->language : "?");
+        if (column->run == NULL) {
+            fputs(" | 0 | could not run: see its section |", out);
+            for (int g = 0; g < GT_GATE_COUNT; g++)
+                if (gate_selected(matrix, (gt_gate)g))
+                    fputs(" |", out);
+            fputs(" | | |\n", out);
+            continue;
+        }
+        fprintf(out, " | %zu | ", stats.played);
+        for (int g = 0; g < GT_GATE_COUNT; g++)
+            if (gate_selected(matrix, (gt_gate)g)) {
+                md_rate(out, &stats.gates[g]);
+                fputs(" | ", out);
+            }
+        md_rate(out, &stats.tiers[GT_TIER_REQUIRED]);
+        fputs(" | ", out);
+        md_rate(out, &stats.tiers[GT_TIER_OPTIONAL]);
+        fprintf(out, " | %zu | %zu | %zu |\n", stats.kinds[GT_MATRIX_UNSAFE], stats.kinds[GT_MATRIX_FAIL_CLOSED],
+                stats.kinds[GT_MATRIX_LIMIT]);
+    }
+}
+
+static void md_grid_head(FILE *out, const gt_matrix *matrix, const char *first)
+{
+    fprintf(out, "| %s | expect |", first);
+    for (size_t c = 0; c < matrix->column_count; c++) {
+        fputc(' ', out);
+        gt_report_md_code(out, matrix->columns[c].name);
+        fputs(" |", out);
+    }
+    fputs("\n|---|---|", out);
+    for (size_t c = 0; c < matrix->column_count; c++)
+        fputs(":-:|", out);
+    fputc('\n', out);
+}
+
+/* One row per case of `gate`, under a heading per category. */
+static void md_grid_cases(FILE *out, const gt_matrix *matrix, const char *gate)
+{
+    const char *category = NULL;
+    size_t count = gt_corpus_count(matrix->corpus);
+    for (size_t i = 0; i < count; i++) {
+        const gt_case *kase = gt_corpus_case(matrix->corpus, i);
+        if (strcmp(kase->input.gate, gate) != 0)
+            continue;
+        const char *this_category = kase->category ? kase->category : "(none)";
+        if (category == NULL || strcmp(category, this_category) != 0) {
+            category = this_category;
+            fprintf(out, "\n#### %s / ", gate);
+            gt_report_md_code(out, category);
+            fputs("\n\n", out);
+            md_grid_head(out, matrix, "case");
+        }
+        fputs("| ", out);
+        gt_report_md_code(out, kase->input.id);
+        fprintf(out, "%s | %s |", kase->tier == GT_TIER_OPTIONAL ? " (optional)" : "", expect_text(kase));
+        for (size_t c = 0; c < matrix->column_count; c++)
+            fprintf(out, " %s |", md_symbol(gt_matrix_cell(&matrix->columns[c], i)));
+        fputc('\n', out);
+    }
+}
+
+/* One row per category of `gate`: passed / played per implementation. */
+static void md_grid_categories(FILE *out, const gt_matrix *matrix, const char *gate)
+{
+    fputc('\n', out);
+    md_grid_head(out, matrix, "category (passed / played)");
+    size_t count = gt_corpus_count(matrix->corpus);
+    for (size_t i = 0; i < count; i++) {
+        const gt_case *kase = gt_corpus_case(matrix->corpus, i);
+        if (strcmp(kase->input.gate, gate) != 0)
+            continue;
+        bool seen = false; /* a category's row is written at its first case */
+        for (size_t j = 0; j < i && !seen; j++) {
+            const gt_case *earlier = gt_corpus_case(matrix->corpus, j);
+            seen = strcmp(earlier->input.gate, gate) == 0 && earlier->category && kase->category &&
+                   strcmp(earlier->category, kase->category) == 0;
+        }
+        if (seen)
+            continue;
+        fputs("| ", out);
+        gt_report_md_code(out, kase->category);
+        fputs(" | |", out);
+        for (size_t c = 0; c < matrix->column_count; c++) {
+            size_t passed = 0, played = 0;
+            for (size_t j = i; j < count; j++) {
+                const gt_case *other = gt_corpus_case(matrix->corpus, j);
+                if (strcmp(other->input.gate, gate) != 0 || !other->category || !kase->category ||
+                    strcmp(other->category, kase->category) != 0)
+                    continue;
+                const gt_case_result *result = gt_matrix_cell(&matrix->columns[c], j);
+                played += result && (result->outcome == GT_OUTCOME_PASS || result->outcome == GT_OUTCOME_FAIL);
+                passed += result && result->outcome == GT_OUTCOME_PASS;
+            }
+            if (played == 0)
+                fputs(" – |", out);
+            else
+                fprintf(out, " %zu/%zu |", passed, played);
+        }
+        fputc('\n', out);
+    }
+}
+
+/* The cases of one kind for one implementation, with the evidence. */
+static void md_kind_list(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column, gt_matrix_kind kind,
+                         const char *title, const char *none)
+{
+    size_t count = gt_corpus_count(matrix->corpus), listed = 0;
+    for (size_t i = 0; i < count; i++)
+        listed += gt_matrix_classify(gt_matrix_cell(column, i)) == kind;
+    fprintf(out, "\n**%s** (%zu)%s\n\n", title, listed, listed ? "" : none);
+    for (size_t i = 0; i < count; i++) {
+        const gt_case_result *result = gt_matrix_cell(column, i);
+        if (gt_matrix_classify(result) != kind)
+            continue;
+        const gt_case *kase = gt_corpus_case(matrix->corpus, i);
+        fputs("- ", out);
+        gt_report_md_code(out, kase->input.id);
+        fputs(kase->tier == GT_TIER_OPTIONAL ? " (optional): " : ": ", out);
+        char note[400];
+        snprintf(note, sizeof note, "%s", result->note ? result->note : "(no note)");
+        gt_report_md_code(out, note);
+        fputc('\n', out);
+    }
+}
+
+static void md_implementation(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
+{
+    fputs("\n### ", out);
+    gt_report_md_code(out, column->name);
+    fputs("\n\n", out);
+    if (column->about) {
+        gt_report_md_code(out, column->about);
+        fputs(", ", out);
+    }
+    fputs("run as ", out);
+    gt_report_md_code(out, column->spec);
+    if (column->packages) {
+        fputs("; packages ", out);
+        gt_report_md_code(out, column->packages);
+    }
+    fputs(".\n", out);
+    if (column->notes) {
+        fputc('\n', out);
+        fputs(column->notes, out); /* hand-written Markdown, trusted */
+        if (column->notes[0] && column->notes[strlen(column->notes) - 1] != '\n')
+            fputc('\n', out);
+    }
+    if (column->run == NULL) {
+        fputs("\n**Could not run**: ", out);
+        gt_report_md_code(out, column->unavailable ? column->unavailable : "(no reason given)");
+        fputc('\n', out);
+        return;
+    }
+    md_kind_list(out, matrix, column, GT_MATRIX_UNSAFE,
+                 "Safety-relevant deviations: accepted what the reference refuses, or acted on another object",
+                 ": none.");
+    md_kind_list(out, matrix, column, GT_MATRIX_FAIL_CLOSED,
+                 "Fail-closed but different: refused what the reference accepts, or other figures", ": none.");
+    md_kind_list(out, matrix, column, GT_MATRIX_LIMIT, "Harness and client limits: error or skip, no verdict",
+                 ": none.");
+}
+
+int gt_matrix_markdown(FILE *out, const gt_matrix *matrix)
+{
+    fputs("# gauntlet implementations matrix\n\n", out);
+    fputs("<!-- Generated; do not edit. Regenerate with `make matrix`. -->\n\n", out);
+    fputs("Generated by ", out);
+    gt_report_md_code(out, matrix->command);
+    fprintf(out, " (gauntlet %s", GAUNTLET_VERSION);
+    if (matrix->generated_at)
+        fprintf(out, ", %s", matrix->generated_at);
+    fprintf(out, ") over %zu cases", gt_corpus_count(matrix->corpus));
+    if (matrix->corpus_sha256)
+        fprintf(out, " of the corpus `%.16s`", matrix->corpus_sha256);
+    fputs(". Every implementation runs unmodified against gauntlet's mock server; its verdict is compared with "
+          "the reference's (docs/adapter-protocol.md, \"Black-box HTTP target\").\n\n",
+          out);
+    fputs("Cells: ✓ agrees with the reference; **✗!** accepted what the reference refuses (or acted on another "
+          "object); ✗ refused what the reference accepts, or other figures; E error (no verdict); – skipped (the "
+          "case cannot be expressed for this client, or the gate is not one it takes); · did not run.\n",
+          out);
+    fputs("\n## Summary\n\n", out);
+    md_summary(out, matrix);
+    fputs("\n## Grid\n", out);
+    for (int g = 0; g < GT_GATE_COUNT; g++) {
+        if (!gate_selected(matrix, (gt_gate)g))
+            continue;
+        const char *gate = gt_gate_name((gt_gate)g);
+        size_t rows = 0;
+        for (size_t i = 0; i < gt_corpus_count(matrix->corpus); i++)
+            rows += strcmp(gt_corpus_case(matrix->corpus, i)->input.gate, gate) == 0;
+        fprintf(out, "\n### %s (%zu cases)\n", gate, rows);
+        if (rows > MATRIX_MD_MAX_ROWS_PER_GATE)
+            md_grid_categories(out, matrix, gate);
+        else
+            md_grid_cases(out, matrix, gate);
+    }
+    fputs("\n## Implementations\n", out);
+    for (size_t c = 0; c < matrix->column_count; c++)
+        md_implementation(out, matrix, &matrix->columns[c]);
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- HTML --------------------------------------------------------------------- */
+
+static const char matrix_style[] =
+    "body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1b1b1b}h2{margin-top:2em;border-bottom:1px solid "
+    "#ccc}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.15em .4em;text-align:"
+    "left;vertical-align:top}th{background:#f3f3f3}td.n{text-align:right}code,pre{font:12px/1.4 ui-monospace,"
+    "monospace}pre{background:#f6f6f6;padding:.4em;white-space:pre-wrap;word-break:break-all;max-width:40em}"
+    ".agrees{background:#e6f4ea}.unsafe{background:#f9c9c5;font-weight:700}.fail_closed{background:#fde7e7}"
+    ".limit{background:#fff3cd}.not_run{background:#eee}summary{cursor:pointer}";
+
+static void html_cell(FILE *out, const gt_matrix_column *column, const gt_case_result *result)
+{
+    gt_matrix_kind kind = gt_matrix_classify(result);
+    fprintf(out, "<td class=\"%s\"><details><summary>%s</summary>", kind_name(kind),
+            kind == GT_MATRIX_AGREES ? "✓" : kind == GT_MATRIX_UNSAFE ? "✗!" : kind == GT_MATRIX_FAIL_CLOSED ? "✗"
+                                         : kind == GT_MATRIX_NOT_RUN ? "·" : result->outcome == GT_OUTCOME_SKIP ? "–" : "E");
+    fputs("<p>", out);
+    gt_report_html_text(out, column->name);
+    fprintf(out, ": %s", cell_outcome(result));
+    if (result != NULL && verdict_name(result->observed.verdict)) {
+        fprintf(out, ", observed %s", verdict_name(result->observed.verdict));
+        if (result->observed.subtype) {
+            fputs(" (", out);
+            gt_report_html_text(out, result->observed.subtype);
+            fputs(")", out);
+        }
+    }
+    fputs("</p>", out);
+    const char *note = result ? result->note : column->unavailable;
+    if (note) {
+        fputs("<p>", out);
+        gt_report_html_text(out, note);
+        fputs("</p>", out);
+    }
+    if (result != NULL && result->observed.output_json) {
+        fputs("<pre>", out);
+        gt_report_html_text_n(out, result->observed.output_json, strnlen(result->observed.output_json, 4000));
+        fputs("</pre>", out);
+    }
+    fputs("</details></td>", out);
+}
+
+int gt_matrix_html(FILE *out, const gt_matrix *matrix)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+          "base-uri 'none'; form-action 'none'\">"
+          "<title>gauntlet implementations matrix</title><style>",
+          out);
+    fputs(matrix_style, out);
+    fputs("</style></head><body>\n<h1>gauntlet implementations matrix</h1>\n<p>", out);
+    gt_report_html_text(out, matrix->command);
+    fprintf(out, " — %zu cases, gauntlet %s", gt_corpus_count(matrix->corpus), GAUNTLET_VERSION);
+    if (matrix->generated_at) {
+        fputs(", ", out);
+        gt_report_html_text(out, matrix->generated_at);
+    }
+    fputs("</p>\n<h2>Summary</h2>\n<table><tr><th>implementation</th><th>version</th><th>language</th>"
+          "<th>played</th><th>required</th><th>optional</th><th>unsafe</th><th>fail-closed</th><th>limits</th></tr>\n",
+          out);
+    for (size_t c = 0; c < matrix->column_count; c++) {
+        const gt_matrix_column *column = &matrix->columns[c];
+        column_stats stats;
+        stats_of(matrix, column, &stats);
+        char required[64], optional[64];
+        gt_report_rate_text(required, sizeof required, &stats.tiers[GT_TIER_REQUIRED]);
+        gt_report_rate_text(optional, sizeof optional, &stats.tiers[GT_TIER_OPTIONAL]);
+        fputs("<tr><td><code>", out);
+        gt_report_html_text(out, column->name);
+        fputs("</code><br>", out);
+        gt_report_html_text(out, column->about ? column->about : column->spec);
+        fputs("</td><td>", out);
+        gt_report_html_text(out, column->version ? column->version : "?");
+        fputs("</td><td>", out);
+        gt_report_html_text(out, column->language ? column->language : "?");
+        if (column->run == NULL) {
+            fputs("</td><td colspan=\"6\" class=\"not_run\">could not run: ", out);
+            gt_report_html_text(out, column->unavailable);
+            fputs("</td></tr>\n", out);
+            continue;
+        }
+        fprintf(out, "</td><td class=\"n\">%zu</td><td>%s</td><td>%s</td><td class=\"n\">%zu</td>"
+                     "<td class=\"n\">%zu</td><td class=\"n\">%zu</td></tr>\n",
+                stats.played, required, optional, stats.kinds[GT_MATRIX_UNSAFE], stats.kinds[GT_MATRIX_FAIL_CLOSED],
+                stats.kinds[GT_MATRIX_LIMIT]);
+    }
+    fputs("</table>\n<h2>Grid</h2>\n<table><tr><th>case</th><th>expect</th>", out);
+    for (size_t c = 0; c < matrix->column_count; c++) {
+        fputs("<th>", out);
+        gt_report_html_text(out, matrix->columns[c].name);
+        fputs("</th>", out);
+    }
+    fputs("</tr>\n", out);
+    const char *group_gate = NULL, *group_category = NULL;
+    for (size_t i = 0; i < gt_corpus_count(matrix->corpus); i++) {
+        const gt_case *kase = gt_corpus_case(matrix->corpus, i);
+        const char *category = kase->category ? kase->category : "(none)";
+        if (group_gate == NULL || strcmp(group_gate, kase->input.gate) != 0 || strcmp(group_category, category) != 0) {
+            group_gate = kase->input.gate;
+            group_category = category;
+            fprintf(out, "<tr><th colspan=\"%zu\">", matrix->column_count + 2);
+            gt_report_html_text(out, group_gate);
+            fputs(" / ", out);
+            gt_report_html_text(out, group_category);
+            fputs("</th></tr>\n", out);
+        }
+        fputs("<tr><td><code>", out);
+        gt_report_html_text(out, kase->input.id);
+        fprintf(out, "</code></td><td>%s</td>", expect_text(kase));
+        for (size_t c = 0; c < matrix->column_count; c++)
+            html_cell(out, &matrix->columns[c], gt_matrix_cell(&matrix->columns[c], i));
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n</body></html>\n", out);
+    return ferror(out) ? -1 : 0;
+}

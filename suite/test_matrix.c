@@ -1,0 +1,177 @@
+/* test_matrix.c — `gauntlet matrix` with fake implementations, no npm: the
+ * reference client wrapper (agrees everywhere), a lax "library" in JSON-text
+ * form (suite/adapters/form_client.py), a fail-open shell one-liner, a
+ * client that is not installed; the console lines, the exit codes, and the
+ * JSON, Markdown and HTML reports (classification, versions, notes,
+ * escaping). */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "gauntlet/matrix.h"
+#include "gt_test.h"
+
+#define CASES "corpus/loop/attempts"
+#define ONLY "loop.attempts.[fi][in][rv]*" /* first-try-valid, five-invalid-default-limit, invalid-then-valid */
+#define FAIL_OPEN                                                                                                   \
+    "fail-open=http:echo '{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"structured_output\":{" \
+    "\"cause\":\"<script>x</script>\",\"fixes\":[]},\"implementation\":{\"name\":\"fail <open>\",\"version\":"     \
+    "\"9.9.9\",\"language\":\"sh\",\"packages\":{\"echo\":\"1\"}}}'"
+
+static char *slurp(const char *path)
+{
+    FILE *file = fopen(path, "rb");
+    ck_assert_msg(file != NULL, "no %s", path);
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, file);
+    fclose(file);
+    text[len] = '\0';
+    return strdup(text);
+}
+
+static const cJSON *implementation(const cJSON *root, const char *name)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItem(root, "implementations"))
+    {
+        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(item, "name")), name) == 0)
+            return item;
+    }
+    ck_abort_msg("no implementation %s", name);
+    return NULL;
+}
+
+static int number(const cJSON *object, const char *key)
+{
+    return (int)cJSON_GetNumberValue(cJSON_GetObjectItem(object, key));
+}
+
+/* The kind of `name`'s cell for case `id`. */
+static const char *cell_kind(const cJSON *root, const char *id, const char *name)
+{
+    const cJSON *kase;
+    cJSON_ArrayForEach(kase, cJSON_GetObjectItem(root, "cases"))
+    {
+        if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(kase, "id")), id) != 0)
+            continue;
+        const cJSON *cell;
+        cJSON_ArrayForEach(cell, cJSON_GetObjectItem(kase, "cells"))
+        {
+            if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(cell, "implementation")), name) == 0)
+                return cJSON_GetStringValue(cJSON_GetObjectItem(cell, "kind"));
+        }
+    }
+    ck_abort_msg("no cell %s x %s", id, name);
+    return NULL;
+}
+
+START_TEST(matrix_of_fake_implementations)
+{
+    char dir[] = "/tmp/gt-matrix-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char notes[256], note_file[300], reports[1024];
+    snprintf(notes, sizeof notes, "%s", dir);
+    snprintf(note_file, sizeof note_file, "%s/lax.md", dir);
+    FILE *note = fopen(note_file, "w");
+    fputs("A hand-written note about *lax*.\n", note);
+    fclose(note);
+    snprintf(reports, sizeof reports, "json:%s/m.json,md:%s/m.md,html:%s/m.html", dir, dir, dir);
+    char *argv[] = {"matrix", CASES, "--id", ONLY,
+                    "--target", "reference=http:adapters/http-reference-client/run.sh",
+                    "--target", "lax=http:python3 suite/adapters/form_client.py forced-tool",
+                    "--target", FAIL_OPEN,
+                    "--target", "missing=http:/no/such/client.sh",
+                    "--version", "reference=gauntlet client",
+                    "--notes", notes, "--report", reports, NULL};
+    static char out[1 << 16];
+    /* one implementation could not run: exit 1, and its column says why */
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, argv, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "reference: played 3, pass 3, fail 0 (unsafe 0)") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "fail-open: played 3, pass 0, fail 3 (unsafe 3)") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "missing: could not run") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "matrix: 4 implementations, 3 cases, 1 could not run") != NULL, "%s", out);
+
+    char path[300];
+    snprintf(path, sizeof path, "%s/m.json", dir);
+    char *json = slurp(path);
+    cJSON *root = cJSON_Parse(json);
+    ck_assert_ptr_nonnull(root);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(root, "format")), "gauntlet-matrix/1");
+    ck_assert_int_eq(number(root, "cases_selected"), 3);
+    const cJSON *reference = implementation(root, "reference");
+    ck_assert_int_eq(number(reference, "played"), 3);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(reference, "version")), "gauntlet client");
+    const cJSON *fail_open = implementation(root, "fail-open");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(fail_open, "version")), "9.9.9");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(fail_open, "packages")), "echo 1");
+    ck_assert_int_eq(number(fail_open, "unsafe"), 3);
+    const cJSON *missing = implementation(root, "missing");
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(missing, "available")));
+    ck_assert_ptr_nonnull(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(missing, "unavailable")), "exit status 127"));
+    /* the lax library acts on the invalid first answer: unsafe, though its verdict is accept as expected */
+    ck_assert_str_eq(cell_kind(root, "loop.attempts.invalid-then-valid", "lax"), "unsafe");
+    ck_assert_str_eq(cell_kind(root, "loop.attempts.five-invalid-default-limit", "lax"), "unsafe");
+    ck_assert_str_eq(cell_kind(root, "loop.attempts.first-try-valid", "lax"), "agrees");
+    ck_assert_str_eq(cell_kind(root, "loop.attempts.first-try-valid", "missing"), "not_run");
+    cJSON_Delete(root);
+    free(json);
+
+    snprintf(path, sizeof path, "%s/m.md", dir);
+    char *md = slurp(path);
+    ck_assert_ptr_nonnull(strstr(md, "## Summary"));
+    ck_assert_ptr_nonnull(strstr(md, "| ` reference ` | ` gauntlet client ` |"));
+    ck_assert_ptr_nonnull(strstr(md, "| ` loop.attempts.five-invalid-default-limit ` | reject | ✓ | **✗!** | **✗!** | · |"));
+    ck_assert_ptr_nonnull(strstr(md, "A hand-written note about *lax*."));
+    ck_assert_ptr_nonnull(strstr(md, "**Could not run**"));
+    ck_assert_ptr_nonnull(strstr(md, "` fail <open> `")); /* what a client says is a code span, never markup */
+    free(md);
+
+    snprintf(path, sizeof path, "%s/m.html", dir);
+    char *html = slurp(path);
+    ck_assert_ptr_nonnull(strstr(html, "Content-Security-Policy"));
+    ck_assert_ptr_null(strstr(html, "<script"));
+    ck_assert_ptr_nonnull(strstr(html, "&lt;script&gt;"));
+    ck_assert_ptr_nonnull(strstr(html, "<details>"));
+    free(html);
+    char command[400];
+    snprintf(command, sizeof command, "rm -rf %s", dir);
+    ck_assert_int_eq(system(command), 0);
+}
+END_TEST
+
+START_TEST(matrix_usage_errors_exit_2)
+{
+    static char out[1 << 14];
+    char *none[] = {"matrix", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, none, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "at least one --target"));
+    char *bad_name[] = {"matrix", "--target", "a b=reference", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, bad_name, out, sizeof out), 2);
+    char *twice[] = {"matrix", "--target", "a=reference", "--target", "a=reference", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, twice, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "must differ"));
+    char *format[] = {"matrix", "--target", "a=reference", "--report", "junit:x.xml", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, format, out, sizeof out), 2);
+    char *empty[] = {"matrix", "--target", "a=reference", "--id", "no-such-case*", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, empty, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "no case matches"));
+    /* the in-process reference: every case agrees, exit 0 */
+    char *reference[] = {"matrix", "--target", "ref=reference", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, reference, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "ref: played 15, pass 15, fail 0 (unsafe 0), error 0, skip 0") != NULL, "%s", out);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("matrix");
+    TCase *cli = tcase_create("cli");
+    tcase_set_timeout(cli, 240);
+    tcase_add_test(cli, matrix_of_fake_implementations);
+    tcase_add_test(cli, matrix_usage_errors_exit_2);
+    suite_add_tcase(suite, cli);
+    return suite;
+}
+
+GT_TEST_MAIN()

@@ -1,0 +1,564 @@
+/* test_mock_forms.c — the mock renders a scripted answer in the form the
+ * client asked for, over real HTTP (libcurl): a StructuredOutput call as a
+ * call of the tool the client forced or the only tool it offered, as JSON
+ * text for Anthropic output_config.format / output_format, OpenAI
+ * response_format and Responses text.format; the Responses API as JSON and
+ * as its SSE event stream; faults (per-turn and scripted stream faults,
+ * on-wire fallbacks) in every form; the journal's answer_form; turns a
+ * client's request rules out marked inexpressible. Each test starts its own
+ * server on 127.0.0.1:0. */
+#include <cjson/cJSON.h>
+#include <curl/curl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gauntlet/corpus.h"
+#include "gauntlet/mock.h"
+#include "gauntlet/run.h"
+#include "gt_test.h"
+
+#define SCENARIOS "suite/data/mock"
+#define SCHEMA "{\"type\":\"object\",\"properties\":{\"cause\":{\"type\":\"string\"}},\"required\":[\"cause\"]}"
+#define USER_MESSAGES "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]"
+
+static gt_mock_server *server;
+
+static void start(void)
+{
+    char err[256];
+    gt_mock_options options = {0};
+    server = gt_mock_start(&options, err, sizeof err);
+    ck_assert_msg(server != NULL, "%s", err);
+    ck_assert_int_ge(gt_mock_load_corpus(server, SCENARIOS, err, sizeof err), 20);
+}
+
+static void stop(void)
+{
+    gt_mock_stop(server);
+    server = NULL;
+}
+
+typedef struct reply {
+    long status;
+    CURLcode code;
+    char *body;
+    size_t len;
+} reply;
+
+static size_t collect(char *data, size_t size, size_t count, void *user)
+{
+    reply *r = user;
+    size_t n = size * count;
+    char *grown = realloc(r->body, r->len + n + 1);
+    if (grown == NULL)
+        return 0;
+    memcpy(grown + r->len, data, n);
+    r->body = grown;
+    r->len += n;
+    r->body[r->len] = '\0';
+    return n;
+}
+
+/* POST `body` to /s/<scenario>/<run><route>. */
+static reply call(const char *scenario, const char *run, const char *route, const char *body)
+{
+    reply r = {0};
+    char url[512];
+    snprintf(url, sizeof url, "%s/s/%s/%s%s", gt_mock_base_url(server), scenario, run, route);
+    CURL *curl = curl_easy_init();
+    struct curl_slist *headers = curl_slist_append(NULL, "content-type: application/json");
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    r.code = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    if (r.body == NULL)
+        r.body = calloc(1, 1);
+    return r;
+}
+
+/* The journal entry of `scenario/run` number `index` (a cJSON the caller frees
+ * through the returned root). */
+static cJSON *journal_entry(const char *scenario, const char *run, int index, cJSON **root)
+{
+    char session[256];
+    snprintf(session, sizeof session, "%s/%s", scenario, run);
+    char *text = gt_mock_journal_json(server, session);
+    *root = cJSON_Parse(text);
+    free(text);
+    ck_assert_ptr_nonnull(*root);
+    cJSON *entry = cJSON_GetArrayItem(cJSON_GetObjectItem(*root, "entries"), index);
+    ck_assert_msg(entry != NULL, "no journal entry %d for %s", index, session);
+    return entry;
+}
+
+static const char *str(const cJSON *object, const char *key)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+static const cJSON *at(const cJSON *item, const char *path)
+{
+    /* "a.0.b": members and array indexes */
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *part = strtok(buf, "."); part && item; part = strtok(NULL, "."))
+        item = (part[0] >= '0' && part[0] <= '9') ? cJSON_GetArrayItem(item, atoi(part))
+                                                    : cJSON_GetObjectItemCaseSensitive(item, part);
+    return item;
+}
+
+static const char *str_at(const cJSON *item, const char *path)
+{
+    const cJSON *found = at(item, path);
+    return cJSON_IsString(found) ? found->valuestring : NULL;
+}
+
+/* Assert the journal's answer_form of entry `index`. */
+static void assert_form(const char *scenario, const char *run, int index, const char *form, const char *why,
+                        bool expressible)
+{
+    cJSON *root;
+    cJSON *entry = journal_entry(scenario, run, index, &root);
+    const cJSON *answer = cJSON_GetObjectItem(entry, "answer_form");
+    ck_assert_msg(answer != NULL, "no answer_form in the journal of %s/%s", scenario, run);
+    ck_assert_str_eq(str(answer, "form"), form);
+    if (why)
+        ck_assert_str_eq(str(answer, "why"), why);
+    ck_assert_int_eq(cJSON_IsTrue(cJSON_GetObjectItem(answer, "expressible")), expressible);
+    cJSON_Delete(root);
+}
+
+static bool journal_has_fault(const char *scenario, const char *run, int index, const char *fault)
+{
+    cJSON *root;
+    cJSON *entry = journal_entry(scenario, run, index, &root);
+    bool found = false;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItem(entry, "faults")) found |= strcmp(item->valuestring, fault) == 0;
+    cJSON_Delete(root);
+    return found;
+}
+
+/* ---- tool forms -------------------------------------------------------------- */
+
+START_TEST(forced_tool_takes_the_call)
+{
+    const char *body = "{\"model\":\"claude-x\",\"max_tokens\":100," USER_MESSAGES ",\"tools\":[{\"name\":\"extract\","
+                       "\"input_schema\":" SCHEMA "},{\"name\":\"other\",\"input_schema\":{}}],"
+                       "\"tool_choice\":{\"type\":\"tool\",\"name\":\"extract\"}}";
+    reply r = call("ok-message", "r1", "/v1/messages", body);
+    ck_assert_int_eq(r.status, 200);
+    cJSON *json = cJSON_Parse(r.body);
+    ck_assert_str_eq(str_at(json, "content.0.type"), "tool_use");
+    ck_assert_str_eq(str_at(json, "content.0.name"), "extract");
+    ck_assert_str_eq(str_at(json, "content.0.input.cause"), "missing symbol");
+    ck_assert_str_eq(str_at(json, "stop_reason"), "tool_use");
+    cJSON_Delete(json);
+    free(r.body);
+    assert_form("ok-message", "r1", 0, "tool", "tool_choice", true);
+    /* the same over SSE */
+    char streamed[1024];
+    snprintf(streamed, sizeof streamed, "%.*s,\"stream\":true}", (int)strlen(body) - 1, body);
+    r = call("ok-message", "r2", "/v1/messages", streamed);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"name\":\"extract\""));
+    ck_assert_ptr_null(strstr(r.body, "StructuredOutput"));
+    ck_assert_ptr_nonnull(strstr(r.body, "input_json_delta"));
+    free(r.body);
+}
+END_TEST
+
+START_TEST(only_tool_takes_the_call_in_chat_completions)
+{
+    const char *body = "{\"model\":\"gpt-x\"," USER_MESSAGES ",\"tools\":[{\"type\":\"function\",\"function\":{"
+                       "\"name\":\"json\",\"parameters\":" SCHEMA "}}]}";
+    reply r = call("ok-message", "c1", "/v1/chat/completions", body);
+    cJSON *json = cJSON_Parse(r.body);
+    ck_assert_str_eq(str_at(json, "choices.0.message.tool_calls.0.function.name"), "json");
+    ck_assert_ptr_nonnull(strstr(str_at(json, "choices.0.message.tool_calls.0.function.arguments"), "missing symbol"));
+    ck_assert_str_eq(str_at(json, "choices.0.finish_reason"), "tool_calls");
+    cJSON_Delete(json);
+    free(r.body);
+    assert_form("ok-message", "c1", 0, "tool", "only_tool", true);
+}
+END_TEST
+
+START_TEST(structured_output_offered_is_left_alone)
+{
+    const char *body = "{\"model\":\"claude-x\",\"max_tokens\":100," USER_MESSAGES ",\"tools\":[{\"name\":"
+                       "\"StructuredOutput\",\"input_schema\":" SCHEMA "}],\"output_config\":{\"format\":{\"type\":"
+                       "\"json_schema\",\"schema\":" SCHEMA "}}}";
+    reply r = call("ok-message", "s1", "/v1/messages", body);
+    cJSON *json = cJSON_Parse(r.body);
+    ck_assert_str_eq(str_at(json, "content.0.name"), "StructuredOutput");
+    cJSON_Delete(json);
+    free(r.body);
+    cJSON *root;
+    cJSON *entry = journal_entry("ok-message", "s1", 0, &root);
+    ck_assert_ptr_null(cJSON_GetObjectItem(entry, "answer_form"));
+    cJSON_Delete(root);
+}
+END_TEST
+
+/* ---- JSON text forms --------------------------------------------------------- */
+
+START_TEST(anthropic_native_format_gets_json_text)
+{
+    const char *formats[] = {"\"output_config\":{\"format\":{\"type\":\"json_schema\",\"schema\":" SCHEMA "}}",
+                             "\"output_format\":{\"type\":\"json_schema\",\"schema\":" SCHEMA "}"};
+    const char *why[] = {"output_config.format", "output_format"};
+    for (int i = 0; i < 2; i++) {
+        char body[1024], run[8];
+        snprintf(body, sizeof body, "{\"model\":\"claude-x\",\"max_tokens\":100," USER_MESSAGES ",%s}", formats[i]);
+        snprintf(run, sizeof run, "a%d", i);
+        reply r = call("ok-message", run, "/v1/messages", body);
+        cJSON *json = cJSON_Parse(r.body);
+        ck_assert_str_eq(str_at(json, "content.0.type"), "text");
+        cJSON *object = cJSON_Parse(str_at(json, "content.0.text"));
+        ck_assert_str_eq(str(object, "cause"), "missing symbol");
+        ck_assert_str_eq(str_at(json, "stop_reason"), "end_turn");
+        ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(json, "content")), 1);
+        cJSON_Delete(object);
+        cJSON_Delete(json);
+        free(r.body);
+        assert_form("ok-message", run, 0, "json_text", why[i], true);
+    }
+    /* streamed: the JSON travels in text_delta events */
+    reply r = call("ok-message", "a9", "/v1/messages",
+                   "{\"model\":\"claude-x\",\"max_tokens\":100,\"stream\":true," USER_MESSAGES
+                   ",\"output_config\":{\"format\":{\"type\":\"json_schema\",\"schema\":" SCHEMA "}}}");
+    ck_assert_ptr_nonnull(strstr(r.body, "\"type\":\"text_delta\""));
+    ck_assert_ptr_null(strstr(r.body, "tool_use"));
+    ck_assert_ptr_nonnull(strstr(r.body, "\"stop_reason\":\"end_turn\""));
+    free(r.body);
+}
+END_TEST
+
+START_TEST(openai_response_format_gets_json_content)
+{
+    const char *body = "{\"model\":\"gpt-x\"," USER_MESSAGES ",\"response_format\":{\"type\":\"json_schema\","
+                       "\"json_schema\":{\"name\":\"x\",\"strict\":true,\"schema\":" SCHEMA "}}}";
+    reply r = call("invalid-then-valid", "o1", "/v1/chat/completions", body);
+    cJSON *json = cJSON_Parse(r.body);
+    /* the script's invalid object reaches the client as it is: its validation is what is judged */
+    ck_assert_str_eq(str_at(json, "choices.0.message.content"), "{\"cause\":1,\"fixes\":[]}");
+    ck_assert_ptr_null(at(json, "choices.0.message.tool_calls"));
+    ck_assert_str_eq(str_at(json, "choices.0.finish_reason"), "stop");
+    cJSON_Delete(json);
+    free(r.body);
+    assert_form("invalid-then-valid", "o1", 0, "json_text", "response_format", true);
+}
+END_TEST
+
+/* ---- the Responses API -------------------------------------------------------- */
+
+#define RESPONSES_FORMAT "\"text\":{\"format\":{\"type\":\"json_schema\",\"name\":\"x\",\"strict\":true,\"schema\":" SCHEMA "}}"
+
+START_TEST(responses_json_text_and_function_call)
+{
+    reply r = call("ok-message", "j1", "/v1/responses", "{\"model\":\"gpt-x\",\"input\":\"hi\"," RESPONSES_FORMAT "}");
+    ck_assert_int_eq(r.status, 200);
+    cJSON *json = cJSON_Parse(r.body);
+    ck_assert_str_eq(str_at(json, "object"), "response");
+    ck_assert_str_eq(str_at(json, "status"), "completed");
+    ck_assert_str_eq(str_at(json, "output.0.type"), "message");
+    ck_assert_str_eq(str_at(json, "output.0.content.0.type"), "output_text");
+    ck_assert_ptr_nonnull(strstr(str_at(json, "output.0.content.0.text"), "\"cause\":\"missing symbol\""));
+    ck_assert(cJSON_IsNumber(at(json, "usage.total_tokens")));
+    cJSON_Delete(json);
+    free(r.body);
+    assert_form("ok-message", "j1", 0, "json_text", "text.format", true);
+
+    r = call("ok-message", "j2", "/v1/responses",
+             "{\"model\":\"gpt-x\",\"input\":\"hi\",\"tools\":[{\"type\":\"function\",\"name\":\"answer\","
+             "\"parameters\":" SCHEMA "}],\"tool_choice\":{\"type\":\"function\",\"name\":\"answer\"}}");
+    json = cJSON_Parse(r.body);
+    ck_assert_str_eq(str_at(json, "output.0.type"), "function_call");
+    ck_assert_str_eq(str_at(json, "output.0.name"), "answer");
+    ck_assert_str_eq(str_at(json, "output.0.call_id"), "toolu_1");
+    ck_assert_ptr_nonnull(strstr(str_at(json, "output.0.arguments"), "link libm"));
+    cJSON_Delete(json);
+    free(r.body);
+}
+END_TEST
+
+START_TEST(responses_event_stream)
+{
+    reply r = call("ok-message", "e1", "/v1/responses",
+                   "{\"model\":\"gpt-x\",\"input\":\"hi\",\"stream\":true," RESPONSES_FORMAT "}");
+    ck_assert_int_eq(r.status, 200);
+    const char *order[] = {"event: response.created",           "event: response.in_progress",
+                           "event: response.output_item.added", "event: response.content_part.added",
+                           "event: response.output_text.delta", "event: response.output_text.done",
+                           "event: response.content_part.done", "event: response.output_item.done",
+                           "event: response.completed"};
+    const char *from = r.body;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const char *found = strstr(from, order[i]);
+        ck_assert_msg(found != NULL, "missing or out of order: %s in %s", order[i], r.body);
+        from = found + 1;
+    }
+    ck_assert_ptr_nonnull(strstr(r.body, "\"sequence_number\":8"));
+    free(r.body);
+}
+END_TEST
+
+START_TEST(responses_refusal_and_max_tokens)
+{
+    reply r = call("openai-refusal", "f1", "/v1/responses", "{\"model\":\"gpt-x\",\"input\":\"hi\"," RESPONSES_FORMAT "}");
+    cJSON *json = cJSON_Parse(r.body);
+    ck_assert_str_eq(str_at(json, "output.0.content.0.type"), "refusal");
+    ck_assert_str_eq(str_at(json, "output.0.content.0.refusal"), "I'm sorry, I cannot help with that.");
+    cJSON_Delete(json);
+    free(r.body);
+    /* a refusal is expressible even when the format is forced */
+    assert_form("openai-refusal", "f1", 0, "json_text", "text.format", true);
+    r = call("max-tokens", "f2", "/v1/responses", "{\"model\":\"gpt-x\",\"input\":\"hi\"," RESPONSES_FORMAT "}");
+    json = cJSON_Parse(r.body);
+    ck_assert_str_eq(str_at(json, "status"), "incomplete");
+    ck_assert_str_eq(str_at(json, "incomplete_details.reason"), "max_output_tokens");
+    ck_assert_str_eq(str_at(json, "output.0.content.0.text"), "{\"cause\": \"missing sym");
+    cJSON_Delete(json);
+    free(r.body);
+    r = call("max-tokens", "f3", "/v1/responses",
+             "{\"model\":\"gpt-x\",\"input\":\"hi\",\"stream\":true," RESPONSES_FORMAT "}");
+    ck_assert_ptr_nonnull(strstr(r.body, "event: response.incomplete"));
+    ck_assert_ptr_null(strstr(r.body, "event: response.completed"));
+    free(r.body);
+}
+END_TEST
+
+START_TEST(responses_tool_outputs_answer_the_call)
+{
+    const char *first = "{\"model\":\"gpt-x\",\"input\":\"hi\",\"tools\":[{\"type\":\"function\",\"name\":\"answer\","
+                        "\"parameters\":" SCHEMA "}]}";
+    reply r = call("invalid-then-valid", "t1", "/v1/responses", first);
+    free(r.body);
+    r = call("invalid-then-valid", "t1", "/v1/responses",
+             "{\"model\":\"gpt-x\",\"input\":[{\"role\":\"user\",\"content\":\"hi\"},{\"type\":\"function_call\","
+             "\"call_id\":\"toolu_1\",\"name\":\"answer\",\"arguments\":\"{}\"},{\"type\":\"function_call_output\","
+             "\"call_id\":\"toolu_1\",\"output\":\"cause: expected string\"}],\"tools\":[{\"type\":\"function\","
+             "\"name\":\"answer\",\"parameters\":" SCHEMA "}]}");
+    cJSON *json = cJSON_Parse(r.body);
+    ck_assert_str_eq(str_at(json, "output.0.call_id"), "toolu_2");
+    cJSON_Delete(json);
+    free(r.body);
+    cJSON *root;
+    cJSON *entry = journal_entry("invalid-then-valid", "t1", 1, &root);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(entry, "deviations")), 0);
+    cJSON_Delete(root);
+    assert_form("invalid-then-valid", "t1", 1, "tool", "only_tool", true);
+}
+END_TEST
+
+/* ---- faults in every form ------------------------------------------------------- */
+
+START_TEST(turn_faults_apply_in_every_form)
+{
+    /* fault-cut-event: cut after 2 events, whatever the rendering */
+    reply r = call("fault-cut-event", "x1", "/v1/responses",
+                   "{\"model\":\"gpt-x\",\"input\":\"hi\",\"stream\":true," RESPONSES_FORMAT "}");
+    ck_assert_int_ne(r.code, CURLE_OK);
+    ck_assert_ptr_nonnull(strstr(r.body, "event: response.in_progress"));
+    ck_assert_ptr_null(strstr(r.body, "response.output_item.added"));
+    free(r.body);
+    ck_assert(journal_has_fault("fault-cut-event", "x1", 0, "cut"));
+    r = call("fault-cut-event", "x2", "/v1/messages",
+             "{\"model\":\"c\",\"max_tokens\":9,\"stream\":true," USER_MESSAGES
+             ",\"output_format\":{\"type\":\"json_schema\",\"schema\":" SCHEMA "}}");
+    ck_assert_int_ne(r.code, CURLE_OK);
+    ck_assert_ptr_null(strstr(r.body, "message_stop"));
+    free(r.body);
+}
+END_TEST
+
+START_TEST(scripted_stream_faults_change_form)
+{
+    /* a stream cut inside a delta: the content goes out, the terminal events never do */
+    reply r = call("cut-inside-delta", "y1", "/v1/responses",
+                   "{\"model\":\"gpt-x\",\"input\":\"hi\",\"stream\":true," RESPONSES_FORMAT "}");
+    ck_assert_int_ne(r.code, CURLE_OK);
+    ck_assert_ptr_nonnull(strstr(r.body, "response.output_text.delta"));
+    ck_assert_ptr_null(strstr(r.body, "response.completed"));
+    free(r.body);
+    ck_assert(journal_has_fault("cut-inside-delta", "y1", 0, "cut"));
+    /* the same to a JSON client: a body cut short */
+    r = call("cut-inside-delta", "y2", "/v1/chat/completions",
+             "{\"model\":\"gpt-x\"," USER_MESSAGES ",\"tools\":[{\"type\":\"function\",\"function\":{\"name\":"
+             "\"extract\",\"parameters\":" SCHEMA "}}]}");
+    cJSON *json = cJSON_Parse(r.body);
+    ck_assert_ptr_null(json);
+    free(r.body);
+    /* a malformed scripted stream: a malformed event in the new rendering */
+    r = call("malformed-sse", "y3", "/v1/messages",
+             "{\"model\":\"c\",\"max_tokens\":9,\"stream\":true," USER_MESSAGES
+             ",\"tools\":[{\"name\":\"extract\",\"input_schema\":" SCHEMA "}],\"tool_choice\":{\"type\":\"tool\","
+             "\"name\":\"extract\"}}");
+    ck_assert_ptr_nonnull(strstr(r.body, "\"name\":\"extract\""));
+    free(r.body);
+    ck_assert(journal_has_fault("malformed-sse", "y3", 0, "malformed_sse"));
+}
+END_TEST
+
+START_TEST(fallback_on_the_wire_in_responses)
+{
+    reply r = call("fallback-retracts", "w1", "/v1/responses",
+                   "{\"model\":\"gpt-x\",\"input\":\"hi\",\"stream\":true," RESPONSES_FORMAT "}");
+    ck_assert_ptr_nonnull(strstr(r.body, "response.output_item.done"));
+    ck_assert_ptr_nonnull(strstr(r.body, "event: error"));
+    ck_assert_ptr_null(strstr(r.body, "response.completed"));
+    free(r.body);
+    ck_assert(journal_has_fault("fallback-retracts", "w1", 0, "fallback"));
+    r = call("fallback-retracts", "w2", "/v1/responses", "{\"model\":\"gpt-x\",\"input\":\"hi\"," RESPONSES_FORMAT "}");
+    ck_assert_int_eq(r.status, 503);
+    cJSON *json = cJSON_Parse(r.body);
+    ck_assert_str_eq(str_at(json, "error.type"), "server_error");
+    cJSON_Delete(json);
+    free(r.body);
+}
+END_TEST
+
+START_TEST(inexpressible_turns_are_marked)
+{
+    /* the model answers prose, but the client forced its tool: no provider sends that */
+    const char *forced = "{\"model\":\"c\",\"max_tokens\":9," USER_MESSAGES ",\"tools\":[{\"name\":\"extract\","
+                         "\"input_schema\":" SCHEMA "}],\"tool_choice\":{\"type\":\"tool\",\"name\":\"extract\"}}";
+    reply r = call("cc-never-calls-tool", "i1", "/v1/messages", forced);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(strstr(r.body, "The linker failed."));
+    free(r.body);
+    assert_form("cc-never-calls-tool", "i1", 0, "tool", "tool_choice", false);
+    cJSON *root;
+    cJSON *entry = journal_entry("cc-never-calls-tool", "i1", 0, &root);
+    ck_assert_ptr_nonnull(strstr(str_at(entry, "answer_form.inexpressible"), "forced"));
+    ck_assert(!cJSON_IsTrue(cJSON_GetObjectItem(entry, "side"))); /* the main loop, not a side request */
+    cJSON_Delete(root);
+    /* the same prose for a client that only offered a tool is a real possibility */
+    r = call("cc-never-calls-tool", "i2", "/v1/messages",
+             "{\"model\":\"c\",\"max_tokens\":9," USER_MESSAGES ",\"tools\":[{\"name\":\"extract\","
+             "\"input_schema\":" SCHEMA "}]}");
+    free(r.body);
+    assert_form("cc-never-calls-tool", "i2", 0, "tool", "only_tool", true);
+}
+END_TEST
+
+/* ---- through the http target --------------------------------------------------- */
+
+extern const gt_target_ops gt_target_http_ops;
+
+#define FORM_CLIENT "python3 suite/adapters/form_client.py"
+
+/* Play corpus case `id` through `command`; the check status, the outcome and why. */
+static int play_case(const char *command, const char *id, gt_outcome *outcome, char *why, size_t why_len)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_gt(gt_corpus_load(corpus, "corpus/loop"), 0);
+    ck_assert_int_gt(gt_corpus_load(corpus, "corpus/stream"), 0);
+    const gt_case *kase = NULL;
+    for (size_t i = 0; i < gt_corpus_count(corpus); i++)
+        if (strcmp(gt_corpus_case(corpus, i)->input.id, id) == 0)
+            kase = gt_corpus_case(corpus, i);
+    ck_assert_msg(kase != NULL, "no case %s", id);
+    void *state;
+    char err[512], note[1024] = "";
+    ck_assert_msg(gt_target_http_ops.open(command, &state, err, sizeof err) == 0, "%s", err);
+    gt_observed observed;
+    memset(&observed, 0, sizeof observed);
+    int status = gt_target_http_ops.check(state, &kase->input, &observed, note, sizeof note);
+    *outcome = status == GT_CHECK_DONE ? gt_compare(&kase->expect, &observed, why, why_len) : GT_OUTCOME_ERROR;
+    if (status != GT_CHECK_DONE)
+        snprintf(why, why_len, "%s", note);
+    gt_observed_clear(&observed);
+    gt_target_http_ops.close(state);
+    gt_corpus_free(corpus);
+    return status;
+}
+
+START_TEST(libraries_get_their_form_through_the_http_target)
+{
+    char why[1024];
+    gt_outcome outcome;
+    const char *modes[] = {FORM_CLIENT " forced-tool", FORM_CLIENT " responses"};
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(play_case(modes[i], "loop.attempts.first-try-valid", &outcome, why, sizeof why), GT_CHECK_DONE);
+        ck_assert_msg(outcome == GT_OUTCOME_PASS, "%s: %s", modes[i], why);
+        /* a lax library accepts the invalid first object: the suite catches it */
+        ck_assert_int_eq(play_case(modes[i], "loop.attempts.five-invalid-default-limit", &outcome, why, sizeof why),
+                         GT_CHECK_DONE);
+        ck_assert_msg(outcome == GT_OUTCOME_FAIL, "%s: %s", modes[i], why);
+    }
+}
+END_TEST
+
+START_TEST(inexpressible_cases_are_skipped_with_the_reason)
+{
+    char why[1024];
+    gt_outcome outcome;
+    /* the model first answers prose: a client that forces its tool never sees that */
+    ck_assert_int_eq(play_case(FORM_CLIENT " forced-tool", "loop.enforce.text-then-enforce-then-valid", &outcome, why,
+                               sizeof why),
+                     GT_CHECK_SKIPPED);
+    ck_assert_msg(strstr(why, "cannot be expressed for this client") != NULL && strstr(why, "tool_choice") != NULL,
+                  "%s", why);
+}
+END_TEST
+
+START_TEST(a_test_binary_is_never_given_as_gauntlet_bin)
+{
+    /* run.sh wrappers fall back to $GAUNTLET_BIN: were it this test binary,
+     * every client would run the whole suite again (a fork bomb) */
+    char why[1024];
+    gt_outcome outcome;
+    const char *client = "[ -n \"$GAUNTLET_BIN\" ] && { echo \"GAUNTLET_BIN=$GAUNTLET_BIN\" >&2; exit 3; }; "
+                         "echo '{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,"
+                         "\"structured_output\":{}}'";
+    ck_assert_msg(play_case(client, "loop.attempts.first-try-valid", &outcome, why, sizeof why) == GT_CHECK_DONE, "%s",
+                  why);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("mock_forms");
+    TCase *forms = tcase_create("forms");
+    tcase_add_checked_fixture(forms, start, stop);
+    tcase_set_timeout(forms, 60);
+    tcase_add_test(forms, forced_tool_takes_the_call);
+    tcase_add_test(forms, only_tool_takes_the_call_in_chat_completions);
+    tcase_add_test(forms, structured_output_offered_is_left_alone);
+    tcase_add_test(forms, anthropic_native_format_gets_json_text);
+    tcase_add_test(forms, openai_response_format_gets_json_content);
+    suite_add_tcase(suite, forms);
+    TCase *responses = tcase_create("responses");
+    tcase_add_checked_fixture(responses, start, stop);
+    tcase_set_timeout(responses, 60);
+    tcase_add_test(responses, responses_json_text_and_function_call);
+    tcase_add_test(responses, responses_event_stream);
+    tcase_add_test(responses, responses_refusal_and_max_tokens);
+    tcase_add_test(responses, responses_tool_outputs_answer_the_call);
+    suite_add_tcase(suite, responses);
+    TCase *faults = tcase_create("faults");
+    tcase_add_checked_fixture(faults, start, stop);
+    tcase_set_timeout(faults, 60);
+    tcase_add_test(faults, turn_faults_apply_in_every_form);
+    tcase_add_test(faults, scripted_stream_faults_change_form);
+    tcase_add_test(faults, fallback_on_the_wire_in_responses);
+    tcase_add_test(faults, inexpressible_turns_are_marked);
+    suite_add_tcase(suite, faults);
+    TCase *http = tcase_create("http target");
+    tcase_set_timeout(http, 120);
+    tcase_add_test(http, libraries_get_their_form_through_the_http_target);
+    tcase_add_test(http, inexpressible_cases_are_skipped_with_the_reason);
+    tcase_add_test(http, a_test_binary_is_never_given_as_gauntlet_bin);
+    suite_add_tcase(suite, http);
+    return suite;
+}
+
+GT_TEST_MAIN()
