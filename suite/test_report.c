@@ -779,6 +779,38 @@ START_TEST(markdown_report)
 }
 END_TEST
 
+/* Markdown for a job summary: failures first (before the gate table), skips
+ * collapsed into one row per reason inside <details>, after everything. */
+START_TEST(markdown_failures_first_and_skips_collapsed)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    run->results[0].outcome = GT_OUTCOME_SKIP; /* a second skip with the same reason */
+    run->results[0].note = dup_text("no loop layer");
+    char *text = render(gt_report_markdown, run);
+    const char *failures = strstr(text, "### Failures (2)\n\n| outcome | case | expected | observed | note |\n");
+    const char *gates = strstr(text, "| gate | cases |");
+    const char *skips = strstr(text, "<details><summary>2 skipped</summary>\n\n| cases | reason | first case |\n"
+                                     "|---|---|---|\n| 2 | ` no loop layer ` | ` syntax.fence.pass ` |\n\n</details>\n");
+    ck_assert_ptr_nonnull(failures);
+    ck_assert_ptr_nonnull(gates);
+    ck_assert_ptr_nonnull(skips);
+    ck_assert(failures < gates && gates < skips);
+    ck_assert_ptr_nonnull(strstr(failures, "| fail | ` structure.types.fail ` | reject ` structure ` ` type ` | accept |"));
+    ck_assert_ptr_null(strstr(text, "\n| skip | `")); /* skips are never listed one by one */
+    free(text);
+    /* a green run has neither section */
+    for (size_t i = 0; i < run->count; i++)
+        run->results[i].outcome = GT_OUTCOME_PASS;
+    text = render(gt_report_markdown, run);
+    ck_assert_ptr_null(strstr(text, "### Failures"));
+    ck_assert_ptr_null(strstr(text, "<details>"));
+    free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
 /* Every '<' in the page opens one of the page's own elements. */
 static void assert_only_own_markup(const char *text)
 {
@@ -991,6 +1023,7 @@ static Suite *make_suite(void)
     tcase_add_test(writers, json_report_of_an_empty_run_parses);
     tcase_add_test(writers, junit_escapes_markup_and_forbidden_characters);
     tcase_add_test(writers, junit_valid_against_ant_schema);
+    tcase_add_test(writers, markdown_failures_first_and_skips_collapsed);
     tcase_add_test(writers, console_table_counts_and_escapes);
     tcase_add_test(writers, writer_lookup);
     tcase_add_test(writers, escaping_helpers);
