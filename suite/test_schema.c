@@ -12,6 +12,7 @@
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
 #include "gt_test.h"
+#include "schema_impl.h"
 
 static gt_schema *compile(const char *json, gt_schema_problem *problem)
 {
@@ -359,6 +360,30 @@ START_TEST(test_formats_idna)
     char message[128];
     ck_assert_int_eq(asserted_format("idn-hostname", "\"0a.\xd7\x90\"", message, sizeof message), GT_SCHEMA_INVALID);
     ck_assert_str_eq(message, "expected a valid idn-hostname string");
+}
+END_TEST
+
+/* What gauntlet's own code does that the libraries docs/architecture.md
+ * considered do not: glibc's strptime accepts the invalid dates below, and
+ * liburiparser / libcurl's URL API refuse the urn:, tag: and IRI bases. */
+START_TEST(test_own_code_beyond_libraries)
+{
+    ck_assert_int_eq(format_ok("date", "2024-1-1"), 0);
+    ck_assert_int_eq(format_ok("date-time", "2024-01-01T1:2:3Z"), 0);
+    ck_assert_int_eq(format_ok("date-time", " 2024-01-01T10:00:00Z"), 0);
+    ck_assert_int_eq(format_ok("date-time", "1998-12-31T23:59:61Z"), 0);
+    ck_assert_int_eq(format_ok("date-time", "1998-12-31T23:59:60Z"), 1);
+    ck_assert_int_eq(format_ok("date-time", "1998-12-31T22:59:60Z"), 0); /* leap second only at 23:59:60 UTC */
+    ck_assert_int_eq(format_ok("date-time", "1998-12-31T15:59:60.123-08:00"), 1);
+
+    gt_arena *arena = gt_arena_new();
+    ck_assert_str_eq(sc_uri_resolve(arena, "http://a/b/c/d;p?q", "../../../g"), "http://a/g"); /* RFC 3986 §5.4.2 */
+    ck_assert_str_eq(sc_uri_resolve(arena, "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed", "#/$defs/foo"),
+                     "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed#/$defs/foo");
+    ck_assert_str_eq(sc_uri_resolve(arena, "tag:example.com,2024:schema", "#x"), "tag:example.com,2024:schema#x");
+    ck_assert_str_eq(sc_uri_resolve(arena, "http://example.com/schemas/caf\xc3\xa9.json", "other.json"),
+                     "http://example.com/schemas/other.json");
+    gt_arena_free(arena);
 }
 END_TEST
 
@@ -723,6 +748,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_dialects);
     tcase_add_test(tc, test_formats);
     tcase_add_test(tc, test_formats_idna);
+    tcase_add_test(tc, test_own_code_beyond_libraries);
     tcase_add_test(tc, test_schema_problems);
     tcase_add_test(tc, test_reference_loops_at_evaluation);
     tcase_add_test(tc, test_registry_cross_document);
