@@ -344,10 +344,19 @@ static char *arena_strdup(gt_arena *arena, const char *text)
     return copy;
 }
 
+/* An event's "index" as a block key; -1 when absent or not a representable
+ * number (a cast of NaN or 1e300 to long is undefined behaviour). */
+static long event_index(const cJSON *object)
+{
+    const cJSON *index = cJSON_GetObjectItemCaseSensitive(object, "index");
+    double value = cJSON_IsNumber(index) ? index->valuedouble : -1.0;
+    return value >= -1e18 && value <= 1e18 ? (long)value : -1;
+}
+
 static void read_anthropic(lenient_reader *reader, const cJSON *data)
 {
     const char *type = string_at(data, "type");
-    long index = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(data, "index"));
+    long index = event_index(data);
     if (type == NULL)
         return;
     if (strcmp(type, "content_block_start") == 0) {
@@ -393,7 +402,7 @@ static void read_openai(lenient_reader *reader, const cJSON *data)
     const cJSON *call;
     cJSON_ArrayForEach(call, cJSON_GetObjectItemCaseSensitive(delta, "tool_calls"))
     {
-        long index = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(call, "index"));
+        long index = event_index(call);
         mock_block *block = reader_block(reader, index, MOCK_BLOCK_TOOL_USE);
         if (block == NULL)
             continue;
