@@ -17,9 +17,11 @@ compile), `equivalent` (listed in scripts/mutation-equivalent.txt, not run).
 Score = killed / (mutants - stillborn - equivalent).
 
 Usage: scripts/mutation.py [--build DIR] [--seed N] [--sample N] [--files F...]
-                           [--list] [--only ID...] [--json FILE] [--self-test]
+                           [--target reference|adapter] [--list] [--only ID...]
+                           [--json FILE] [--self-test]
 Environment: MUTATION_SEED, MUTATION_SAMPLE, MUTATION_FILES (space-separated
-basenames), SAN / COV (passed to make like the build was made).
+basenames), MUTATION_TARGET (reference | adapter), SAN / COV / OPT (passed to
+make like the build was made).
 See docs/mutation.md.
 """
 import argparse
@@ -229,14 +231,18 @@ def make_command(build, target, marker):
 class Builder:
     """Builds a private gauntlet for one mutant from BUILD's objects."""
 
-    def __init__(self, build, workdir):
-        self.build, self.workdir = build, workdir
+    def __init__(self, build, workdir, target="reference"):
+        self.build, self.workdir, self.target = build, workdir, target
         self.lib = os.path.join(build, "libgauntlet.a")
         for needed in (self.lib, os.path.join(build, "gauntlet")):
             if not os.path.exists(os.path.join(ROOT, needed)):
                 raise SystemExit(f"mutation: {needed} missing: build it first (make BUILD={build})")
         link = make_command(build, f"{build}/gauntlet", f"-o {build}/gauntlet")
         self.link = link.replace(f"-o {build}/gauntlet", "-o {out}").replace(self.lib, "{lib}")
+        if target == "adapter":
+            adapter = f"{build}/adapters/gauntlet-adapter-reference"
+            link = make_command(build, adapter, f"-o {adapter} ")
+            self.link = link.replace(f"-o {adapter} ", "-o {out} ").replace(self.lib, "{lib}")
         self.compile = {}
 
     def compile_line(self, name):
@@ -247,7 +253,8 @@ class Builder:
         return self.compile[name]
 
     def build_mutant(self, mutant):
-        """Path of the mutant's gauntlet, or None when it does not compile."""
+        """Path of the mutant's gauntlet (with target adapter: of its reference
+        adapter), or None when it does not compile."""
         d = os.path.join(self.workdir, mutant["id"])
         os.makedirs(d, exist_ok=True)
         name = mutant["file"]
@@ -269,9 +276,12 @@ class Builder:
 # ---------------------------------------------------------------- running
 
 
-def replay(gauntlet, corpus, report, timeout):
-    """Replay the corpus with `gauntlet`: (status, failing case ids)."""
+def replay(gauntlet, corpus, report, timeout, adapter=None):
+    """Replay the corpus with `gauntlet` (against `adapter` when given, else
+    the reference target): (status, failing case ids)."""
     cmd = [gauntlet, "run", corpus, "--quiet", "--timeout", "2s", "--report", f"json:{report}"]
+    if adapter is not None:
+        cmd += ["--target", f"adapter:{adapter}"]
     try:
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -317,8 +327,7 @@ def run(args):
     files = args.files
     mutants = sample_mutants(files, args.seed, args.sample)
     if args.only:
-        mutants = [m for m in mutants if m["id"] in args.only] or \
-            [m for name in files for m in file_mutants(os.path.join(ROOT, "reference", name)) if m["id"] in args.only]
+        mutants = [m for name in files for m in file_mutants(os.path.join(ROOT, "reference", name)) if m["id"] in args.only]
     if args.list:
         for m in mutants:
             print(f"{m['id']} {m['file']}:{m['line']} {m['op']:<6} {shown(m)}")
@@ -327,19 +336,21 @@ def run(args):
     workdir = tempfile.mkdtemp(prefix="gt-mutation-")
     results = []
     try:
-        builder = Builder(args.build, workdir)
+        builder = Builder(args.build, workdir, args.target)
+        runner = os.path.join(ROOT, args.build, "gauntlet")
         # a snapshot, so edits to the corpus during a run do not change it
         shutil.copytree(os.path.join(ROOT, args.corpus), os.path.join(workdir, "corpus"))
         args.corpus = os.path.join(workdir, "corpus")
         base_report = os.path.join(workdir, "baseline.json")
         started = time.time()
-        status, failed = replay(os.path.join(ROOT, args.build, "gauntlet"), args.corpus, base_report, 300)
+        base_adapter = os.path.join(ROOT, args.build, "adapters", "gauntlet-adapter-reference") if args.target == "adapter" else None
+        status, failed = replay(runner, args.corpus, base_report, 300, base_adapter)
         baseline = time.time() - started
         if status != "survived":
             print(f"mutation: the unmutated corpus run is not clean ({status} {failed[:5]}): fix that first")
             return 2
         timeout = max(20.0, 20 * baseline)
-        print(f"mutation: seed {args.seed}, {len(mutants)} mutants over {len(files)} files, build {args.build}")
+        print(f"mutation: seed {args.seed}, {len(mutants)} mutants over {len(files)} files, build {args.build}, target {args.target}")
         for i, m in enumerate(mutants, 1):
             if m["id"] in equivalent:
                 status, failed = "equivalent", []
@@ -348,7 +359,11 @@ def run(args):
                 if gauntlet is None:
                     status, failed = "stillborn", []
                 else:
-                    status, failed = replay(gauntlet, args.corpus, os.path.join(workdir, m["id"], "r.json"), timeout)
+                    report = os.path.join(workdir, m["id"], "r.json")
+                    if args.target == "adapter":
+                        status, failed = replay(runner, args.corpus, report, timeout, gauntlet)
+                    else:
+                        status, failed = replay(gauntlet, args.corpus, report, timeout)
                 shutil.rmtree(os.path.join(workdir, m["id"]), ignore_errors=True)
             results.append(dict(m, status=status, failed=failed[:3]))
             print(f"[{i}/{len(mutants)}] {status:<10} {m['id']} {m['file']}:{m['line']} {m['op']}", flush=True)
@@ -415,6 +430,9 @@ def main():
     p.add_argument("--sample", type=int, default=int(os.environ.get("MUTATION_SAMPLE", DEFAULT_SAMPLE)))
     p.add_argument("--files", nargs="+", default=(os.environ.get("MUTATION_FILES") or DEFAULT_FILES).split())
     p.add_argument("--corpus", default="corpus")
+    p.add_argument("--target", choices=("reference", "adapter"), default=os.environ.get("MUTATION_TARGET", "reference"),
+                   help="replay against the mutated reference target (default), or through a mutated reference "
+                        "adapter with an unmutated runner (the loader never sees the mutant)")
     p.add_argument("--list", action="store_true", help="print the sampled mutants and run nothing")
     p.add_argument("--only", nargs="+", help="run only these mutant ids")
     p.add_argument("--json", help="write every mutant's result to this file")
