@@ -4,11 +4,13 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   ?= build
-PKGS    := libcjson libcurl libmicrohttpd libpcre2-8
+PKGS    := libcjson libcurl libmicrohttpd libpcre2-8 libidn2 nettle
+# libunistring (Unicode bidi classes for IDNA2008's Bidi rule) ships no .pc file.
+UNISTRING := -lunistring
 
 # A fresh Debian machine: install the missing packages before anything asks
 # pkg-config for flags (scripts/deps installs only what is missing).
-ifeq ($(shell pkg-config --exists $(PKGS) check 2>/dev/null && test -f /usr/lib/python3/dist-packages/jsonschema/schemas/draft2020-12.json && command -v xmllint zsh groff >/dev/null && echo yes),)
+ifeq ($(shell pkg-config --exists $(PKGS) check 2>/dev/null && test -f /usr/include/unictype.h && test -f /usr/lib/python3/dist-packages/jsonschema/schemas/draft2020-12.json && command -v xmllint zsh groff >/dev/null && echo yes),)
 $(info gauntlet: some Debian packages are missing; running scripts/deps)
 DEPS_STATUS := $(shell sh scripts/deps >&2 && echo ok)
 ifneq ($(DEPS_STATUS),ok)
@@ -19,7 +21,7 @@ OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -I$(BUILD)/gen $(shell pkg-config --cflags $(PKGS)) -pthread
-LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lm -pthread
+LDLIBS  += $(shell pkg-config --libs $(PKGS)) $(UNISTRING) -lm -pthread
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 # float-cast-overflow is not part of gcc's `undefined` group: attacker numbers

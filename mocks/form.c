@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gauntlet/stream.h"
+#include "gauntlet/value.h"
 #include "mock_faults.h"
 #include "mock_form.h"
 
@@ -347,7 +348,8 @@ static char *arena_strdup(gt_arena *arena, const char *text)
 static void read_anthropic(lenient_reader *reader, const cJSON *data)
 {
     const char *type = string_at(data, "type");
-    long index = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(data, "index"));
+    long index = (long)gt_number_clamp(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(data, "index")), -1,
+                                       1L << 30); /* NaN (no index) and 1e300 alike */
     if (type == NULL)
         return;
     if (strcmp(type, "content_block_start") == 0) {
@@ -393,7 +395,8 @@ static void read_openai(lenient_reader *reader, const cJSON *data)
     const cJSON *call;
     cJSON_ArrayForEach(call, cJSON_GetObjectItemCaseSensitive(delta, "tool_calls"))
     {
-        long index = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(call, "index"));
+        long index = (long)gt_number_clamp(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(call, "index")), -1,
+                                           1L << 30);
         mock_block *block = reader_block(reader, index, MOCK_BLOCK_TOOL_USE);
         if (block == NULL)
             continue;
@@ -476,7 +479,7 @@ int mock_form_render_stream(const mock_request *request, gt_stream_provider prov
     gt_stream_reason why = gt_stream_assemble(provider, sse, len, arena, &assembled);
     const char *fault = why == GT_STREAM_TRUNCATED          ? "cut"
                         : why == GT_STREAM_PROVIDER_ERROR   ? "stream_error"
-                        : why >= GT_STREAM_SSE_MISSING_DATA && why <= GT_STREAM_SSE_OUT_OF_ORDER ? "malformed_sse"
+                        : why >= GT_STREAM_SSE_BAD_JSON && why <= GT_STREAM_SSE_OUT_OF_ORDER ? "malformed_sse"
                                                                                                  : NULL;
     lenient_reader reader = {.provider = provider, .arena = arena};
     mock_turn turn;

@@ -433,6 +433,45 @@ static bool compare_places(const char *what, const char *expected, const char *o
     return equal;
 }
 
+/* expect.output_contains (`want` true) / output_excludes: the string at each
+ * JSON Pointer of the observed output holds (or does not hold) each text. A
+ * place that is absent or not a string fails output_contains and passes
+ * output_excludes. Black boxes skip /gauntlet places. */
+static bool compare_texts(const char *expected, const char *observed, bool want, bool skip_own, text_buf *buf)
+{
+    gt_arena *arena = gt_arena_new();
+    if (arena == NULL)
+        return false;
+    const gt_value *places = parse_loose(arena, expected), *got = parse_loose(arena, observed);
+    bool ok = places != NULL && places->type == GT_OBJECT;
+    for (size_t i = 0; ok && i < places->u.obj.count; i++) {
+        const gt_member *place = &places->u.obj.members[i];
+        if (skip_own && strncmp(place->key, "/gauntlet", 9) == 0 && (place->key[9] == '\0' || place->key[9] == '/'))
+            continue;
+        const gt_value *there = got ? gt_pointer_get(got, place->key) : NULL;
+        const gt_value *texts = place->value;
+        size_t count = texts->type == GT_ARRAY ? texts->u.arr.count : 1;
+        for (size_t k = 0; ok && k < count; k++) {
+            const gt_value *text = texts->type == GT_ARRAY ? texts->u.arr.items[k] : texts;
+            if (text->type != GT_STRING)
+                continue;
+            bool found = there != NULL && there->type == GT_STRING &&
+                         memmem(there->u.str.chars, there->u.str.len, text->u.str.chars, text->u.str.len) != NULL;
+            if (found == want)
+                continue;
+            if (there == NULL || there->type != GT_STRING)
+                buf_printf(buf, "expected a string at \"%s\" holding \"%.200s\", observed %s", place->key,
+                           text->u.str.chars, there == NULL ? "none" : "another type");
+            else
+                buf_printf(buf, "expected the string at \"%s\" %s \"%.200s\"; it is \"%.300s\"", place->key,
+                           want ? "to hold" : "not to hold", text->u.str.chars, there->u.str.chars);
+            ok = false;
+        }
+    }
+    gt_arena_free(arena);
+    return ok;
+}
+
 /* Loop, stream and wire expectations: terminal subtype, attempt accounting
  * (each figure the case gives), the exact output, values at places in it,
  * and the trace record. */
@@ -478,6 +517,12 @@ static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *obs
     }
     if (expect->output_at_json != NULL &&
         !compare_places("output", expect->output_at_json, observed->output_json, true, observed->black_box, buf))
+        return GT_OUTCOME_FAIL;
+    if (expect->output_contains_json != NULL &&
+        !compare_texts(expect->output_contains_json, observed->output_json, true, observed->black_box, buf))
+        return GT_OUTCOME_FAIL;
+    if (expect->output_excludes_json != NULL &&
+        !compare_texts(expect->output_excludes_json, observed->output_json, false, observed->black_box, buf))
         return GT_OUTCOME_FAIL;
     if (expect->trace_json != NULL && !compare_places("trace", expect->trace_json, observed->trace_json, false, false, buf))
         return GT_OUTCOME_FAIL;
