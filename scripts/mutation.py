@@ -154,11 +154,17 @@ def line_mutants(line, code):
     return found
 
 
+# The text each mutant was drawn from, so a mutant is built from that text even
+# when the file changes during a run (a merge, an edit).
+SOURCES = {}
+
+
 def file_mutants(path):
     """Every mutant of one reference file, in source order, each a dict."""
     name = os.path.basename(path)
     with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+        SOURCES[name] = f.read()
+    lines = SOURCES[name].split("\n")
     codes = blank_code(lines)
     seen, mutants = {}, []
     for number, (line, code) in enumerate(zip(lines, codes), 1):
@@ -258,8 +264,7 @@ class Builder:
         d = os.path.join(self.workdir, mutant["id"])
         os.makedirs(d, exist_ok=True)
         name = mutant["file"]
-        with open(os.path.join(ROOT, "reference", name), encoding="utf-8") as f:
-            lines = f.read().split("\n")
+        lines = SOURCES[name].split("\n")
         lines[mutant["line"] - 1] = mutant["mutated"]
         src, obj = os.path.join(d, name), os.path.join(d, name[:-2] + ".o")
         with open(src, "w", encoding="utf-8") as f:
