@@ -244,12 +244,43 @@ class Builder:
             if not os.path.exists(os.path.join(ROOT, needed)):
                 raise SystemExit(f"mutation: {needed} missing: build it first (make BUILD={build})")
         link = make_command(build, f"{build}/gauntlet", f"-o {build}/gauntlet")
-        self.link = link.replace(f"-o {build}/gauntlet", "-o {out}").replace(self.lib, "{lib}")
+        self.app = os.path.join(build, "libgtapp.a")
+        self.link = link.replace(f"-o {build}/gauntlet", "-o {out}").replace(self.lib, "{lib}").replace(self.app, "{app}")
         if target == "adapter":
             adapter = f"{build}/adapters/gauntlet-adapter-reference"
             link = make_command(build, adapter, f"-o {adapter} ")
-            self.link = link.replace(f"-o {adapter} ", "-o {out} ").replace(self.lib, "{lib}")
+            self.link = link.replace(f"-o {adapter} ", "-o {out} ").replace(self.lib, "{lib}").replace(self.app, "{app}")
         self.compile = {}
+        self.harness_lib = self.harness_library()
+
+    def harness_library(self):
+        """A copy of BUILD/libgtapp.a (runner, case loader, reports, mock) whose
+        objects call an unmutated, renamed copy of parse.c, so a parse.c mutant
+        reaches the reference pipeline but never the harness that loads the
+        corpus (objcopy --redefine-syms; the target_*.o objects, which run the
+        reference gates, keep calling the mutant)."""
+        app = os.path.join(ROOT, self.build, "libgtapp.a")
+        parse_obj = os.path.join(ROOT, self.build, "reference", "parse.o")
+        out = subprocess.run(["nm", "-g", "--defined-only", parse_obj], capture_output=True, text=True).stdout
+        syms = [line.split()[2] for line in out.splitlines() if len(line.split()) == 3]
+        d = os.path.join(self.workdir, "harness")
+        os.makedirs(d, exist_ok=True)
+        mapping = os.path.join(d, "syms.map")
+        with open(mapping, "w") as f:
+            f.writelines(f"{sym} {sym}__harness\n" for sym in syms)
+        lib = os.path.join(d, "libgtapp.a")
+        shutil.copy(app, lib)
+        members = subprocess.run(["ar", "t", lib], capture_output=True, text=True).stdout.split()
+        harness = [m for m in members if not m.startswith("target_")]
+        subprocess.run(["ar", "x", os.path.abspath(lib)] + harness, cwd=d, check=True)
+        renamed = []
+        for m in harness:
+            subprocess.run(["objcopy", f"--redefine-syms={mapping}", os.path.join(d, m)], check=True)
+            renamed.append(os.path.join(d, m))
+        copy = os.path.join(d, "parse_harness.o")
+        subprocess.run(["objcopy", f"--redefine-syms={mapping}", parse_obj, copy], check=True)
+        subprocess.run(["ar", "rs", lib] + renamed + [copy], check=True)
+        return lib
 
     def compile_line(self, name):
         if name not in self.compile:
@@ -272,7 +303,7 @@ class Builder:
         lib, out = os.path.join(d, "libgauntlet.a"), os.path.join(d, "gauntlet")
         steps = [self.compile_line(name).replace("{src}", src).replace("{obj}", obj),
                  f"cp {self.lib} {lib} && ar rs {lib} {obj}",
-                 self.link.replace("{out}", out).replace("{lib}", lib)]
+                 self.link.replace("{out}", out).replace("{lib}", lib).replace("{app}", self.harness_lib)]
         for step in steps:
             if subprocess.run(step, shell=True, cwd=ROOT, capture_output=True).returncode != 0:
                 return None
