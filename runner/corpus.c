@@ -1568,7 +1568,8 @@ static int load_directory(gt_corpus *corpus, const char *path, int depth)
         count++;
     }
     closedir(dir);
-    qsort(names, count, sizeof *names, compare_names);
+    if (count > 1) /* an empty directory has no array at all: qsort(NULL, 0) is undefined */
+        qsort(names, count, sizeof *names, compare_names);
     int added = 0;
     for (size_t i = 0; i < count; i++) {
         char child[PATH_MAX];
