@@ -312,13 +312,6 @@ typedef struct lenient_reader {
     const char *stop_reason;
 } lenient_reader;
 
-/* An event's block index; 0 when absent or not a number (casting
- * cJSON's NaN for a missing number to long is undefined). */
-static long block_index(const cJSON *item)
-{
-    return cJSON_IsNumber(item) ? (long)item->valueint : 0;
-}
-
 static mock_block *reader_block(lenient_reader *reader, long index, mock_block_kind kind)
 {
     for (size_t i = 0; i < reader->count; i++)
@@ -351,10 +344,17 @@ static char *arena_strdup(gt_arena *arena, const char *text)
     return copy;
 }
 
+/* An event's "index" (-1 when absent or not a number). */
+static long event_index(const cJSON *object)
+{
+    const cJSON *index = cJSON_GetObjectItemCaseSensitive(object, "index");
+    return cJSON_IsNumber(index) && index->valuedouble >= 0 && index->valuedouble < 1e9 ? (long)index->valuedouble : -1;
+}
+
 static void read_anthropic(lenient_reader *reader, const cJSON *data)
 {
     const char *type = string_at(data, "type");
-    long index = block_index(cJSON_GetObjectItemCaseSensitive(data, "index"));
+    long index = event_index(data);
     if (type == NULL)
         return;
     if (strcmp(type, "content_block_start") == 0) {
@@ -400,7 +400,7 @@ static void read_openai(lenient_reader *reader, const cJSON *data)
     const cJSON *call;
     cJSON_ArrayForEach(call, cJSON_GetObjectItemCaseSensitive(delta, "tool_calls"))
     {
-        long index = block_index(cJSON_GetObjectItemCaseSensitive(call, "index"));
+        long index = event_index(call);
         mock_block *block = reader_block(reader, index, MOCK_BLOCK_TOOL_USE);
         if (block == NULL)
             continue;

@@ -336,11 +336,11 @@ static void run_structured_output(loop_state *state, const gt_loop_entry *entry,
                 item->alive = true;
             }
             text = GT_LOOP_TOOL_SUCCESS_TEXT;
-        } else if (verdict == GT_SCHEMA_INVALID) {
-            text = schema_error_text(state);
+        } else if (verdict == GT_SCHEMA_INVALID || gt_schema_failure_is_limit(state->errors.failure)) {
+            text = schema_error_text(state); /* a bound hit is one error naming it (regex_limit, ...) */
             tool_result->is_error = true;
         } else {
-            text = "Error: schema validation failed (out of memory or evaluation depth guard)";
+            text = "Error: schema validation failed (out of memory)";
             tool_result->is_error = true;
         }
     }

@@ -33,12 +33,13 @@ static void badge_of(const gt_run *run, badge *out)
         return;
     }
     double percent = floor(rate * 1000.0) / 10.0;
-    snprintf(out->message, sizeof out->message, percent == 100.0 ? "%.0f%% required (%zu/%zu)" : "%.1f%% required (%zu/%zu)",
-             percent, row->pass, row->cases - row->skip);
+    snprintf(out->message, sizeof out->message,
+             percent == 100.0 ? "%.0f%% required (%zu/%zu)" : "%.1f%% required (%zu/%zu)", percent, row->pass,
+             row->cases - row->skip);
     static const struct {
         double at_least;
         const char *color, *hex;
-    } scale[] = {{100.0, "brightgreen", "#4c1"}, {95.0, "green", "#97ca00"}, {90.0, "yellowgreen", "#a4a61d"},
+    } scale[] = {{100.0, "brightgreen", "#4c1"}, {95.0, "green", "#97ca00"},  {90.0, "yellowgreen", "#a4a61d"},
                  {80.0, "yellow", "#dfb317"},    {60.0, "orange", "#fe7d37"}, {0.0, "red", "#e05d44"}};
     for (size_t i = 0; i < sizeof scale / sizeof scale[0]; i++) {
         if (percent >= scale[i].at_least) {
@@ -66,7 +67,10 @@ static int text_width(const char *text)
     double width = 0;
     for (const char *p = text; *p; p++) {
         char c = *p;
-        width += strchr(" ()/.,:;'|!il", c) ? 4.0 : c == '%' || c == 'm' || c == 'w' ? 11.0 : (c >= 'A' && c <= 'Z') ? 7.5 : 7.0;
+        width += strchr(" ()/.,:;'|!il", c)         ? 4.0
+                 : c == '%' || c == 'm' || c == 'w' ? 11.0
+                 : (c >= 'A' && c <= 'Z')           ? 7.5
+                                                    : 7.0;
     }
     return (int)ceil(width);
 }
@@ -86,7 +90,8 @@ int gt_report_badge_svg(FILE *out, const gt_run *run, const gt_report_info *info
     badge_of(run, &b);
     const char *label = GT_REPORT_BADGE_LABEL;
     int left = text_width(label) + 10, right = text_width(b.message) + 10, width = left + right;
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"20\" role=\"img\" aria-label=\"", width);
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"20\" role=\"img\" aria-label=\"",
+            width);
     gt_report_xml_text(out, label, true);
     fputs(": ", out);
     gt_report_xml_text(out, b.message, true);

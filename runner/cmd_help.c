@@ -16,12 +16,13 @@
  *   heading:                             spaces), indented continuation
  *     name   text                    items of a heading section
  *   environment: ...                 ENVIRONMENT
- *   exit: 0 ..., 1 ..., 2 ...        EXIT STATUS
+ *   exit: 0 ..., 1 ..., 2 ...        EXIT STATUS ("Exit:" too)
  * Exit codes: 0 printed, 2 usage (unknown command or shell). */
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -147,7 +148,7 @@ static size_t synopsis_end(char **lines, size_t count)
  * CASE-ID). In a heading section (`commands:`) every two-space line is an
  * item. Splits it into term and description (after a gap of two spaces, or
  * at the column where the next line's continuation starts). */
-static bool split_item(char *line, const char *next, bool in_list, char **term, char **desc)
+static bool split_item(char *line, const char *next, bool in_list, size_t *column, char **term, char **desc)
 {
     if (leading_spaces(line) != 2)
         return false;
@@ -157,11 +158,11 @@ static bool split_item(char *line, const char *next, bool in_list, char **term, 
     char *gap = strstr(line + 2, "  ");
     if (gap == NULL && in_list)
         gap = strchr(line + 2, ' ');
-    if (gap == NULL && next != NULL) {
-        size_t column = leading_spaces(next);
-        if (column > 3 && column < strlen(line) && line[column - 1] == ' ')
-            gap = line + column - 1;
-    }
+    /* no gap: the column where the next line continues it, else the column
+     * of the item before ("  --report FORMAT:FILE write a report") */
+    size_t at = next != NULL && leading_spaces(next) > 3 ? leading_spaces(next) : *column;
+    if (gap == NULL && at > 3 && at < strlen(line) && line[at - 1] == ' ')
+        gap = line + at - 1;
     *term = line + 2;
     if (gap == NULL) {
         *desc = line + strlen(line);
@@ -172,6 +173,7 @@ static bool split_item(char *line, const char *next, bool in_list, char **term, 
     while (*rest == ' ')
         rest++;
     *desc = rest;
+    *column = (size_t)(rest - line);
     return true;
 }
 
@@ -247,19 +249,20 @@ int gt_cli_man_page(FILE *out, const gt_cli_command *command)
     fputs(".fi\n.SH DESCRIPTION\n", out);
 
     bool in_item = false, in_list = false, need_paragraph = false, in_exit = false, after_indented = false;
+    size_t column = 0;
     for (size_t i = body; i < count; i++) {
         char *line = lines[i];
         char *term, *desc;
         if (line[leading_spaces(line)] == '\0') {
             need_paragraph = true;
             in_item = in_list = false;
-        } else if (strncmp(line, "exit:", 5) == 0 || strncmp(line, "environment:", 12) == 0) {
-            in_exit = line[0] == 'e' && line[1] == 'x';
+        } else if (strncasecmp(line, "exit:", 5) == 0 || strncasecmp(line, "environment:", 12) == 0) {
+            in_exit = strncasecmp(line, "exit:", 5) == 0;
             fputs(in_exit ? ".SH \"EXIT STATUS\"\n" : ".SH ENVIRONMENT\n", out);
             char *rest = strchr(line, ':') + 1;
             roff_line(out, rest + leading_spaces(rest));
             in_item = in_list = need_paragraph = false;
-        } else if (!in_exit && split_item(line, i + 1 < count ? lines[i + 1] : NULL, in_list, &term, &desc)) {
+        } else if (!in_exit && split_item(line, i + 1 < count ? lines[i + 1] : NULL, in_list, &column, &term, &desc)) {
             fputs(".TP\n.B \"", out);
             roff_text(out, term);
             fputs("\"\n", out);
@@ -340,11 +343,11 @@ static size_t command_options(const gt_cli_command *command, help_option *option
     if (text == NULL)
         return 0;
     char *lines[HELP_MAX_LINES];
-    size_t count = split_lines(text, lines, HELP_MAX_LINES), found = 0;
+    size_t count = split_lines(text, lines, HELP_MAX_LINES), found = 0, column = 0;
     size_t body = synopsis_end(lines, count);
     for (size_t i = body; i < count; i++) {
         char *term, *desc;
-        if (split_item(lines[i], i + 1 < count ? lines[i + 1] : NULL, false, &term, &desc))
+        if (split_item(lines[i], i + 1 < count ? lines[i + 1] : NULL, false, &column, &term, &desc))
             found = scan_options(options, found, term, desc);
     }
     for (size_t i = 0; i < body; i++)
@@ -447,15 +450,16 @@ static void zsh_completion(FILE *out, const gt_cli_command *commands, size_t cou
           out);
     for (int gate = 0; gate < GT_GATE_COUNT; gate++)
         fprintf(out, " %s", gt_gate_name((gt_gate)gate));
-    fputs("; return ;;\n"
-          "        (--color) compadd auto always never; return ;;\n"
-          "    esac\n"
-          "    case $words[2] in\n"
-          "        (help) if [[ $PREFIX != -* ]]; then _describe -t commands 'gauntlet command' commands; return; fi ;;\n"
-          "        (completion) compadd bash zsh; return ;;\n"
-          "    esac\n"
-          "    case $words[2] in\n",
-          out);
+    fputs(
+        "; return ;;\n"
+        "        (--color) compadd auto always never; return ;;\n"
+        "    esac\n"
+        "    case $words[2] in\n"
+        "        (help) if [[ $PREFIX != -* ]]; then _describe -t commands 'gauntlet command' commands; return; fi ;;\n"
+        "        (completion) compadd bash zsh; return ;;\n"
+        "    esac\n"
+        "    case $words[2] in\n",
+        out);
     for (size_t i = 0; i < count; i++) {
         help_option options[HELP_MAX_OPTIONS];
         size_t found = command_options(&commands[i], options);

@@ -1568,7 +1568,7 @@ static int load_directory(gt_corpus *corpus, const char *path, int depth)
         count++;
     }
     closedir(dir);
-    if (count > 1) /* an empty directory has no array at all: qsort(NULL, 0) is undefined */
+    if (count > 1) /* an empty directory leaves `names` NULL, which qsort may not take */
         qsort(names, count, sizeof *names, compare_names);
     int added = 0;
     for (size_t i = 0; i < count; i++) {

@@ -430,7 +430,7 @@ int gt_reference_check_gates(const gt_case_input *input, gt_observed *observed, 
         failed = add_trace(&gc, input, observed);
     gates_case_free(&gc);
     if (failed != 0) {
-        snprintf(note, note_len, "reference: out of memory or evaluation depth guard");
+        snprintf(note, note_len, "reference: out of memory");
         return GT_CHECK_ERROR;
     }
     return GT_CHECK_DONE;

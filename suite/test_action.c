@@ -74,7 +74,7 @@ START_TEST(action_builds_runs_uploads_summarises_and_gates)
     ck_assert_ptr_nonnull(strstr(out, "output exit-code=0\n"));
     ck_assert_ptr_nonnull(strstr(out, " passed, 0 failed, 0 skipped\n"));
     static const char *const reports[] = {"gauntlet.json", "gauntlet.xml", "gauntlet.html", "gauntlet.md",
-                                          "badge.json", "badge.svg", "console.txt"};
+                                          "badge.json",    "badge.svg",    "console.txt"};
     for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++) {
         char name[128];
         snprintf(name, sizeof name, "artifacts/gauntlet-reports/%s", reports[i]);

@@ -19,8 +19,9 @@ static gt_run *tier_run(gt_corpus **corpus_out, size_t required, size_t optional
     FILE *out = open_memstream(&text, &len);
     fputs("{\"format\": \"gauntlet-corpus/1\", \"cases\": [", out);
     for (size_t i = 0; i < required + optional; i++)
-        fprintf(out, "%s{\"id\": \"c%zu\", \"gate\": \"syntax\", \"category\": \"t\", \"tier\": \"%s\", "
-                     "\"input\": \"{}\", \"expect\": {\"verdict\": \"accept\"}}",
+        fprintf(out,
+                "%s{\"id\": \"c%zu\", \"gate\": \"syntax\", \"category\": \"t\", \"tier\": \"%s\", "
+                "\"input\": \"{}\", \"expect\": {\"verdict\": \"accept\"}}",
                 i ? "," : "", i, i < required ? "required" : "optional");
     fputs("]}", out);
     fclose(out);
@@ -33,10 +34,10 @@ static gt_run *tier_run(gt_corpus **corpus_out, size_t required, size_t optional
     run->results = calloc(run->count, sizeof *run->results);
     for (size_t i = 0; i < run->count; i++) {
         run->results[i].kase = gt_corpus_case(corpus, i);
-        run->results[i].outcome = i < failed                  ? GT_OUTCOME_FAIL
-                                  : i < failed + skipped      ? GT_OUTCOME_SKIP
-                                  : i >= required && i % 2    ? GT_OUTCOME_FAIL /* optional failures */
-                                                              : GT_OUTCOME_PASS;
+        run->results[i].outcome = i < failed               ? GT_OUTCOME_FAIL
+                                  : i < failed + skipped   ? GT_OUTCOME_SKIP
+                                  : i >= required && i % 2 ? GT_OUTCOME_FAIL /* optional failures */
+                                                           : GT_OUTCOME_PASS;
     }
     *corpus_out = corpus;
     return run;
@@ -73,7 +74,7 @@ static void assert_badge(size_t required, size_t optional, size_t failed, size_t
 
 START_TEST(rate_colour_and_counts)
 {
-    assert_badge(10, 4, 0, 0, "100% required (10/10)", "brightgreen"); /* optional failures do not count */
+    assert_badge(10, 4, 0, 0, "100% required (10/10)", "brightgreen");  /* optional failures do not count */
     assert_badge(2000, 0, 1, 0, "99.9% required (1999/2000)", "green"); /* 99.95% is not 100% */
     assert_badge(10, 0, 1, 0, "90.0% required (9/10)", "yellowgreen");
     assert_badge(10, 0, 2, 0, "80.0% required (8/10)", "yellow");
@@ -95,8 +96,9 @@ START_TEST(cli_writes_endpoint_json_and_svg)
     snprintf(svg_path, sizeof svg_path, "%s/gauntlet-badge.svg", dir);
     snprintf(report, sizeof report, "badge:%s", json_path);
     static char out[1 << 16];
-    char *argv[] = {"run", GT_TEST_CORPUS "/syntax", "--target", "adapter:sh suite/adapters/fake.sh ok", "--report",
-                    report, "-q", NULL};
+    char *argv[] = {
+        "run", GT_TEST_CORPUS "/syntax", "--target", "adapter:sh suite/adapters/fake.sh ok", "--report", report, "-q",
+        NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_run, argv, out, sizeof out), 1);
     char *json = gt_test_slurp(json_path);
     cJSON *root = cJSON_Parse(json);

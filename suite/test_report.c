@@ -520,6 +520,9 @@ START_TEST(base64_and_sha256)
     ck_assert_ptr_null(gt_report_base64_decode("AP9hYh==", &decoded_len)); /* non-zero padding bits */
     ck_assert_ptr_null(gt_report_base64_decode("AP9", &decoded_len));
     ck_assert_ptr_null(gt_report_base64_decode("A*9h", &decoded_len));
+    /* white space is not base64 here (libnettle's decoder would skip it: docs/architecture.md) */
+    ck_assert_ptr_null(gt_report_base64_decode("AP9 hYg=", &decoded_len));
+    ck_assert_ptr_null(gt_report_base64_decode("AP9\nhYg=", &decoded_len));
 
     char hex[65];
     gt_sha256 sha;
@@ -545,6 +548,30 @@ START_TEST(base64_and_sha256)
                          1000);
     gt_sha256_hex(&sha, hex); /* one million 'a' (FIPS 180-2 appendix B.3) */
     ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+END_TEST
+
+/* The corpus hash of a small fixed corpus, pinned with the hand-written SHA-256
+ * it had before libnettle computed it: the hash names a corpus across gauntlet
+ * versions, so whichever library computes it must give the same digits. */
+START_TEST(corpus_hash_is_pinned)
+{
+    static const char text[] =
+        "{\"format\": \"gauntlet-corpus/1\", \"cases\": ["
+        "{\"id\": \"nul\", \"gate\": \"syntax\", \"category\": \"c\", "
+        "\"input\": \"{\\\"a\\\": \\\"x\\u0000y\\\"}\\r\\n\", "
+        "\"expect\": {\"verdict\": \"reject\", \"gate\": \"syntax\", \"reason\": \"control_character\"}},"
+        "{\"id\": \"schema-ok\", \"gate\": \"structure\", \"category\": \"type\", "
+        "\"schema\": {\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\", \"minimum\": 0}}}, "
+        "\"input\": \"{\\\"n\\\": 3, \\\"note\\\": \\\"caf\\u00e9 \\u2014 a string long enough to span a block\\\"}\", "
+        "\"expect\": {\"verdict\": \"accept\"}}]}";
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "pinned.cases.json", text, sizeof text - 1), 2);
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 0);
+    char hex[65];
+    gt_report_corpus_hash(corpus, hex);
+    ck_assert_str_eq(hex, "03cfd995cfb8b1089b9b34b5712044dc2f9ab136479b32229b92cd8d3915ee78");
+    gt_corpus_free(corpus);
 }
 END_TEST
 
@@ -779,6 +806,38 @@ START_TEST(markdown_report)
 }
 END_TEST
 
+/* Markdown for a job summary: failures first (before the gate table), skips
+ * collapsed into one row per reason inside <details>, after everything. */
+START_TEST(markdown_failures_first_and_skips_collapsed)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    run->results[0].outcome = GT_OUTCOME_SKIP; /* a second skip with the same reason */
+    run->results[0].note = dup_text("no loop layer");
+    char *text = render(gt_report_markdown, run);
+    const char *failures = strstr(text, "### Failures (2)\n\n| outcome | case | expected | observed | note |\n");
+    const char *gates = strstr(text, "| gate | cases |");
+    const char *skips = strstr(text, "<details><summary>2 skipped</summary>\n\n| cases | reason | first case |\n"
+                                     "|---|---|---|\n| 2 | ` no loop layer ` | ` syntax.fence.pass ` |\n\n</details>\n");
+    ck_assert_ptr_nonnull(failures);
+    ck_assert_ptr_nonnull(gates);
+    ck_assert_ptr_nonnull(skips);
+    ck_assert(failures < gates && gates < skips);
+    ck_assert_ptr_nonnull(strstr(failures, "| fail | ` structure.types.fail ` | reject ` structure ` ` type ` | accept |"));
+    ck_assert_ptr_null(strstr(text, "\n| skip | `")); /* skips are never listed one by one */
+    free(text);
+    /* a green run has neither section */
+    for (size_t i = 0; i < run->count; i++)
+        run->results[i].outcome = GT_OUTCOME_PASS;
+    text = render(gt_report_markdown, run);
+    ck_assert_ptr_null(strstr(text, "### Failures"));
+    ck_assert_ptr_null(strstr(text, "<details>"));
+    free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
 /* Every '<' in the page opens one of the page's own elements. */
 static void assert_only_own_markup(const char *text)
 {
@@ -988,9 +1047,11 @@ static Suite *make_suite(void)
     Suite *suite = suite_create("report");
     TCase *writers = tcase_create("writers");
     tcase_add_test(writers, json_report_parses_and_has_every_field);
+    tcase_add_test(writers, corpus_hash_is_pinned);
     tcase_add_test(writers, json_report_of_an_empty_run_parses);
     tcase_add_test(writers, junit_escapes_markup_and_forbidden_characters);
     tcase_add_test(writers, junit_valid_against_ant_schema);
+    tcase_add_test(writers, markdown_failures_first_and_skips_collapsed);
     tcase_add_test(writers, console_table_counts_and_escapes);
     tcase_add_test(writers, writer_lookup);
     tcase_add_test(writers, escaping_helpers);
