@@ -16,7 +16,7 @@ set -- "$GAUNTLET" matrix corpus/loop corpus/stream -j "${MATRIX_JOBS:-2}" --not
 want() { [ -z "${MATRIX_TARGETS:-}" ] || case " $MATRIX_TARGETS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 want reference-client && set -- "$@" --target reference-client=http:adapters/http-reference-client/run.sh \
     --version "reference-client=gauntlet $("$GAUNTLET" --version | sed 's/^gauntlet //')"
-if want claude-code && { [ -x "$ROOT/interop/node/node_modules/.bin/claude" ] || command -v claude >/dev/null 2>&1; }; then
+if want claude-code && { [ -n "${CLAUDE:-}" ] || [ -x "$ROOT/interop/node/node_modules/.bin/claude" ] || command -v claude >/dev/null 2>&1; }; then
     set -- "$@" --target claude-code=http:adapters/claude-code/run.sh
 fi
 want naive-node && set -- "$@" --target naive-node=http:adapters/naive-node/run.sh

@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "gauntlet/stream.h"
-#include "gauntlet/value.h"
 #include "mock_faults.h"
 #include "mock_form.h"
 
@@ -345,11 +344,17 @@ static char *arena_strdup(gt_arena *arena, const char *text)
     return copy;
 }
 
+/* An event's "index" (-1 when absent or not a number). */
+static long event_index(const cJSON *object)
+{
+    const cJSON *index = cJSON_GetObjectItemCaseSensitive(object, "index");
+    return cJSON_IsNumber(index) && index->valuedouble >= 0 && index->valuedouble < 1e9 ? (long)index->valuedouble : -1;
+}
+
 static void read_anthropic(lenient_reader *reader, const cJSON *data)
 {
     const char *type = string_at(data, "type");
-    long index = (long)gt_number_clamp(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(data, "index")), -1,
-                                       1L << 30); /* NaN (no index) and 1e300 alike */
+    long index = event_index(data);
     if (type == NULL)
         return;
     if (strcmp(type, "content_block_start") == 0) {
@@ -395,8 +400,7 @@ static void read_openai(lenient_reader *reader, const cJSON *data)
     const cJSON *call;
     cJSON_ArrayForEach(call, cJSON_GetObjectItemCaseSensitive(delta, "tool_calls"))
     {
-        long index = (long)gt_number_clamp(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(call, "index")), -1,
-                                           1L << 30);
+        long index = event_index(call);
         mock_block *block = reader_block(reader, index, MOCK_BLOCK_TOOL_USE);
         if (block == NULL)
             continue;

@@ -838,12 +838,37 @@ START_TEST(markdown_failures_first_and_skips_collapsed)
 }
 END_TEST
 
+/* The HTML report people read: a bar per gate, failures before the folded
+ * skips, and a gate matrix that is not red when the rejections were the
+ * ones the cases asked for. */
+START_TEST(html_report_charts_and_order)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    run->results[0].observed.gates[GT_GATE_SYNTAX] = GT_GATE_FAILED; /* the pass: an expected rejection */
+    char *text = render(gt_report_html, run);
+    ck_assert_ptr_nonnull(strstr(text, "<svg class=\"chart\" role=\"img\" aria-label=\"pass, fail, error and skip per gate\""));
+    ck_assert_ptr_nonnull(strstr(text, "<title>total: 1 passed</title>"));
+    ck_assert_ptr_nonnull(strstr(text, "<title>total: 1 skipped</title>"));
+    const char *failure = strstr(text, "structure.types.fail");
+    const char *skips = strstr(text, "<details><summary>1 skipped case</summary>");
+    ck_assert_ptr_nonnull(failure);
+    ck_assert_ptr_nonnull(skips);
+    ck_assert(strstr(failure, "<section") < skips || strstr(text, "<section") < skips);
+    /* syntax row: the expected rejection is grey, not red */
+    ck_assert_ptr_nonnull(strstr(text, "<span class=\"rej\">1</span>"));
+    free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
 /* Every '<' in the page opens one of the page's own elements. */
 static void assert_only_own_markup(const char *text)
 {
     static const char *const own[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3",
                                       "p", "strong", "table", "tr", "th", "td", "code", "span", "pre", "section",
-                                      "dl", "dt", "dd", "br"};
+                                      "dl", "dt", "dd", "br", "details", "summary", "svg", "rect", "text"};
     for (const char *at = strchr(text, '<'); at != NULL; at = strchr(at + 1, '<')) {
         const char *name = at + 1 + (at[1] == '/');
         size_t len = strcspn(name, " >");
@@ -1048,6 +1073,7 @@ static Suite *make_suite(void)
     TCase *writers = tcase_create("writers");
     tcase_add_test(writers, json_report_parses_and_has_every_field);
     tcase_add_test(writers, corpus_hash_is_pinned);
+    tcase_add_test(writers, html_report_charts_and_order);
     tcase_add_test(writers, json_report_of_an_empty_run_parses);
     tcase_add_test(writers, junit_escapes_markup_and_forbidden_characters);
     tcase_add_test(writers, junit_valid_against_ant_schema);
