@@ -4,11 +4,13 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   ?= build
-PKGS    := libcjson libcurl libmicrohttpd libpcre2-8
+PKGS    := libcjson libcurl libmicrohttpd libpcre2-8 libidn2 nettle
+# libunistring (Unicode bidi classes for IDNA2008's Bidi rule) ships no .pc file.
+UNISTRING := -lunistring
 
 # A fresh Debian machine: install the missing packages before anything asks
 # pkg-config for flags (scripts/deps installs only what is missing).
-ifeq ($(shell pkg-config --exists $(PKGS) check 2>/dev/null && test -f /usr/lib/python3/dist-packages/jsonschema/schemas/draft2020-12.json && echo yes),)
+ifeq ($(shell pkg-config --exists $(PKGS) check 2>/dev/null && test -f /usr/include/unictype.h && test -f /usr/lib/python3/dist-packages/jsonschema/schemas/draft2020-12.json && command -v xmllint zsh groff >/dev/null && echo yes),)
 $(info gauntlet: some Debian packages are missing; running scripts/deps)
 DEPS_STATUS := $(shell sh scripts/deps >&2 && echo ok)
 ifneq ($(DEPS_STATUS),ok)
@@ -18,9 +20,17 @@ endif
 OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS  ?= $(OPT) -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -I$(BUILD)/gen $(shell pkg-config --cflags $(PKGS)) -pthread
-LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lm -pthread
+CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -I$(BUILD)/gen $(shell pkg-config --cflags $(PKGS)) -pthread
+LDLIBS  += $(shell pkg-config --libs $(PKGS)) $(UNISTRING) -lm -pthread
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+# The gauntlet binary links neither libcurl nor libmicrohttpd: runner/lazy_net.c
+# dlopens them on the first HTTP call, so one-shot commands skip loading their
+# dependency trees (bench/startup.sh). The sonames come from the -dev packages.
+NET_PKGS := libcurl libmicrohttpd
+soname = $(shell objdump -p $$($(CC) -print-file-name=$(1)) 2>/dev/null | sed -n 's/^ *SONAME *//p')
+LAZY_NET_DEFS = -DGT_CURL_SONAME='"$(or $(call soname,libcurl.so),libcurl.so.4)"' \
+                 -DGT_MHD_SONAME='"$(or $(call soname,libmicrohttpd.so),libmicrohttpd.so.12)"'
+GAUNTLET_LDLIBS := $(shell pkg-config --libs $(filter-out $(NET_PKGS),$(PKGS))) $(UNISTRING) -lm -pthread -ldl
 
 # float-cast-overflow is not part of gcc's `undefined` group: attacker numbers
 # (1e300 tokens) converted to integers must trip the suite, not wrap silently.
@@ -41,10 +51,18 @@ LIB_SRC  := $(sort $(wildcard reference/*.c))
 # Generated sources (embedded metaschemas, ...) are compiled into libgauntlet.
 GEN_SRC  :=
 # Everything the CLI needs besides libgauntlet: runner, reports, mock server.
-APP_SRC  := $(sort $(filter-out runner/main.c,$(wildcard runner/*.c)) $(wildcard reports/*.c) $(wildcard mocks/*.c))
+APP_SRC  := $(sort $(filter-out runner/main.c runner/lazy_net.c,$(wildcard runner/*.c)) $(wildcard reports/*.c) $(wildcard mocks/*.c))
 TEST_SRC := $(sort $(wildcard suite/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 ADAPTER_SRC := $(sort $(wildcard adapters/*/main.c))
+
+# What `make install` ships (mk/install.mk): one library holding every function
+# of the public headers (reference, corpus and runner engine, reports, mock),
+# static and shared (soname libgauntlet.so.$(SOVERSION)).
+VERSION   := $(shell sed -n 's/^\#define GAUNTLET_VERSION "\(.*\)"/\1/p' include/gauntlet/version.h)
+SOVERSION := 0
+DIST_LIB  := $(BUILD)/dist/libgauntlet.a
+SHARED_LIB := $(BUILD)/dist/libgauntlet.so.$(VERSION)
 
 -include mk/*.mk
 
@@ -77,8 +95,19 @@ $(LIBAPP): $(APP_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(GAUNTLET): $(BUILD)/runner/main.o $(LIBAPP) $(LIBGT)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(DIST_LIB): $(LIB_OBJ) $(APP_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# -z defs: a shared library that links is one with no undefined symbol.
+$(SHARED_LIB): $(LIB_OBJ) $(APP_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libgauntlet.so.$(SOVERSION) -Wl,-z,defs $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/runner/lazy_net.o: CFLAGS += $(LAZY_NET_DEFS)
+
+$(GAUNTLET): $(BUILD)/runner/main.o $(BUILD)/runner/lazy_net.o $(LIBAPP) $(LIBGT)
+	$(CC) $(LDFLAGS) -o $@ $^ $(GAUNTLET_LDLIBS)
 
 $(BUILD)/adapters/gauntlet-adapter-%: adapters/%/main.c $(LIBAPP) $(LIBGT)
 	@mkdir -p $(dir $@)
@@ -93,8 +122,8 @@ $(BUILD)/bench/%: bench/%.c $(LIBAPP) $(LIBGT)
 	$(CC) $(CFLAGS) -Irunner -Ireports -Ireference $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(LDLIBS)
 
 ## test: build and run every Check suite, the bundled corpus and the JSON-Schema-Test-Suite floor
-test: $(GAUNTLET) $(ADAPTER_BIN) $(TEST_BIN)
-	@BUILD=$(BUILD) GAUNTLET=$(GAUNTLET) sh scripts/run-tests.sh $(TEST_BIN)
+test: $(GAUNTLET) $(ADAPTER_BIN) $(TEST_BIN) $(DIST_LIB) $(SHARED_LIB)
+	@BUILD=$(BUILD) GAUNTLET=$(GAUNTLET) SAN=$(SAN) sh scripts/run-tests.sh $(TEST_BIN)
 
 ## test-browser: render the HTML report in headless Chromium (apt-get install -y chromium); fails if absent
 test-browser: $(BUILD)/suite/test_html_browser
@@ -118,14 +147,6 @@ bench: $(GAUNTLET) $(ADAPTER_BIN) $(BENCH_BIN)
 ## format: clang-format every C source and header
 format:
 	clang-format -i $(wildcard include/gauntlet/*.h reference/*.[ch] runner/*.[ch] reports/*.[ch] mocks/*.[ch] suite/*.[ch] bench/*.[ch] fuzz/*.[ch])
-
-## install: gauntlet, libgauntlet.a, headers and gauntlet.pc under PREFIX
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/gauntlet
-	install -m 755 $(GAUNTLET) $(DESTDIR)$(PREFIX)/bin/gauntlet
-	install -m 644 $(LIBGT) $(DESTDIR)$(PREFIX)/lib/libgauntlet.a
-	install -m 644 include/gauntlet/*.h $(DESTDIR)$(PREFIX)/include/gauntlet/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' gauntlet.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/gauntlet.pc
 
 ## deps: install the Debian packages gauntlet needs (only the missing ones)
 deps:

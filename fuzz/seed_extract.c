@@ -143,7 +143,6 @@ int main(int argc, char **argv)
             gt_parse_options options;
             gt_parse_options_init(&options);
             options.max_depth = 20000;
-            options.allow_nul = true;
             gt_parse_error error;
             const gt_value *root = gt_parse(arena, in->case_json, strlen(in->case_json), &options, &error);
             if (root != NULL)

@@ -34,3 +34,16 @@ $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(BUILD)/libgtapp.a $(BUILD)/lib
 $(BUILD)/fuzz/seed_extract: fuzz/seed_extract.c $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Irunner $(FUZZ_SAN) -o $@ $< $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a $(LDLIBS)
+
+# Every harness also builds without libFuzzer (fuzz/replay.c: each argument, a
+# file or a directory, is fed once) in a normal build, and `make test` depends
+# on them, so a harness keeps compiling with the code it drives.
+FUZZ_REPLAY := $(FUZZ_NAMES:fuzz_%=$(BUILD)/replay/replay_%)
+
+$(BUILD)/replay/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/fuzz.h $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Irunner -Ireports -Imocks -Ireference -Ifuzz $(LDFLAGS) -o $@ $< fuzz/replay.c $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a $(LDLIBS)
+
+ifneq ($(FUZZ),1)
+test: $(FUZZ_REPLAY)
+endif

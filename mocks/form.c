@@ -483,7 +483,7 @@ int mock_form_render_stream(const mock_request *request, gt_stream_provider prov
     gt_stream_reason why = gt_stream_assemble(provider, sse, len, arena, &assembled);
     const char *fault = why == GT_STREAM_TRUNCATED          ? "cut"
                         : why == GT_STREAM_PROVIDER_ERROR   ? "stream_error"
-                        : why >= GT_STREAM_SSE_MISSING_DATA && why <= GT_STREAM_SSE_OUT_OF_ORDER ? "malformed_sse"
+                        : why >= GT_STREAM_SSE_BAD_JSON && why <= GT_STREAM_SSE_OUT_OF_ORDER ? "malformed_sse"
                                                                                                  : NULL;
     lenient_reader reader = {.provider = provider, .arena = arena};
     mock_turn turn;

@@ -827,7 +827,7 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
         p->stream_fault = ext && ext->cut                       ? "cut"
                           : why == GT_STREAM_TRUNCATED          ? "cut"
                           : why == GT_STREAM_PROVIDER_ERROR     ? "stream_error"
-                          : why >= GT_STREAM_SSE_MISSING_DATA && why <= GT_STREAM_SSE_OUT_OF_ORDER ? "malformed_sse"
+                          : why >= GT_STREAM_SSE_BAD_JSON && why <= GT_STREAM_SSE_OUT_OF_ORDER ? "malformed_sse"
                                                                 : NULL;
     }
     pthread_mutex_unlock(&server->session_lock);

@@ -7,6 +7,9 @@
 
 #define ARENA_BLOCK_MIN (64u * 1024u)
 #define ARENA_ALIGN 16u
+/* gt_arena_reset keeps one block of at most this size for the next round:
+ * enough for the tree of a 100 KB+ document, small beside the limits. */
+#define ARENA_KEEP_MAX (4u * 1024u * 1024u)
 
 typedef struct arena_block {
     struct arena_block *next;
@@ -52,19 +55,24 @@ void gt_arena_free(gt_arena *arena)
 
 void gt_arena_reset(gt_arena *arena)
 {
-    /* Keep the oldest block (usually the only one) so a loop over many small
-     * cases allocates nothing after its first case. */
-    arena_block *block = arena->head, *keep = NULL;
+    /* Keep the largest block up to ARENA_KEEP_MAX, so a loop over many
+     * documents of similar size (validate --jsonl, a corpus run) allocates
+     * nothing after its first document; free the others. */
+    arena_block *keep = NULL;
+    for (arena_block *block = arena->head; block != NULL; block = block->next)
+        if (block->size <= ARENA_KEEP_MAX && (keep == NULL || block->size > keep->size))
+            keep = block;
+    arena_block *block = arena->head;
     while (block != NULL) {
         arena_block *next = block->next;
-        if (next == NULL && block->size <= 16 * ARENA_BLOCK_MIN)
-            keep = block;
-        else
+        if (block != keep)
             free(block);
         block = next;
     }
-    if (keep != NULL)
+    if (keep != NULL) {
         keep->used = 0;
+        keep->next = NULL;
+    }
     arena->head = keep;
     arena->total_used = 0;
 }

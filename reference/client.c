@@ -213,6 +213,13 @@ static void anthropic_body(const gt_client *client, const gt_loop_request *reque
         if (request->strict)
             APPEND(out, ",\"strict\":true");
         APPEND(out, "}]");
+        if (request->tool_choice == GT_LOOP_TOOL_CHOICE_ANY)
+            APPEND(out, ",\"tool_choice\":{\"type\":\"any\"}");
+        else if (request->tool_choice == GT_LOOP_TOOL_CHOICE_TOOL) {
+            APPEND(out, ",\"tool_choice\":{\"type\":\"tool\",\"name\":");
+            json_cstr(out, request->tool_choice_name ? request->tool_choice_name : GT_LOOP_TOOL_NAME);
+            APPEND(out, "}");
+        }
     }
     APPEND(out, "}");
 }
@@ -307,6 +314,13 @@ static void openai_body(const gt_client *client, const gt_loop_request *request,
         if (request->strict)
             APPEND(out, ",\"strict\":true");
         APPEND(out, "}}]");
+        if (request->tool_choice == GT_LOOP_TOOL_CHOICE_ANY)
+            APPEND(out, ",\"tool_choice\":\"required\"");
+        else if (request->tool_choice == GT_LOOP_TOOL_CHOICE_TOOL) {
+            APPEND(out, ",\"tool_choice\":{\"type\":\"function\",\"function\":{\"name\":");
+            json_cstr(out, request->tool_choice_name ? request->tool_choice_name : GT_LOOP_TOOL_NAME);
+            APPEND(out, "}}");
+        }
     }
     APPEND(out, "}");
 }

@@ -336,11 +336,11 @@ static void run_structured_output(loop_state *state, const gt_loop_entry *entry,
                 item->alive = true;
             }
             text = GT_LOOP_TOOL_SUCCESS_TEXT;
-        } else if (verdict == GT_SCHEMA_INVALID) {
-            text = schema_error_text(state);
+        } else if (verdict == GT_SCHEMA_INVALID || gt_schema_failure_is_limit(state->errors.failure)) {
+            text = schema_error_text(state); /* a bound hit is one error naming it (regex_limit, ...) */
             tool_result->is_error = true;
         } else {
-            text = "Error: schema validation failed (out of memory or evaluation depth guard)";
+            text = "Error: schema validation failed (out of memory)";
             tool_result->is_error = true;
         }
     }
@@ -529,6 +529,24 @@ static void describe_message(loop_state *state, size_t turn, const gt_message *m
     gt_buffer_free(&line);
 }
 
+/* A forcing tool_choice is honoured: `any` needs a tool call, `tool` a call
+ * of that tool. A pause_turn is not the model's answer yet. */
+static bool follows_tool_choice(const gt_loop_config *config, const gt_message *message)
+{
+    if (config->tool_choice == GT_LOOP_TOOL_CHOICE_AUTO ||
+        (message->stop_reason != NULL && strcmp(message->stop_reason, "pause_turn") == 0))
+        return true;
+    for (size_t i = 0; i < message->block_count; i++) {
+        const gt_block *block = &message->blocks[i];
+        if (block->type != GT_BLOCK_TOOL_USE)
+            continue;
+        if (config->tool_choice == GT_LOOP_TOOL_CHOICE_ANY ||
+            (block->name != NULL && config->tool_choice_name != NULL && strcmp(block->name, config->tool_choice_name) == 0))
+            return true;
+    }
+    return false;
+}
+
 /* Send until a usable message arrives (or the query ends). */
 static step next_message(loop_state *state, gt_message **out, size_t *turn_out, const gt_loop_notice **notices,
                          size_t *notice_count)
@@ -557,6 +575,8 @@ static step next_message(loop_state *state, gt_message **out, size_t *turn_out, 
                                                                               : state->config->json_schema_text,
             .strict = state->strict,
             .fallback_model = state->fallback_model,
+            .tool_choice = state->config->tool_choice,
+            .tool_choice_name = state->config->tool_choice_name,
         };
         result->accounting.api_attempts++;
         note(state, "-> request %zu (model turn %zu, %zu message%s%s%s)", request.api_attempt, request.model_turn,
@@ -647,6 +667,18 @@ static step next_message(loop_state *state, gt_message **out, size_t *turn_out, 
                 state->out_of_memory = true;
             return finish(state, GT_LOOP_ERROR_DURING_EXECUTION);
         }
+        if (!follows_tool_choice(state->config, message)) {
+            /* The provider broke its own contract: quarantined like an
+             * unusable response, none of its tools run. */
+            result->gate = "loop";
+            result->reason = "tool_choice_ignored";
+            add_error(state, "the response ignored tool_choice %s%s: it calls no %s",
+                      state->config->tool_choice == GT_LOOP_TOOL_CHOICE_ANY ? "any" : "tool ",
+                      state->config->tool_choice == GT_LOOP_TOOL_CHOICE_ANY ? "" : state->config->tool_choice_name,
+                      state->config->tool_choice == GT_LOOP_TOOL_CHOICE_ANY ? "tool" : "such tool");
+            note(state, "  quarantined (tool_choice_ignored): nothing in it is run");
+            return finish(state, GT_LOOP_ERROR_DURING_EXECUTION);
+        }
         *out = message;
         return STEP_CONTINUE;
     }
@@ -726,6 +758,15 @@ static step one_turn(loop_state *state)
         return finish(state, GT_LOOP_ERROR_MAX_STRUCTURED_OUTPUT_RETRIES);
     }
     if (retracted_now) {
+        /* Its tools ran, and their side effects are not rolled back (seed
+         * 000): their results stay in the graph, tombstoned (never sent), so
+         * the feedback shows what happened. */
+        if (tool_count > 0) {
+            gt_loop_entry *ran = graph_push(state, GT_LOOP_USER, NULL, results, tool_count);
+            if (ran == NULL)
+                return finish(state, GT_LOOP_ERROR_DURING_EXECUTION);
+            ran->tombstoned = true;
+        }
         note(state, "  the response was retracted: the request is retried with the fallback model");
         return STEP_CONTINUE;
     }

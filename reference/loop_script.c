@@ -507,7 +507,9 @@ static bool load_stream(loader *ld, const gt_value *value, const char *pointer, 
 static bool load_turn(loader *ld, const gt_value *value, const char *pointer, size_t index, script_turn *turn)
 {
     static const char *const kinds[] = {"message", "stream", "error", "fallback", "late_attachment"};
-    static const char *const known[] = {"message", "stream", "error", "fallback", "late_attachment", "note", NULL};
+    /* faults and expect_request are the mock server's (docs/mock-server.md): not the loop's, and ignored here */
+    static const char *const known[] = {"message", "stream", "error", "fallback", "late_attachment", "note",
+                                        "faults", "expect_request", NULL};
     memset(turn, 0, sizeof *turn);
     if (!object_at(ld, value, pointer, "a turn") || !only_known(ld, value, pointer, known))
         return false;
@@ -664,7 +666,7 @@ static bool load_root(loader *ld, const gt_value *root, const char *default_sche
 {
     static const char *const known[] = {"format", "description", "json_schema", "json_schema_text", "prompt",
                                         "history", "env", "max_turns", "max_api_retries", "strict",
-                                        "disallowed_tools", "provider", "model", "turns", "expect",
+                                        "disallowed_tools", "tool_choice", "provider", "model", "turns", "expect",
                                         "mock", /* the mock server's own settings (after_script, ...): not the loop's */
                                         NULL};
     gt_loop_script *script = ld->script;
@@ -732,6 +734,24 @@ static bool load_root(loader *ld, const gt_value *root, const char *default_sche
             if (strcmp(name->u.str.chars, GT_LOOP_TOOL_NAME) == 0)
                 script->config.structured_output_tool = false;
         }
+    }
+    const gt_value *choice = get(root, "tool_choice");
+    if (choice != NULL) {
+        const gt_value *name = choice->type == GT_OBJECT ? get(choice, "name") : NULL;
+        const gt_value *kind = choice->type == GT_OBJECT ? get(choice, "type") : NULL;
+        if (choice->type == GT_STRING && strcmp(choice->u.str.chars, "auto") == 0)
+            script->config.tool_choice = GT_LOOP_TOOL_CHOICE_AUTO;
+        else if (choice->type == GT_STRING && strcmp(choice->u.str.chars, "any") == 0)
+            script->config.tool_choice = GT_LOOP_TOOL_CHOICE_ANY;
+        else if (choice->type == GT_OBJECT && choice->u.obj.count == 2 && kind != NULL && kind->type == GT_STRING &&
+                 strcmp(kind->u.str.chars, "tool") == 0 && name != NULL && name->type == GT_STRING &&
+                 name->u.str.len > 0) {
+            script->config.tool_choice = GT_LOOP_TOOL_CHOICE_TOOL;
+            script->config.tool_choice_name = gt_arena_strndup(script->arena, name->u.str.chars, name->u.str.len);
+            if (script->config.tool_choice_name == NULL)
+                return oom(ld);
+        } else
+            return fail(ld, "/tool_choice", "tool_choice must be \"auto\", \"any\" or {\"type\": \"tool\", \"name\": NAME}");
     }
     if (!load_env(ld, root) || !load_history(ld, root))
         return false;

@@ -194,27 +194,7 @@ static int check_ipv6(const char *s, size_t len)
     return compressed ? groups <= 7 : groups == 8;
 }
 
-int sc_punycode_label_ok(const char *s, size_t n, bool ascii_only);
-
-/* A host name label by label; A-labels ("xn--") must decode as Punycode. */
-static int hostname_labels(const char *s, size_t len, bool allow_unicode)
-{
-    if (len == 0 || len > 253)
-        return 0;
-    size_t start = 0;
-    for (size_t i = 0; i <= len; i++) {
-        if (i < len && s[i] != '.')
-            continue;
-        const char *label = s + start;
-        size_t n = i - start;
-        if (!sc_punycode_label_ok(label, n, !allow_unicode))
-            return 0;
-        start = i + 1;
-    }
-    return 1;
-}
-
-static int check_hostname(const char *s, size_t len) { return hostname_labels(s, len, false); }
+static int check_hostname(const char *s, size_t len) { return sc_idna_hostname_ok(s, len, false); }
 
 static int check_idn_hostname(const char *s, size_t len)
 {
@@ -233,7 +213,7 @@ static int check_idn_hostname(const char *s, size_t len)
         } else
             copy[n++] = s[i];
     }
-    int ok = sc_utf8_length(copy, n) <= 253 && hostname_labels(copy, n, true);
+    int ok = sc_utf8_length(copy, n) <= 253 && sc_idna_hostname_ok(copy, n, true);
     free(copy);
     return ok;
 }

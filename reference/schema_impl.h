@@ -284,6 +284,9 @@ sc_format_fn sc_format_lookup(const char *name);
 
 /* --- schema_validate.c --- */
 size_t sc_utf8_length(const char *text, size_t len);
+/* A host name (schema_idna.c): LDH labels, A-labels that IDNA2008 accepts and,
+ * with allow_unicode (idn-hostname), U-labels too. 1 valid, 0 not. */
+int sc_idna_hostname_ok(const char *s, size_t len, bool allow_unicode);
 
 /* --- metaschemas (generated) --- */
 typedef struct sc_embedded {

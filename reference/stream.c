@@ -22,7 +22,6 @@ static const char *const reason_codes[GT_STREAM_REASON_COUNT] = {
     [GT_STREAM_REFUSAL] = "refusal",
     [GT_STREAM_MAX_TOKENS] = "max_tokens_truncated",
     [GT_STREAM_EMPTY_CONTENT] = "empty_content",
-    [GT_STREAM_SSE_MISSING_DATA] = "sse_missing_data",
     [GT_STREAM_SSE_BAD_JSON] = "sse_bad_json",
     [GT_STREAM_SSE_BAD_EVENT] = "sse_bad_event",
     [GT_STREAM_SSE_OUT_OF_ORDER] = "sse_out_of_order",
@@ -47,7 +46,6 @@ bool gt_stream_reason_is_transport(gt_stream_reason reason)
 {
     switch (reason) {
     case GT_STREAM_TRUNCATED:
-    case GT_STREAM_SSE_MISSING_DATA:
     case GT_STREAM_SSE_BAD_JSON:
     case GT_STREAM_SSE_BAD_EVENT:
     case GT_STREAM_SSE_OUT_OF_ORDER:
@@ -524,9 +522,12 @@ static int on_event(void *user, const gt_sse_event *event)
     stream->events = event->index + 1;
     if (stream->fault != GT_STREAM_OK || stream->out_of_memory)
         return 1;
-    if (!event->has_data)
-        return stream_fail(stream, GT_STREAM_SSE_MISSING_DATA, event->index, "event %zu (at byte %zu) has no data: field",
-                           event->index, event->offset);
+    /* WHATWG HTML 9.2.6: a block whose data buffer is empty (no data: field,
+     * an event: alone, a line that is not a field we know) is not
+     * dispatched. What it breaks shows up as the next event's fault (a delta
+     * for a block never started, a missing terminal event). */
+    if (!event->has_data || event->data_len == 0)
+        return 0;
     if (stream->provider == GT_PROVIDER_OPENAI && event->data_len == 6 && memcmp(event->data, "[DONE]", 6) == 0) {
         if (stream->terminal)
             return stream_fail(stream, GT_STREAM_SSE_OUT_OF_ORDER, event->index, "a second [DONE]");

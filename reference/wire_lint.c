@@ -254,8 +254,49 @@ static void scan_pattern(const char *pattern, size_t len, pattern_features *foun
     }
 }
 
+/* Seed 004: the schema is cached for 24 hours, so property names, enum and
+ * const values and patterns must hold no PHI or secrets. */
+static void lint_cached_value(lint_ctx *ctx, const char *text, size_t len, const char *key, const char *what)
+{
+    const char *kind = gt_wire_sensitive_kind(text, len);
+    if (kind == NULL)
+        return;
+    char message[160];
+    snprintf(message, sizeof message, "%s holds %s; the schema is cached for 24 hours, keep it in the prompt",
+             what, kind);
+    add_here(ctx, "anthropic_sensitive_value", key, "%s", message);
+}
+
+static void lint_cached_values(lint_ctx *ctx, const gt_value *node)
+{
+    const gt_value *properties = wire_get(node, "properties");
+    for (size_t i = 0; properties != NULL && properties->type == GT_OBJECT && i < properties->u.obj.count; i++) {
+        const gt_member *property = &properties->u.obj.members[i];
+        size_t mark = wire_path_push_key(&ctx->path, "properties", 10);
+        lint_cached_value(ctx, property->key, property->key_len, property->key, "a property name");
+        wire_path_pop(&ctx->path, mark);
+    }
+    const gt_value *values = wire_get(node, "enum");
+    for (size_t i = 0; values != NULL && values->type == GT_ARRAY && i < values->u.arr.count; i++) {
+        const gt_value *value = values->u.arr.items[i];
+        char index[32];
+        snprintf(index, sizeof index, "%zu", i);
+        size_t mark = wire_path_push_key(&ctx->path, "enum", 4);
+        if (value->type == GT_STRING)
+            lint_cached_value(ctx, value->u.str.chars, value->u.str.len, index, "an enum value");
+        wire_path_pop(&ctx->path, mark);
+    }
+    const gt_value *constant = wire_get(node, "const");
+    if (constant != NULL && constant->type == GT_STRING)
+        lint_cached_value(ctx, constant->u.str.chars, constant->u.str.len, "const", "the const value");
+    const gt_value *pattern = wire_get(node, "pattern");
+    if (pattern != NULL && pattern->type == GT_STRING)
+        lint_cached_value(ctx, pattern->u.str.chars, pattern->u.str.len, "pattern", "the pattern");
+}
+
 static void lint_anthropic_node(lint_ctx *ctx, const gt_value *node)
 {
+    lint_cached_values(ctx, node);
     char detail[160];
     for (size_t i = 0; i < node->u.obj.count; i++) {
         const gt_member *member = &node->u.obj.members[i];
@@ -585,6 +626,12 @@ int gt_wire_lint(const gt_value *const *schemas, size_t count, const gt_wire_lin
         if (ctx.union_params > GT_WIRE_ANTHROPIC_MAX_UNION_PARAMS)
             add(&ctx, GT_WIRE_REQUEST, "anthropic_too_many_union_params", "",
                 "%zu parameters using anyOf or type arrays exceed the limit of 16", ctx.union_params);
+        if (options->output_format && options->citations)
+            add(&ctx, GT_WIRE_REQUEST, "anthropic_citations_with_output_format", "", "%s",
+                "citations cannot be enabled together with output_config.format (400)");
+        if (options->output_format && options->prefill)
+            add(&ctx, GT_WIRE_REQUEST, "anthropic_prefill_with_output_format", "", "%s",
+                "a prefilled assistant message cannot be used with output_config.format (400)");
     }
     wire_path_free(&ctx.path);
     if (ctx.failed)

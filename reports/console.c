@@ -57,9 +57,14 @@ void gt_report_console_summary(FILE *out, const gt_run *run, bool colour)
     fprintf(out, "tiers      required %s, optional %s\n", required, optional);
     gt_report_console_accounting(out, run, colour);
 
+    /* failures and errors first, then skips: one line per case either way
+     * (the run's stdout contract), in corpus order within each group */
     bool first = true;
-    for (size_t i = 0; i < run->count; i++) {
-        const gt_case_result *result = &run->results[i];
+    for (size_t k = 0; k < 2 * run->count; k++) {
+        bool skips_pass = k >= run->count;
+        const gt_case_result *result = &run->results[skips_pass ? k - run->count : k];
+        if ((result->outcome == GT_OUTCOME_SKIP) != skips_pass)
+            continue;
         const char *label = NULL, *label_colour = COLOUR_RED;
         switch (result->outcome) {
         case GT_OUTCOME_PASS: continue;

@@ -26,7 +26,16 @@ static const char page_style[] =
     ".m{background:#ffe08a;color:#5a3d00;border-radius:3px;padding:0 2px}"
     "section.case{border:1px solid #ddd;border-left:4px solid #b3261e;padding:.8em 1em;margin:1em 0}"
     "section.case.o-skip{border-left-color:#d9a400}dl{display:grid;grid-template-columns:9em 1fr;gap:.2em 1em}"
-    "dt{color:#555}dd{margin:0}.diff{background:#fde7e7}";
+    "dt{color:#555}dd{margin:0}.diff{background:#fde7e7}.rej{color:#555}"
+    "td code.cmd{white-space:pre-wrap;word-break:break-all}svg.chart{display:block;margin:.6em 0;max-width:100%}"
+    "details>summary{cursor:pointer;font-weight:600;margin:.6em 0}";
+
+/* Chart colours: the same as the text classes. */
+#define HTML_PASS_FILL "#2e8b3e"
+#define HTML_FAIL_FILL "#c62828"
+#define HTML_ERROR_FILL "#7b1414"
+#define HTML_SKIP_FILL "#e0a800"
+#define HTML_CHART_BAR_WIDTH 480 /* px for the whole of a gate's cases */
 
 static void text(FILE *out, const char *value)
 {
@@ -42,11 +51,6 @@ static void code(FILE *out, const char *value)
     fputs("<code>", out);
     gt_report_html_text(out, value);
     fputs("</code>", out);
-}
-
-static const char *verdict_text(gt_verdict verdict)
-{
-    return verdict == GT_VERDICT_ACCEPT ? "accept" : verdict == GT_VERDICT_REJECT ? "reject" : NULL;
 }
 
 static void rate(FILE *out, const gt_run_counts *row)
@@ -69,11 +73,53 @@ static void counts_row(FILE *out, const char *name, const gt_run_counts *row)
     fputs("</td></tr>\n", out);
 }
 
+/* One stacked bar per gate (pass, fail, error, skip), inline SVG: no script,
+ * nothing fetched, so the CSP stays default-src 'none'. Each segment has a
+ * <title> so hovering names the figure; the numbers are also in the table. */
+static void gate_bars(FILE *out, const gt_run_counts counts[GT_GATE_COUNT + 1])
+{
+    int rows = 0;
+    for (int gate = 0; gate <= GT_GATE_COUNT; gate++)
+        rows += gate == GT_GATE_COUNT || counts[gate].cases > 0;
+    const int row_height = 22, label_width = 80, width = label_width + HTML_CHART_BAR_WIDTH + 140;
+    fprintf(out,
+            "<svg class=\"chart\" role=\"img\" aria-label=\"pass, fail, error and skip per gate\" width=\"%d\" "
+            "height=\"%d\" viewBox=\"0 0 %d %d\" font-size=\"12\" "
+            "font-family=\"system-ui,sans-serif\">\n",
+            width, rows * row_height + 4, width, rows * row_height + 4);
+    int y = 2;
+    for (int gate = 0; gate <= GT_GATE_COUNT; gate++) {
+        const gt_run_counts *row = &counts[gate];
+        if (gate < GT_GATE_COUNT && row->cases == 0)
+            continue;
+        const char *name = gate == GT_GATE_COUNT ? "total" : gt_gate_name((gt_gate)gate);
+        fprintf(out, "<text x=\"0\" y=\"%d\">%s</text>", y + 14, name);
+        size_t parts[4] = {row->pass, row->fail, row->error, row->skip};
+        static const char *const fills[4] = {HTML_PASS_FILL, HTML_FAIL_FILL, HTML_ERROR_FILL, HTML_SKIP_FILL};
+        static const char *const labels[4] = {"passed", "failed", "errored", "skipped"};
+        double x = label_width;
+        for (int p = 0; p < 4 && row->cases > 0; p++) {
+            if (parts[p] == 0)
+                continue;
+            double w = (double)HTML_CHART_BAR_WIDTH * (double)parts[p] / (double)row->cases;
+            fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" fill=\"%s\"><title>%s: %zu %s</title></rect>",
+                    x, y + 2, w < 1.0 ? 1.0 : w, fills[p], name, parts[p], labels[p]);
+            x += w;
+        }
+        fprintf(out, "<text x=\"%d\" y=\"%d\">%zu/%zu passed</text>\n", label_width + HTML_CHART_BAR_WIDTH + 8,
+                y + 14, row->pass, row->cases);
+        y += row_height;
+    }
+    fputs("</svg>\n", out);
+}
+
 static void outcome_matrix(FILE *out, const gt_run *run, const gt_run_counts counts[GT_GATE_COUNT + 1])
 {
     static const char header[] = "<tr><th>%s</th><th>cases</th><th>pass</th><th>fail</th>"
                                  "<th>error</th><th>skip</th><th>pass rate</th></tr>\n";
-    fputs("<h2>Per-gate results</h2>\n<table>", out);
+    fputs("<h2>Per-gate results</h2>\n", out);
+    gate_bars(out, counts);
+    fputs("<table>", out);
     fprintf(out, header, "gate");
     for (int gate = 0; gate <= GT_GATE_COUNT; gate++) {
         if (gate < GT_GATE_COUNT && counts[gate].cases == 0)
@@ -94,6 +140,7 @@ static void outcome_matrix(FILE *out, const gt_run *run, const gt_run_counts cou
 static void gate_matrix(FILE *out, const gt_run *run, const gt_run_counts counts[GT_GATE_COUNT + 1])
 {
     size_t passed[GT_GATE_COUNT][GT_GATE_COUNT] = {{0}}, failed[GT_GATE_COUNT][GT_GATE_COUNT] = {{0}};
+    size_t wrong[GT_GATE_COUNT][GT_GATE_COUNT] = {{0}}; /* rejections in cases that did not pass */
     for (size_t i = 0; i < run->count; i++) {
         int row = gt_gate_from_name(run->results[i].kase->input.gate);
         if (row < 0)
@@ -102,10 +149,12 @@ static void gate_matrix(FILE *out, const gt_run *run, const gt_run_counts counts
             gt_gate_status status = run->results[i].observed.gates[column];
             passed[row][column] += status == GT_GATE_PASSED;
             failed[row][column] += status == GT_GATE_FAILED;
+            wrong[row][column] += status == GT_GATE_FAILED && run->results[i].outcome != GT_OUTCOME_PASS;
         }
     }
-    fputs("<h2>Gate matrix</h2>\n<p>Observed gate verdicts (passed / failed) by the gate each case is about; "
-          "an empty cell means the gate did not run.</p>\n<table><tr><th>case gate \\ observed</th>",
+    fputs("<h2>Gate matrix</h2>\n<p>Observed gate verdicts (passed / rejected) by the gate each case is about; "
+          "an empty cell means the gate did not run. A rejection the case expects is the gate doing its job "
+          "(grey); only rejections in cases that did not pass are red.</p>\n<table><tr><th>case gate \\ observed</th>",
           out);
     for (int column = 0; column < GT_GATE_COUNT; column++)
         fprintf(out, "<th>%s</th>", gt_gate_name((gt_gate)column));
@@ -119,7 +168,7 @@ static void gate_matrix(FILE *out, const gt_run *run, const gt_run_counts counts
                 fputs("<td></td>", out);
             else
                 fprintf(out, "<td class=\"n\"><span class=\"pass\">%zu</span> / <span class=\"%s\">%zu</span></td>",
-                        passed[row][column], failed[row][column] ? "fail" : "", failed[row][column]);
+                        passed[row][column], wrong[row][column] ? "fail" : "rej", failed[row][column]);
         }
         fputs("</tr>\n", out);
     }
@@ -166,8 +215,9 @@ static void certification(FILE *out, const gt_run *run, const gt_report_info *in
     text(out, run->started_at);
     fprintf(out, ", %u job%s, %.2f s, gauntlet " GAUNTLET_VERSION "</td></tr>\n<tr><th>reproduce</th><td>",
             run->jobs, run->jobs == 1 ? "" : "s", run->elapsed_ms / 1000.0);
-    code(out, info && info->command ? info->command : "(command not recorded)");
-    fputs("</td></tr>\n</table>\n", out);
+    fputs("<code class=\"cmd\">", out);
+    text(out, info && info->command ? info->command : "(command not recorded)");
+    fputs("</code></td></tr>\n</table>\n", out);
 }
 
 static void baseline(FILE *out, const gt_baseline_diff *diff)
@@ -199,6 +249,40 @@ static void baseline(FILE *out, const gt_baseline_diff *diff)
     fputs("</table>\n", out);
 }
 
+/* Expected and observed sums of each accounting figure, side by side: the
+ * comparison at a glance before the per-case table. */
+static void accounting_bars(FILE *out, const gt_run *run)
+{
+    gt_report_accounting_totals totals;
+    gt_report_accounting_sum(run, &totals);
+    long most = 1;
+    for (size_t f = 0; f < 6; f++) {
+        most = totals.expected[f] > most ? totals.expected[f] : most;
+        most = totals.observed[f] > most ? totals.observed[f] : most;
+    }
+    const int label_width = 130, row_height = 30, bar = 300, width = label_width + bar + 150;
+    fprintf(out,
+            "<svg class=\"chart\" role=\"img\" aria-label=\"expected and observed accounting totals\" width=\"%d\" "
+            "height=\"%d\" viewBox=\"0 0 %d %d\" font-size=\"12\" "
+            "font-family=\"system-ui,sans-serif\">\n",
+            width, 6 * row_height + 4, width, 6 * row_height + 4);
+    for (size_t f = 0; f < 6; f++) {
+        int y = 2 + (int)f * row_height;
+        long want = totals.expected[f], got = totals.observed[f];
+        fprintf(out, "<text x=\"0\" y=\"%d\">%s</text>", y + 16, gt_report_accounting_names[f]);
+        fprintf(out,
+                "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"11\" fill=\"#8a8a8a\"><title>expected: %ld</title></rect>"
+                "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"11\" fill=\"%s\"><title>observed: %ld</title></rect>"
+                "<text x=\"%d\" y=\"%d\">%ld / %ld</text>\n",
+                label_width, y + 2, (double)bar * (double)want / (double)most, want, label_width, y + 14,
+                (double)bar * (double)got / (double)most, want == got ? HTML_PASS_FILL : HTML_FAIL_FILL, got,
+                label_width + bar + 8, y + 16, want, got);
+    }
+    fputs("</svg>\n<p>Totals over the cases that give each figure: grey expected, then observed (green when the "
+          "sums agree).</p>\n",
+          out);
+}
+
 static void accounting_table(FILE *out, const gt_run *run)
 {
     static const char *const headers[6] = {"attempts used", "limit", "retracted", "enforce messages",
@@ -208,8 +292,10 @@ static void accounting_table(FILE *out, const gt_run *run)
         rows += gt_report_has_accounting(&run->results[i]);
     if (rows == 0)
         return;
-    fputs("<h2>Attempt accounting</h2>\n<p>expected / observed; – not given, ? not reported by the target.</p>\n"
-          "<table><tr><th>case</th>",
+    fputs("<h2>Attempt accounting</h2>\n", out);
+    accounting_bars(out, run);
+    fputs("<details><summary>Per case</summary>\n<p>expected / observed; – not given, ? not reported by the "
+          "target.</p>\n<table><tr><th>case</th>",
           out);
     for (size_t f = 0; f < 6; f++)
         fprintf(out, "<th>%s</th>", headers[f]);
@@ -241,7 +327,7 @@ static void accounting_table(FILE *out, const gt_run *run)
         }
         fputs("</tr>\n", out);
     }
-    fputs("</table>\n", out);
+    fputs("</table>\n</details>\n", out);
 }
 
 static void expected_errors(FILE *out, const gt_expect *expect)
@@ -327,7 +413,8 @@ static void case_section(FILE *out, const gt_case_result *result, size_t index)
     fprintf(out, "<dt>time</dt><dd>%.3f ms</dd></dl>\n", result->elapsed_ms);
 
     fputs("<table><tr><th></th><th>expected</th><th>observed</th></tr>\n", out);
-    compare_row(out, "verdict", verdict_text(kase->expect.verdict), verdict_text(observed->verdict));
+    compare_row(out, "verdict", gt_report_verdict_text(kase->expect.verdict),
+                gt_report_verdict_text(observed->verdict));
     compare_row(out, "gate", kase->expect.gate, observed->gate);
     compare_row(out, "reason", kase->expect.reason, observed->reason);
     if (kase->expect.subtype || observed->subtype)
@@ -397,13 +484,21 @@ int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info
     baseline(out, info ? info->baseline : NULL);
     accounting_table(out, run);
 
+    /* failures and errors first, each open; skips after them, folded */
     size_t not_passed = total->fail + total->error + total->skip;
     fprintf(out, "<h2>Cases that did not pass (%zu)</h2>\n", not_passed);
     if (not_passed == 0)
         fputs("<p>Every case passed.</p>\n", out);
     for (size_t i = 0; i < run->count; i++)
-        if (run->results[i].outcome != GT_OUTCOME_PASS)
+        if (run->results[i].outcome == GT_OUTCOME_FAIL || run->results[i].outcome == GT_OUTCOME_ERROR)
             case_section(out, &run->results[i], gt_report_case_index(info, i));
+    if (total->skip > 0) {
+        fprintf(out, "<details><summary>%zu skipped case%s</summary>\n", total->skip, total->skip == 1 ? "" : "s");
+        for (size_t i = 0; i < run->count; i++)
+            if (run->results[i].outcome == GT_OUTCOME_SKIP)
+                case_section(out, &run->results[i], gt_report_case_index(info, i));
+        fputs("</details>\n", out);
+    }
 
     size_t problems = gt_report_problem_count(run, info);
     if (problems > 0) {

@@ -1,12 +1,15 @@
 /* markdown.c — a Markdown report for a pull-request comment (GitHub
  * Flavored Markdown).
  *
- * Totals in the heading, the per-gate table with pass rates, the
- * certification summary, the baseline diff, the attempt-accounting table and
- * the cases that did not pass (at most GT_REPORT_MD_MAX_CASES, the rest
- * counted: a comment is limited to 65,536 characters). Every string from the
+ * Totals in the heading, the failed and errored cases first (at most
+ * GT_REPORT_MD_MAX_CASES, the rest counted: a comment is limited to 65,536
+ * characters, a job summary to 1 MiB), the per-gate table with pass rates,
+ * the certification summary, the baseline diff, the attempt-accounting table,
+ * and the skips collapsed into one row per reason inside <details>. Every string from the
  * corpus or a target is written as a code span (report.c), so no markup,
  * link, image or @mention in a case can take effect. */
+#include <string.h>
+
 #include "gauntlet/report.h"
 #include "report_util.h"
 
@@ -181,6 +184,75 @@ static void describe_observed(FILE *out, const gt_observed *observed)
         fputs("—", out);
 }
 
+/* The cases that failed or errored, first: what a job summary or a
+ * pull-request comment is read for. At most GT_REPORT_MD_MAX_CASES rows. */
+static void failures(FILE *out, const gt_run *run, size_t failing)
+{
+    if (failing == 0)
+        return;
+    fprintf(out, "### Failures (%zu)\n\n| outcome | case | expected | observed | note |\n|---|---|---|---|---|\n",
+            failing);
+    size_t shown = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (result->outcome != GT_OUTCOME_FAIL && result->outcome != GT_OUTCOME_ERROR)
+            continue;
+        if (shown++ == GT_REPORT_MD_MAX_CASES) {
+            fprintf(out, "| | ... %zu more (see the JSON or HTML report) | | | |\n", failing - GT_REPORT_MD_MAX_CASES);
+            break;
+        }
+        fprintf(out, "| %s | ", gt_outcome_name(result->outcome));
+        gt_report_md_code(out, result->kase->input.id);
+        fputs(" | ", out);
+        describe_expected(out, &result->kase->expect);
+        fputs(" | ", out);
+        describe_observed(out, &result->observed);
+        fputs(" | ", out);
+        gt_report_md_code(out, result->note);
+        fputs(" |\n", out);
+    }
+    fputc('\n', out);
+}
+
+static bool same_note(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Skips, collapsed: one row per distinct reason with its count and a first
+ * case, inside <details> so they never push the failures off the page. */
+static void skipped_by_reason(FILE *out, const gt_run *run, size_t skipped)
+{
+    if (skipped == 0)
+        return;
+    fprintf(out, "\n<details><summary>%zu skipped</summary>\n\n| cases | reason | first case |\n|---|---|---|\n",
+            skipped);
+    size_t reasons = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (result->outcome != GT_OUTCOME_SKIP)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = run->results[j].outcome == GT_OUTCOME_SKIP && same_note(run->results[j].note, result->note);
+        if (seen)
+            continue;
+        if (reasons++ == GT_REPORT_MD_MAX_CASES) {
+            fputs("| | ... more reasons (see the JSON or HTML report) | |\n", out);
+            break;
+        }
+        size_t count = 0;
+        for (size_t j = i; j < run->count; j++)
+            count += run->results[j].outcome == GT_OUTCOME_SKIP && same_note(run->results[j].note, result->note);
+        fprintf(out, "| %zu | ", count);
+        gt_report_md_code(out, result->note);
+        fputs(" | ", out);
+        gt_report_md_code(out, result->kase->input.id);
+        fputs(" |\n", out);
+    }
+    fputs("\n</details>\n", out);
+}
+
 int gt_report_markdown(FILE *out, const gt_run *run, const gt_report_info *info)
 {
     gt_run_counts counts[GT_GATE_COUNT + 1];
@@ -193,38 +265,14 @@ int gt_report_markdown(FILE *out, const gt_run *run, const gt_report_info *info)
             total->pass, total->fail + total->error, total->skip);
     if (info && info->baseline)
         fprintf(out, "%zu regression%s against the baseline.\n\n", regressed, regressed == 1 ? "" : "s");
+    failures(out, run, total->fail + total->error);
     gate_table(out, counts);
     tier_rows(out, run);
     certification(out, run, info);
     baseline(out, info ? info->baseline : NULL);
     accounting_table(out, run);
 
-    size_t failing = total->fail + total->error + total->skip;
-    if (failing > 0) {
-        fprintf(out, "\n### Cases that did not pass (%zu)\n\n| outcome | case | expected | observed | note |\n"
-                     "|---|---|---|---|---|\n",
-                failing);
-        size_t shown = 0;
-        for (size_t i = 0; i < run->count; i++) {
-            const gt_case_result *result = &run->results[i];
-            if (result->outcome == GT_OUTCOME_PASS)
-                continue;
-            if (shown++ == GT_REPORT_MD_MAX_CASES) {
-                fprintf(out, "| | ... %zu more (see the JSON or HTML report) | | | |\n",
-                        failing - GT_REPORT_MD_MAX_CASES);
-                break;
-            }
-            fprintf(out, "| %s | ", gt_outcome_name(result->outcome));
-            gt_report_md_code(out, result->kase->input.id);
-            fputs(" | ", out);
-            describe_expected(out, &result->kase->expect);
-            fputs(" | ", out);
-            describe_observed(out, &result->observed);
-            fputs(" | ", out);
-            gt_report_md_code(out, result->note);
-            fputs(" |\n", out);
-        }
-    }
+    skipped_by_reason(out, run, total->skip);
     if (problems > 0) {
         fprintf(out, "\n### Corpus problems (%zu)\n\n", problems);
         for (size_t i = 0; i < problems && i < GT_REPORT_MD_MAX_CASES; i++) {

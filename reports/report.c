@@ -311,6 +311,11 @@ void gt_report_visible(FILE *out, const unsigned char *raw, size_t len, bool htm
     }
 }
 
+const char *gt_report_verdict_text(gt_verdict verdict)
+{
+    return verdict == GT_VERDICT_ACCEPT ? "accept" : verdict == GT_VERDICT_REJECT ? "reject" : NULL;
+}
+
 static const char base64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 void gt_report_base64_json(FILE *out, const unsigned char *bytes, size_t len)
@@ -404,7 +409,7 @@ gt_report_writer gt_report_writer_for(const char *format)
     } writers[] = {
         {"console", console_plain}, {"json", gt_report_json},     {"junit", gt_report_junit},
         {"tap", gt_report_tap},     {"html", gt_report_html},     {"md", gt_report_markdown},
-        {"markdown", gt_report_markdown},
+        {"markdown", gt_report_markdown}, {"badge", gt_report_badge}, {"svg", gt_report_badge_svg},
     };
     if (format == NULL)
         return NULL;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <nettle/sha2.h>
 
 #include "gauntlet/report.h"
 #include "gauntlet/run.h"
@@ -64,6 +65,9 @@ void gt_report_md_code(FILE *out, const char *text);
  * markers are wrapped in <span class="m">. */
 void gt_report_visible(FILE *out, const unsigned char *raw, size_t len, bool html);
 
+/* "accept" / "reject", or NULL for no verdict. */
+const char *gt_report_verdict_text(gt_verdict verdict);
+
 /* Standard base64 (RFC 4648 section 4, padded) of `len` bytes as a JSON
  * string literal. */
 void gt_report_base64_json(FILE *out, const unsigned char *bytes, size_t len);
@@ -72,12 +76,9 @@ void gt_report_base64_json(FILE *out, const unsigned char *bytes, size_t len);
  * memory. */
 unsigned char *gt_report_base64_decode(const char *text, size_t *len);
 
-/* SHA-256 (FIPS 180-4), incremental. */
+/* SHA-256 (FIPS 180-4), incremental, by libnettle. */
 typedef struct gt_sha256 {
-    uint32_t state[8];
-    uint64_t length; /* bytes hashed so far */
-    unsigned char block[64];
-    size_t used;
+    struct sha256_ctx ctx;
 } gt_sha256;
 void gt_sha256_init(gt_sha256 *sha);
 void gt_sha256_update(gt_sha256 *sha, const void *data, size_t len);

@@ -42,11 +42,6 @@ static void yaml_field(FILE *out, const char *name, const char *value)
     fputc('\n', out);
 }
 
-static const char *verdict_text(gt_verdict verdict)
-{
-    return verdict == GT_VERDICT_ACCEPT ? "accept" : verdict == GT_VERDICT_REJECT ? "reject" : NULL;
-}
-
 int gt_report_tap(FILE *out, const gt_run *run, const gt_report_info *info)
 {
     size_t problems = gt_report_problem_count(run, info);
@@ -74,13 +69,13 @@ int gt_report_tap(FILE *out, const gt_run *run, const gt_report_info *info)
         fprintf(out, "  line: %u\n", kase->line);
         yaml_field(out, "message", result->note);
         fputs("  expected:\n  ", out);
-        yaml_field(out, "verdict", verdict_text(kase->expect.verdict));
+        yaml_field(out, "verdict", gt_report_verdict_text(kase->expect.verdict));
         fputs("  ", out);
         yaml_field(out, "gate", kase->expect.gate);
         fputs("  ", out);
         yaml_field(out, "reason", kase->expect.reason);
         fputs("  observed:\n  ", out);
-        yaml_field(out, "verdict", verdict_text(result->observed.verdict));
+        yaml_field(out, "verdict", gt_report_verdict_text(result->observed.verdict));
         fputs("  ", out);
         yaml_field(out, "gate", result->observed.gate);
         fputs("  ", out);

@@ -302,6 +302,15 @@ int gt_write_report_file(const char *who, const char *format,
         remove(temporary);
         return -1;
     }
+    if (strcmp(format, "badge") == 0) {
+        /* badge:FILE also writes the static SVG beside it (x.json -> x.svg) */
+        char svg[PATH_MAX];
+        size_t stem = strlen(path);
+        if (stem > 5 && strcmp(path + stem - 5, ".json") == 0)
+            stem -= 5;
+        snprintf(svg, sizeof svg, "%.*s.svg", (int)stem, path);
+        return gt_write_report_file(who, "svg", gt_report_badge_svg, svg, run, info);
+    }
     return 0;
 }
 

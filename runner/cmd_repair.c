@@ -20,11 +20,23 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: gauntlet repair --schema SCHEMA.json --raw OUTPUT.txt [--rules RULES.json]\n"
-                 "                       [--context CONTEXT.json] [--policy POLICY.json] [--task TEXT]\n"
-                 "                       [--max-attempts N] [--json]\n"
-                 "Prints the repair request the reference pipeline would send for OUTPUT (\"-\" = stdin).\n"
-                 "Exit 0: nothing to repair; 1: request printed, or the failure escalates / is denied; 2: error.\n");
+    fprintf(out,
+            "usage: gauntlet repair --schema SCHEMA.json --raw OUTPUT.txt [--rules RULES.json]\n"
+            "                       [--context CONTEXT.json] [--policy POLICY.json] [--task TEXT]\n"
+            "                       [--max-attempts N] [--json]\n"
+            "\n"
+            "Print the bounded repair request the reference pipeline would send for OUTPUT (docs/repair.md).\n"
+            "  --schema FILE        the contract's JSON Schema\n"
+            "  --raw FILE           the model output to repair ('-' = standard input)\n"
+            "  --rules FILE         semantic rules (docs/rules.md): the semantic gate runs too\n"
+            "  --context FILE       trusted facts, one JSON object, for the semantic rules\n"
+            "  --policy FILE        the policy table: the policy gate runs too\n"
+            "  --task TEXT          the trusted instruction the request repeats\n"
+            "  --max-attempts N     repair budget, 1..%d (default %d)\n"
+            "  --json               print {\"repair\": accounting, \"request\": text} instead of the request\n"
+            "exit: 0 nothing to repair, 1 a request was printed or the failure escalates or is denied,\n"
+            "      2 usage or input error\n",
+            GT_REPAIR_MAX_ATTEMPTS, GT_REPAIR_DEFAULT_MAX_ATTEMPTS);
 }
 
 typedef struct repair_args {

@@ -15,8 +15,10 @@
  * Between the table and the FAIL lines: the attempt-accounting table (cases
  * with accounting only); before the totals line: the baseline diff (with
  * --baseline) and the certification footer (with --certify). On a terminal
- * a progress line is redrawn; with CI set (and not a terminal) a plain
- * progress line goes to stderr at most every RUN_CI_PROGRESS_MS. 
+ * a progress line is redrawn; otherwise (a log, CI) a plain progress line
+ * `[done/total] N failed, S s` goes to stderr at most every RUN_LOG_PROGRESS_MS.
+ * --list prints the selected case ids, one per line, and runs nothing
+ * (exit 0, or 2 as above for load problems or an empty selection).
  * When a --report goes to standard output ("json:-"), the human output moves
  * to stderr so the report stays parseable. */
 #include <limits.h>
@@ -40,7 +42,7 @@
 #define RUN_MAX_JOBS 1024u
 #define RUN_MAX_REPORTS 16
 #define RUN_MAX_SHARDS 1024u
-#define RUN_CI_PROGRESS_MS 30000.0 /* a CI log line every 30 s keeps long runs visibly alive */
+#define RUN_LOG_PROGRESS_MS 10000.0 /* a log line every 10 s keeps long runs visibly alive */
 
 
 typedef struct run_options {
@@ -55,6 +57,9 @@ typedef struct run_options {
     bool quiet;
     bool certify;
     bool smoke_only; /* --smoke: play the built-in smoke case through the target, nothing else */
+    bool list;       /* --list: print the selected case ids, run nothing */
+    size_t max_fail; /* --max-fail N / -x: stop after N failed or errored cases; 0 = never */
+    int colour;      /* --color: -1 auto (a terminal without NO_COLOR), 0 never, 1 always */
     const char *baseline; /* earlier JSON report, or NULL */
     unsigned shard_index, shard_count; /* 0 = not sharded */
     char *report_args[RUN_MAX_REPORTS]; /* strdup'd --report values (split in place) */
@@ -66,6 +71,8 @@ static void run_usage(FILE *out)
     fprintf(out,
             "usage: gauntlet run [PATH...] [--gate G] [--tag T] [--id GLOB] [--target SPEC] [-j N]\n"
             "                    [--report FORMAT:FILE]... [--baseline FILE] [--shard K/N] [--certify] [--quiet]\n"
+            "                    [--max-fail N] [-x] [--color WHEN]\n"
+            "       gauntlet run --list [PATH...] [--gate G] [--tag T] [--id GLOB] [--shard K/N]\n"
             "       gauntlet run --smoke --target SPEC\n"
             "\n"
             "Replay corpus cases against a target and report per gate.\n"
@@ -75,7 +82,7 @@ static void run_usage(FILE *out)
             "  --tag T              only cases tagged T\n"
             "  --id GLOB            only cases whose id matches the shell glob\n"
             "  --target SPEC        implementation under test (default: reference)\n"
-            "  -j, --jobs N         worker threads, each with its own target (default 1; 0 = one per CPU)\n"
+            "  -j, --jobs N         worker threads, each with its own target (default and 0: one per CPU)\n"
             "  --timeout T          per-case deadline of an adapter or the reference target: seconds,\n"
             "                       or with a unit (500ms, 10s; default %d s)\n"
             "  --report FORMAT:FILE write a report: " GT_REPORT_FORMATS "; FILE '-' is standard output;\n"
@@ -87,6 +94,12 @@ static void run_usage(FILE *out)
             "  --certify            print the certification summary (implementation, corpus hash, pass\n"
             "                       rates, attempt accounting, command to reproduce)\n"
             "  -q, --quiet          print only the totals line (and load problems)\n"
+            "  --list               print the ids of the selected cases, one per line, and run nothing\n"
+            "  --max-fail N         stop starting cases after N failed or errored ones; the cases not run\n"
+            "                       are reported as skipped (not run)\n"
+            "  -x, --exitfirst      the same as --max-fail 1\n"
+            "  --color WHEN         colour the console: auto (a terminal, unless NO_COLOR is set), always,\n"
+            "                       never\n"
             "  --smoke              only play gauntlet's built-in, always-valid case through the target and\n"
             "                       say whether it produced a verdict (adapter: and http: targets are smoked\n"
             "                       before every run; a failed smoke stops the run with exit 2)\n"
@@ -212,6 +225,19 @@ static int parse_args(int argc, char **argv, run_options *options, bool *help)
             options->certify = true;
         } else if (strcmp(arg, "--smoke") == 0) {
             options->smoke_only = true;
+        } else if (strcmp(arg, "--list") == 0) {
+            options->list = true;
+        } else if (strcmp(arg, "-x") == 0 || strcmp(arg, "--exitfirst") == 0) {
+            options->max_fail = 1;
+        } else if ((value = option_value(argc, argv, &i, "--max-fail", &missing)) != NULL) {
+            unsigned count = 0;
+            if (parse_jobs(value, &count) != 0 || count == 0)
+                return usage_error("--max-fail needs a number of failures from 1 to 1024, got '%s'", value);
+            options->max_fail = count;
+        } else if ((value = option_value(argc, argv, &i, "--color", &missing)) != NULL) {
+            options->colour = strcmp(value, "always") == 0 ? 1 : strcmp(value, "never") == 0 ? 0 : -1;
+            if (options->colour == -1 && strcmp(value, "auto") != 0)
+                return usage_error("--color needs auto, always or never, got '%s'", value);
         } else if ((value = option_value(argc, argv, &i, "--baseline", &missing)) != NULL) {
             if (options->baseline != NULL)
                 return usage_error("--baseline given twice%s", "");
@@ -299,7 +325,8 @@ typedef struct progress_state {
     double last_ms;
     double started_ms;
     size_t not_passed; /* failed or errored so far */
-    bool ci;           /* line-oriented, to stderr, rarely */
+    bool ci;           /* not a terminal: line-oriented, to stderr, rarely */
+    double interval_ms; /* RUN_LOG_PROGRESS_MS, or $GAUNTLET_PROGRESS_MS (tests) */
 } progress_state;
 
 static double wall_ms(void)
@@ -318,10 +345,10 @@ static void show_progress(void *user, size_t done, size_t total, const gt_case_r
     if (last->outcome == GT_OUTCOME_FAIL || last->outcome == GT_OUTCOME_ERROR)
         state->not_passed++;
     if (state->ci) {
-        if (done == total || now - state->last_ms < RUN_CI_PROGRESS_MS)
+        if (done == total || now - state->last_ms < state->interval_ms)
             return;
         state->last_ms = now;
-        fprintf(state->out, "gauntlet run: %zu/%zu cases, %zu failed, %.0f s\n", done, total, state->not_passed,
+        fprintf(state->out, "[%zu/%zu] %zu failed, %.0f s\n", done, total, state->not_passed,
                 (now - state->started_ms) / 1000.0);
         fflush(state->out);
         return;
@@ -484,6 +511,21 @@ static int give_up(gt_corpus *corpus, char *command, gt_report_doc *baseline, ru
     return 2;
 }
 
+/* --list: the selected (and sharded) case ids on stdout, load problems on
+ * stderr. Returns the exit code: 2 when a case file had problems. */
+static int list_cases(gt_corpus *corpus, const run_options *options)
+{
+    if (options->shard_count > 0)
+        gt_corpus_shard(corpus, options->shard_index, options->shard_count);
+    for (size_t i = 0; i < gt_corpus_count(corpus); i++) {
+        gt_report_console_text(stdout, gt_corpus_case(corpus, i)->input.id);
+        fputc('\n', stdout);
+    }
+    fflush(stdout);
+    gt_print_load_problems(corpus);
+    return gt_corpus_problem_count(corpus) > 0 ? 2 : 0;
+}
+
 static bool ci_environment(void)
 {
     const char *ci = getenv("CI");
@@ -492,7 +534,7 @@ static bool ci_environment(void)
 
 int gt_cmd_run(int argc, char **argv)
 {
-    run_options options = {.target = "reference", .jobs = 1};
+    run_options options = {.target = "reference", .jobs = 0, .colour = -1};
     bool help = false;
     int status = parse_args(argc, argv, &options, &help);
     if (status != 0 || help) {
@@ -569,6 +611,11 @@ int gt_cmd_run(int argc, char **argv)
         return give_up(corpus, command, baseline, &options);
     }
     free(known);
+    if (options.list) {
+        status = list_cases(corpus, &options);
+        give_up(corpus, command, baseline, &options);
+        return status;
+    }
     if (gt_smoke_wanted(options.target) && gt_smoke_run(options.target, stderr, stderr) != 0) {
         gt_print_load_problems(corpus);
         return give_up(corpus, command, baseline, &options);
@@ -582,15 +629,17 @@ int gt_cmd_run(int argc, char **argv)
     FILE *human = report_on_stdout ? stderr : stdout;
     bool ci = ci_environment();
     bool terminal = !report_on_stdout && isatty(fileno(stdout)) && !ci;
-    bool colour = terminal && getenv("NO_COLOR") == NULL;
-    progress_state progress = {terminal ? stdout : stderr, wall_ms(), wall_ms(), 0, !terminal};
-    bool show = !options.quiet && (terminal || ci);
+    bool colour = options.colour >= 0 ? options.colour == 1 : terminal && getenv("NO_COLOR") == NULL;
+    const char *interval = getenv("GAUNTLET_PROGRESS_MS");
+    progress_state progress = {terminal ? stdout : stderr, wall_ms(), wall_ms(), 0, !terminal,
+                               interval && atof(interval) > 0 ? atof(interval) : RUN_LOG_PROGRESS_MS};
+    bool show = !options.quiet;
 
     if (options.timeout_ms > 0)
         gt_adapter_set_timeout_ms(options.timeout_ms);
     char err[512] = "";
-    gt_run *run = gt_run_cases(corpus, options.target, options.jobs, show ? show_progress : NULL, &progress, err,
-                               sizeof err);
+    gt_run_options how = {options.target, options.jobs, options.max_fail, show ? show_progress : NULL, &progress};
+    gt_run *run = gt_run_cases_with(corpus, &how, err, sizeof err);
     if (run == NULL) {
         fprintf(stderr, "gauntlet run: %s\n", err);
         gt_print_load_problems(corpus);

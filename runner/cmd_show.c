@@ -29,6 +29,9 @@
 
 #define SHOW_MAX_JSON 16384 /* bytes of schema or case JSON shown before "..." */
 #define SHOW_MAX_SUGGESTIONS 10
+#define SHOW_MAX_ID 256       /* longest id the typo suggestion compares */
+#define SHOW_MAX_MARKS 20     /* non-ASCII code points listed under the raw input */
+#define SHOW_CARET_WINDOW 40  /* code points shown either side of a syntax error's column */
 
 static void show_usage(FILE *out)
 {
@@ -103,6 +106,129 @@ static void field(FILE *out, const char *label, const char *value)
     fputc('\n', out);
 }
 
+/* One UTF-8 code point at `p` (at most `left` bytes): its value, and its
+ * length in *len; an invalid byte is returned as itself with length 1 and
+ * *valid false. */
+static unsigned decode_utf8(const unsigned char *p, size_t left, size_t *len, bool *valid)
+{
+    *valid = true;
+    *len = 1;
+    if (p[0] < 0x80)
+        return p[0];
+    size_t need = p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 && p[0] < 0xE0 ? 2 : 0;
+    if (need == 0 || need > left) {
+        *valid = false;
+        return p[0];
+    }
+    unsigned cp = p[0] & (0xFFu >> (need + 1));
+    for (size_t i = 1; i < need; i++) {
+        if ((p[i] & 0xC0) != 0x80) {
+            *valid = false;
+            return p[0];
+        }
+        cp = (cp << 6) | (p[i] & 0x3Fu);
+    }
+    *len = need;
+    return cp;
+}
+
+/* "invisible", "combining" or NULL for a code point worth a mark: format
+ * and space characters that look like nothing (or like a space), and
+ * combining marks that change the letter before them. */
+static const char *code_point_kind(unsigned cp)
+{
+    if (cp == 0x00A0 || cp == 0x00AD || cp == 0x034F || cp == 0x061C || cp == 0x115F || cp == 0x1160 ||
+        cp == 0x180E || (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) ||
+        (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0x3164 || cp == 0xFEFF || cp == 0xFFA0 ||
+        (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0000 && cp <= 0xE007F))
+        return "invisible";
+    if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x1AB0 && cp <= 0x1AFF) || (cp >= 0x1DC0 && cp <= 0x1DFF) ||
+        (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE20 && cp <= 0xFE2F))
+        return "combining";
+    return NULL;
+}
+
+/* Every non-ASCII code point of the raw input, with its line:column (in
+ * code points, as the syntax gate counts) and what it is: a homoglyph, a
+ * combining mark or an invisible character looks like nothing special in
+ * the raw text above. At most SHOW_MAX_MARKS lines. */
+static void print_code_point_marks(FILE *out, const unsigned char *raw, size_t raw_len)
+{
+    unsigned line = 1, column = 1;
+    size_t shown = 0, more = 0;
+    for (size_t at = 0; at < raw_len;) {
+        size_t len;
+        bool valid;
+        unsigned cp = decode_utf8(raw + at, raw_len - at, &len, &valid);
+        if (cp >= 0x80 || !valid) {
+            if (shown == 0)
+                fputs("\nnon-ASCII code points (line:column):\n", out);
+            if (shown == SHOW_MAX_MARKS) {
+                more++;
+            } else {
+                const char *kind = valid ? code_point_kind(cp) : "invalid UTF-8 byte";
+                if (valid)
+                    fprintf(out, "    %u:%u  U+%04X", line, column, cp);
+                else
+                    fprintf(out, "    %u:%u  byte 0x%02X", line, column, cp);
+                if (kind != NULL)
+                    fprintf(out, "  %s", kind);
+                else if (valid) { /* shown as itself: a homoglyph is visible only by its number */
+                    fputs("  \xe2\x80\x9c", out);
+                    fwrite(raw + at, 1, len, out);
+                    fputs("\xe2\x80\x9d", out);
+                }
+                fputc('\n', out);
+                shown++;
+            }
+        }
+        if (cp == '\n') {
+            line++;
+            column = 1;
+        } else {
+            column++;
+        }
+        at += len;
+    }
+    if (more > 0)
+        fprintf(out, "    ... and %zu more\n", more);
+}
+
+/* The input line `line` with a caret under code-point column `column`: a
+ * window of SHOW_CARET_WINDOW code points either side, control characters
+ * and the invisible ones printed as a middle dot so the caret lines up. */
+static void print_caret(FILE *out, const unsigned char *raw, size_t raw_len, unsigned line, unsigned column)
+{
+    size_t at = 0;
+    for (unsigned l = 1; l < line && at < raw_len; at++)
+        if (raw[at] == '\n')
+            l++;
+    if (at > raw_len || (at == raw_len && line > 1))
+        return;
+    unsigned first = column > SHOW_CARET_WINDOW ? column - SHOW_CARET_WINDOW : 1;
+    fputs("\nwhere it failed (line ", out);
+    fprintf(out, "%u, column %u):\n    %s", line, column, first > 1 ? "..." : "");
+    unsigned col = 1, caret = first > 1 ? 3 : 0;
+    for (; at < raw_len && raw[at] != '\n' && col <= column + SHOW_CARET_WINDOW; col++) {
+        size_t len;
+        bool valid;
+        unsigned cp = decode_utf8(raw + at, raw_len - at, &len, &valid);
+        if (col >= first) {
+            if (!valid || cp < 0x20 || cp == 0x7F || code_point_kind(cp) != NULL)
+                fputs("\xc2\xb7", out); /* a middle dot */
+            else
+                fwrite(raw + at, 1, len, out);
+            if (col < column)
+                caret++;
+        }
+        at += len;
+    }
+    fputs("\n    ", out);
+    for (unsigned i = 0; i < caret; i++)
+        fputc(' ', out);
+    fputs("^\n", out);
+}
+
 static void print_case(FILE *out, const gt_case *kase)
 {
     fputs("case ", out);
@@ -145,6 +271,7 @@ static void print_case(FILE *out, const gt_case *kase)
             free(text);
         }
         fputc('\n', out);
+        print_code_point_marks(out, kase->input.raw, kase->input.raw_len);
     } else
         fputs("\nraw input: none (the layer's inputs are in the case fields below)\n", out);
     if (kase->input.schema_json != NULL) {
@@ -223,12 +350,27 @@ static void print_observation(FILE *out, const gt_case_result *result, const cha
     if (observed->message)
         field(out, "message", observed->message);
 
+    /* a syntax rejection names line:column: point at it */
+    unsigned line = 0, column = 0;
+    const char *at = observed->message ? strstr(observed->message, "at ") : NULL;
+    const gt_case_input *input = &result->kase->input;
+    if (observed->gate != NULL && strcmp(observed->gate, "syntax") == 0 && at != NULL && input->raw != NULL &&
+        sscanf(at, "at %u:%u", &line, &column) == 2 && line > 0 && column > 0)
+        print_caret(out, input->raw, input->raw_len, line, column);
+
     fputs("\ngates\n", out);
     int rejecting = gt_gate_from_name(observed->gate);
+    const gt_expect *expect = &result->kase->expect;
     for (int gate = 0; gate < GT_GATE_COUNT; gate++) {
         gt_gate_status status = observed->gates[gate];
+        /* a rejection the case asks for is the gate doing its job, not a failure */
+        bool expected = status == GT_GATE_FAILED && result->outcome == GT_OUTCOME_PASS &&
+                        expect->verdict == GT_VERDICT_REJECT && gate == rejecting;
         fprintf(out, "  %-10s %s\n", gt_gate_name((gt_gate)gate),
-                status == GT_GATE_PASSED ? "passed" : status == GT_GATE_FAILED ? "FAILED" : "not run");
+                status == GT_GATE_PASSED ? "passed"
+                : expected               ? "rejected, as expected"
+                : status == GT_GATE_FAILED ? "FAILED"
+                                           : "not run");
         bool errors_here = gate == rejecting || (rejecting < 0 && status == GT_GATE_FAILED);
         for (size_t i = 0; errors_here && i < observed->error_count; i++) {
             fputs("    ", out);
@@ -285,12 +427,40 @@ static void print_observation(FILE *out, const gt_case_result *result, const cha
 }
 
 /* Ids that contain `wanted`, as suggestions when no case has it exactly. */
+/* Levenshtein distance of `a` and `b`, or `limit + 1` once it exceeds
+ * `limit` (ids are short; two rows of at most SHOW_MAX_ID + 1 entries). */
+static size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > SHOW_MAX_ID || lb > SHOW_MAX_ID)
+        return limit + 1;
+    size_t row[SHOW_MAX_ID + 1], next[SHOW_MAX_ID + 1];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        next[0] = i;
+        size_t best = next[0];
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = row[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = row[j] + 1, ins = next[j - 1] + 1;
+            next[j] = cost < del ? (cost < ins ? cost : ins) : (del < ins ? del : ins);
+            if (next[j] < best)
+                best = next[j];
+        }
+        if (best > limit)
+            return limit + 1;
+        memcpy(row, next, (lb + 1) * sizeof *row);
+    }
+    return row[lb];
+}
+
+/* Ids that contain `wanted`, or are a typo away from it (edit distance 2). */
 static void suggest(const gt_corpus *corpus, const char *wanted)
 {
     size_t shown = 0;
     for (size_t i = 0; i < gt_corpus_count(corpus) && shown < SHOW_MAX_SUGGESTIONS; i++) {
         const char *id = gt_corpus_case(corpus, i)->input.id;
-        if (strstr(id, wanted) == NULL)
+        if (strstr(id, wanted) == NULL && edit_distance(id, wanted, 2) > 2)
             continue;
         fputs(shown++ ? "  " : "did you mean:\n  ", stderr);
         gt_report_console_text(stderr, id);

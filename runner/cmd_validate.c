@@ -8,19 +8,22 @@
  *   validate --schema S.json --jsonl FILE
  *     each line is a JSON string literal holding one raw model output; prints
  *     `N valid, M invalid` then one `<gate> <reason> <count>` line per reason.
- *     Compiles once and reuses one arena (gt_arena_reset) per line. */
-#include <fcntl.h>
+ *     Compiles once, streams the file line by line (memory bounded by the
+ *     longest line, not the file) and reuses one arena (gt_arena_reset) per line. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
+
+/* --jsonl reads through a stdio buffer this large: few read(2) calls on a
+ * large file, and still a fixed amount of memory. */
+#define GT_JSONL_READ_BUFFER (256u * 1024u)
 
 typedef struct validate_args {
     const char *schema_path;
@@ -336,35 +339,20 @@ static int jsonl_line(const gt_schema *schema, const gt_parse_options *parse, gt
     return 0;
 }
 
-/* The whole file, mapped when it is a regular file (no copy), else read. */
-static char *map_file(const char *path, size_t *len, bool *mapped, char *err, size_t err_len)
-{
-    *mapped = false;
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        close(fd);
-        if (p != MAP_FAILED) {
-            *mapped = true;
-            *len = (size_t)st.st_size;
-            return p;
-        }
-    } else if (fd >= 0)
-        close(fd);
-    return gt_read_file(path, len, err, err_len);
-}
-
+/* Streams the file (or stdin for "-") a line at a time: memory is bounded by
+ * the longest line (one reused line buffer, one decode buffer, one arena reset
+ * per line), never by the file size. */
 static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse, const char *path)
 {
-    char err[512];
-    size_t len;
-    bool mapped;
-    char *text = map_file(path, &len, &mapped, err, sizeof err);
-    if (text == NULL) {
-        fprintf(stderr, "gauntlet validate: %s\n", err);
+    bool use_stdin = strcmp(path, "-") == 0;
+    FILE *in = use_stdin ? stdin : fopen(path, "rb");
+    if (in == NULL) {
+        fprintf(stderr, "gauntlet validate: %s: %s\n", path, strerror(errno));
         return 2;
     }
+    setvbuf(in, NULL, _IOFBF, GT_JSONL_READ_BUFFER);
+    char *line = NULL;
+    size_t line_cap = 0;
     line_buffer buf = {0};
     gt_arena *arena = gt_arena_new();
     gt_schema_errors errors;
@@ -372,19 +360,23 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
     tally t = {0};
     int status = arena ? 0 : 2;
     size_t line_no = 0;
-    for (size_t pos = 0; pos < len && status == 0;) {
-        const char *start = text + pos;
-        const char *nl = memchr(start, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - start) : len - pos;
-        pos += n + 1;
+    ssize_t got;
+    while (status == 0 && (got = getline(&line, &line_cap, in)) >= 0) {
+        size_t n = (size_t)got;
+        if (n > 0 && line[n - 1] == '\n')
+            n--;
         line_no++;
-        if (n == 0 || (n == 1 && start[0] == '\r'))
+        if (n == 0 || (n == 1 && line[0] == '\r'))
             continue;
         gt_arena_reset(arena);
-        if (jsonl_line(schema, parse, arena, &errors, start, n, &buf, &t) != 0) {
+        if (jsonl_line(schema, parse, arena, &errors, line, n, &buf, &t) != 0) {
             fprintf(stderr, "gauntlet validate: %s:%zu: not a JSON string literal\n", path, line_no);
             status = 2;
         }
+    }
+    if (status == 0 && ferror(in)) {
+        fprintf(stderr, "gauntlet validate: %s: %s\n", path, strerror(errno));
+        status = 2;
     }
     if (status == 0) {
         printf("%zu valid, %zu invalid\n", t.valid, t.invalid);
@@ -394,12 +386,11 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
     }
     free(t.items);
     free(buf.data);
+    free(line);
     gt_schema_errors_free(&errors);
     gt_arena_free(arena);
-    if (mapped)
-        munmap(text, len);
-    else
-        free(text);
+    if (!use_stdin)
+        fclose(in);
     return status;
 }
 

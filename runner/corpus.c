@@ -746,6 +746,11 @@ static bool check_shared_field(file_ctx *ctx, const gt_member *member, const cha
             problem(ctx, value, pointer, "%s must be true or false, not %s", member->key, json_type_name(value));
             return false;
         }
+    } else if (key_is(member, "max_bytes")) {
+        if (!gt_value_is_integer(value) || value->u.num.number < 1 || value->u.num.number > (double)CASE_FILE_MAX_BYTES) {
+            problem(ctx, value, pointer, "max_bytes must be an integer from 1 to %u", CASE_FILE_MAX_BYTES);
+            return false;
+        }
     } else if (key_is(member, "tier")) {
         if (!is_plain_string(value) || gt_tier_from_name(value->u.str.chars) < 0) {
             problem(ctx, value, pointer, "tier must be \"required\" or \"optional\", not %s",
@@ -819,12 +824,28 @@ static bool register_id(file_ctx *ctx, const char *id, unsigned line, const gt_v
     return true;
 }
 
-/* expect.output_at and expect.trace are objects; output_at's keys are JSON
- * Pointers. Other members need no check. Returns false after a problem. */
+/* A non-empty string, or a non-empty array of non-empty strings. */
+static bool is_text_list(const gt_value *value)
+{
+    if (value->type == GT_STRING)
+        return value->u.str.len > 0;
+    if (value->type != GT_ARRAY || value->u.arr.count == 0)
+        return false;
+    for (size_t i = 0; i < value->u.arr.count; i++)
+        if (value->u.arr.items[i]->type != GT_STRING || value->u.arr.items[i]->u.str.len == 0)
+            return false;
+    return true;
+}
+
+/* expect.output_at, output_contains, output_excludes and trace are
+ * non-empty objects; the first three are keyed by JSON Pointers, the text
+ * ones hold a string or an array of strings per place. Other members need
+ * no check. Returns false after a problem. */
 static bool check_expect_object(file_ctx *ctx, const gt_value *member, const char *case_pointer, const char *name)
 {
     char pointer[512], field[800];
-    bool output_at = strcmp(name, "output_at") == 0;
+    bool texts = strcmp(name, "output_contains") == 0 || strcmp(name, "output_excludes") == 0;
+    bool output_at = texts || strcmp(name, "output_at") == 0;
     if (!output_at && strcmp(name, "trace") != 0)
         return true;
     snprintf(pointer, sizeof pointer, "%s/expect/%s", case_pointer, name);
@@ -838,7 +859,12 @@ static bool check_expect_object(file_ctx *ctx, const gt_value *member, const cha
         const gt_member *place = &member->u.obj.members[i];
         if (!gt_pointer_valid(place->key)) {
             pointer_join(field, sizeof field, pointer, place->key, place->key_len);
-            problem(ctx, place->value, field, "expect.output_at keys are JSON Pointers (\"\" or \"/a/0\")");
+            problem(ctx, place->value, field, "expect.%s keys are JSON Pointers (\"\" or \"/a/0\")", name);
+            return false;
+        }
+        if (texts && !is_text_list(place->value)) {
+            pointer_join(field, sizeof field, pointer, place->key, place->key_len);
+            problem(ctx, place->value, field, "expect.%s values are a non-empty string or an array of them", name);
             return false;
         }
     }
@@ -893,9 +919,10 @@ static void load_expect_layers(file_ctx *ctx, const gt_value *value, const char 
                 *slots[which] = (int)member->value->u.num.number;
         }
     }
-    const char *const json_members[] = {"output", "structured_output", "output_at", "trace"};
+    const char *const json_members[] = {"output",    "structured_output", "output_at",
+                                        "trace",     "output_contains",   "output_excludes"};
     const char **slots_json[] = {&expect->output_json, &expect->structured_output_json, &expect->output_at_json,
-                                 &expect->trace_json};
+                                 &expect->trace_json,  &expect->output_contains_json,   &expect->output_excludes_json};
     for (size_t i = 0; i < sizeof json_members / sizeof json_members[0]; i++) {
         const gt_value *member = member_value(value, json_members[i]);
         if (member == NULL || !check_expect_object(ctx, member, case_pointer, json_members[i]))
@@ -1140,6 +1167,8 @@ static void load_case(file_ctx *ctx, const gt_value *kase, const gt_value *defau
     loaded->input.assert_formats = formats != NULL && formats->type == GT_TRUE;
     const gt_value *reject_nul = case_field(kase, defaults, "reject_nul", case_pointer, pointer, sizeof pointer);
     loaded->input.reject_nul = reject_nul != NULL && reject_nul->type == GT_TRUE;
+    const gt_value *max_bytes = case_field(kase, defaults, "max_bytes", case_pointer, pointer, sizeof pointer);
+    loaded->input.max_bytes = max_bytes != NULL && gt_value_is_integer(max_bytes) ? (size_t)max_bytes->u.num.number : 0;
     loaded->input.schemas_dir = ctx->folder ? ctx->folder->dir : NULL;
     loaded->input.schemas = ctx->folder ? ctx->folder->registry : NULL;
     const gt_value *tier = case_field(kase, defaults, "tier", case_pointer, pointer, sizeof pointer);
@@ -1539,7 +1568,8 @@ static int load_directory(gt_corpus *corpus, const char *path, int depth)
         count++;
     }
     closedir(dir);
-    qsort(names, count, sizeof *names, compare_names);
+    if (count > 1) /* an empty directory leaves `names` NULL, which qsort may not take */
+        qsort(names, count, sizeof *names, compare_names);
     int added = 0;
     for (size_t i = 0; i < count; i++) {
         char child[PATH_MAX];

@@ -433,6 +433,45 @@ static bool compare_places(const char *what, const char *expected, const char *o
     return equal;
 }
 
+/* expect.output_contains (`want` true) / output_excludes: the string at each
+ * JSON Pointer of the observed output holds (or does not hold) each text. A
+ * place that is absent or not a string fails output_contains and passes
+ * output_excludes. Black boxes skip /gauntlet places. */
+static bool compare_texts(const char *expected, const char *observed, bool want, bool skip_own, text_buf *buf)
+{
+    gt_arena *arena = gt_arena_new();
+    if (arena == NULL)
+        return false;
+    const gt_value *places = parse_loose(arena, expected), *got = parse_loose(arena, observed);
+    bool ok = places != NULL && places->type == GT_OBJECT;
+    for (size_t i = 0; ok && i < places->u.obj.count; i++) {
+        const gt_member *place = &places->u.obj.members[i];
+        if (skip_own && strncmp(place->key, "/gauntlet", 9) == 0 && (place->key[9] == '\0' || place->key[9] == '/'))
+            continue;
+        const gt_value *there = got ? gt_pointer_get(got, place->key) : NULL;
+        const gt_value *texts = place->value;
+        size_t count = texts->type == GT_ARRAY ? texts->u.arr.count : 1;
+        for (size_t k = 0; ok && k < count; k++) {
+            const gt_value *text = texts->type == GT_ARRAY ? texts->u.arr.items[k] : texts;
+            if (text->type != GT_STRING)
+                continue;
+            bool found = there != NULL && there->type == GT_STRING &&
+                         memmem(there->u.str.chars, there->u.str.len, text->u.str.chars, text->u.str.len) != NULL;
+            if (found == want)
+                continue;
+            if (there == NULL || there->type != GT_STRING)
+                buf_printf(buf, "expected a string at \"%s\" holding \"%.200s\", observed %s", place->key,
+                           text->u.str.chars, there == NULL ? "none" : "another type");
+            else
+                buf_printf(buf, "expected the string at \"%s\" %s \"%.200s\"; it is \"%.300s\"", place->key,
+                           want ? "to hold" : "not to hold", text->u.str.chars, there->u.str.chars);
+            ok = false;
+        }
+    }
+    gt_arena_free(arena);
+    return ok;
+}
+
 /* Loop, stream and wire expectations: terminal subtype, attempt accounting
  * (each figure the case gives), the exact output, values at places in it,
  * and the trace record. */
@@ -478,6 +517,12 @@ static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *obs
     }
     if (expect->output_at_json != NULL &&
         !compare_places("output", expect->output_at_json, observed->output_json, true, observed->black_box, buf))
+        return GT_OUTCOME_FAIL;
+    if (expect->output_contains_json != NULL &&
+        !compare_texts(expect->output_contains_json, observed->output_json, true, observed->black_box, buf))
+        return GT_OUTCOME_FAIL;
+    if (expect->output_excludes_json != NULL &&
+        !compare_texts(expect->output_excludes_json, observed->output_json, false, observed->black_box, buf))
         return GT_OUTCOME_FAIL;
     if (expect->trace_json != NULL && !compare_places("trace", expect->trace_json, observed->trace_json, false, false, buf))
         return GT_OUTCOME_FAIL;
@@ -604,6 +649,8 @@ typedef struct scheduler {
     pthread_mutex_t lock;
     size_t next; /* next case index to hand out */
     size_t done;
+    size_t failed;   /* failed or errored so far */
+    size_t max_fail; /* 0 = run everything */
     gt_progress_fn progress;
     void *user;
 } scheduler;
@@ -619,7 +666,8 @@ static void *worker_main(void *arg)
     scheduler *shared = self->shared;
     for (;;) {
         pthread_mutex_lock(&shared->lock);
-        size_t index = shared->next < shared->run->count ? shared->next++ : SIZE_MAX;
+        bool stopped = shared->max_fail > 0 && shared->failed >= shared->max_fail;
+        size_t index = shared->next < shared->run->count && !stopped ? shared->next++ : SIZE_MAX;
         pthread_mutex_unlock(&shared->lock);
         if (index == SIZE_MAX)
             break;
@@ -628,6 +676,8 @@ static void *worker_main(void *arg)
 
         pthread_mutex_lock(&shared->lock);
         shared->done++;
+        if (result->outcome == GT_OUTCOME_FAIL || result->outcome == GT_OUTCOME_ERROR)
+            shared->failed++;
         if (shared->progress != NULL)
             shared->progress(shared->user, shared->done, shared->run->count, result);
         pthread_mutex_unlock(&shared->lock);
@@ -644,6 +694,27 @@ static unsigned cpu_count(void)
 gt_run *gt_run_cases(const gt_corpus *corpus, const char *target_spec, unsigned jobs, gt_progress_fn progress,
                      void *user, char *err, size_t err_len)
 {
+    gt_run_options options = {.target_spec = target_spec, .jobs = jobs, .progress = progress, .user = user};
+    return gt_run_cases_with(corpus, &options, err, err_len);
+}
+
+/* Cases a fail-fast run never started: skipped, with the reason. */
+static void mark_not_run(gt_run *run, const gt_corpus *corpus)
+{
+    for (size_t i = 0; i < run->count; i++) {
+        gt_case_result *result = &run->results[i];
+        if (result->kase != NULL)
+            continue;
+        result->kase = gt_corpus_case(corpus, i);
+        result->outcome = GT_OUTCOME_SKIP;
+        result->note = copy_string(GT_RUN_NOT_RUN_NOTE);
+    }
+}
+
+gt_run *gt_run_cases_with(const gt_corpus *corpus, const gt_run_options *options, char *err, size_t err_len)
+{
+    const char *target_spec = options->target_spec;
+    unsigned jobs = options->jobs;
     gt_run *run = calloc(1, sizeof *run);
     if (run == NULL) {
         snprintf(err, err_len, "out of memory");
@@ -689,7 +760,12 @@ gt_run *gt_run_cases(const gt_corpus *corpus, const char *target_spec, unsigned 
     }
     run->target_name = copy_string(gt_target_name(targets[0]));
 
-    scheduler shared = {.corpus = corpus, .run = run, .targets = targets, .progress = progress, .user = user};
+    scheduler shared = {.corpus = corpus,
+                        .run = run,
+                        .targets = targets,
+                        .max_fail = options->max_fail,
+                        .progress = options->progress,
+                        .user = options->user};
     pthread_mutex_init(&shared.lock, NULL);
     double started = now_ms();
     unsigned started_threads = 0;
@@ -706,6 +782,7 @@ gt_run *gt_run_cases(const gt_corpus *corpus, const char *target_spec, unsigned 
         pthread_join(threads[i], NULL);
     run->elapsed_ms = now_ms() - started;
     pthread_mutex_destroy(&shared.lock);
+    mark_not_run(run, corpus);
 
     for (unsigned i = 0; i < jobs; i++)
         gt_target_close(targets[i]);

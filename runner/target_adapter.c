@@ -465,9 +465,10 @@ static char *build_request(adapter *ad, const gt_case_input *input)
         char *id_json = gt_value_to_json(&id, NULL);
         snprintf(request, size,
                  "{\"cmd\":\"check\",\"seq\":%llu,\"id\":%s,\"gate\":\"%s\",\"raw\":%s,\"raw_base64\":\"%s\","
-                 "\"schema\":%s,\"formats\":%s,\"reject_nul\":%s,\"schemas_dir\":%s,\"case\":%s}\n",
+                 "\"schema\":%s,\"formats\":%s,\"reject_nul\":%s,\"max_bytes\":%zu,\"schemas_dir\":%s,"
+                 "\"case\":%s}\n",
                  ad->seq, id_json ? id_json : "\"\"", input->gate, raw_text ? raw_text : "null", raw64, schema,
-                 input->assert_formats ? "true" : "false", input->reject_nul ? "true" : "false",
+                 input->assert_formats ? "true" : "false", input->reject_nul ? "true" : "false", input->max_bytes,
                  schemas_dir ? schemas_dir : "null", case_json);
         free(id_json);
     }

@@ -139,6 +139,8 @@ static int prepare(gates_case *gc, const gt_case_input *input, char *note, size_
     }
     gt_parse_options_init(&gc->parse);
     gc->parse.reject_nul = input->reject_nul;
+    if (input->max_bytes > 0)
+        gc->parse.max_bytes = input->max_bytes;
     gc->config.parse_options = &gc->parse;
     gc->config.schema = gc->schema;
     gc->config.rules = gc->rules;
@@ -428,7 +430,7 @@ int gt_reference_check_gates(const gt_case_input *input, gt_observed *observed, 
         failed = add_trace(&gc, input, observed);
     gates_case_free(&gc);
     if (failed != 0) {
-        snprintf(note, note_len, "reference: out of memory or evaluation depth guard");
+        snprintf(note, note_len, "reference: out of memory");
         return GT_CHECK_ERROR;
     }
     return GT_CHECK_DONE;

@@ -200,6 +200,8 @@ static int reference_check(void *opaque, const gt_case_input *input, gt_observed
     gt_parse_options parse;
     gt_parse_options_init(&parse);
     parse.reject_nul = input->reject_nul;
+    if (input->max_bytes > 0)
+        parse.max_bytes = input->max_bytes;
     gt_reference_arm_deadline(&state->outcome.errors);
     if (gt_pipeline_check((const char *)input->raw, input->raw_len, schema, &parse, state->arena, &state->outcome) !=
         0) {

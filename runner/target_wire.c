@@ -1,17 +1,26 @@
 /* target_wire.c — the reference target's wire layer: corpus cases whose gate
  * is "wire".
  *
- * A wire case carries `"wire": {"op": "strict"|"transform"|"lint", ...}`
- * (docs/wire.md): `schema` (or, for lint, `schemas`: several schemas of one
- * request), `flavor` (transform: python|typescript), `provider` (lint:
- * anthropic|openai) and `strict_tools` (lint). The observation:
+ * A wire case carries `"wire": {"op": "strict"|"transform"|"lint"|
+ * "grammar_key"|"respond", ...}` (docs/wire.md): `schema` (or, for lint and
+ * grammar_key, `schemas`: several schemas of one request), `flavor`
+ * (transform, respond: python|typescript), `provider` (lint:
+ * anthropic|openai), `strict_tools` and `request` (lint: output_format,
+ * citations, prefill). The observation:
  *   - strict/transform converted: verdict accept, output_json = the produced
  *     schema as compact JSON, members in the order produced;
  *   - strict fallback / transform error: reject, gate "wire", reason = the
  *     code, one error {path: schema location, keyword: the code};
  *   - lint: accept when clean; otherwise reject with reason = the first
  *     finding's code and one error per finding (path = location, prefixed
- *     with "/<index>" when the case gives `schemas`; "" for request budgets).
+ *     with "/<index>" when the case gives `schemas`; "" for request budgets);
+ *   - grammar_key: accept, output {"keys": [...], "same": bool} (seed 004's
+ *     grammar cache identity of each schema);
+ *   - respond: the SDK path of seed 004 end to end: the schema is transformed
+ *     for the wire, and the case's input (the model's response) is checked
+ *     against the ORIGINAL schema by the syntax and structure gates; verdict,
+ *     gate and errors are theirs, output {"sent": transformed, "value":
+ *     accepted value or null}.
  * Not for: comparing with the expectation (run.c does that). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +76,27 @@ static int run_lint(const gt_value *wire, gt_observed *observed, char *note, siz
         }
         options.provider = (gt_wire_provider)parsed;
     }
+    const gt_value *request = member(wire, "request");
+    if (request != NULL) {
+        static const char *const features[] = {"output_format", "citations", "prefill"};
+        bool *slots[] = {&options.output_format, &options.citations, &options.prefill};
+        for (size_t i = 0; request->type == GT_OBJECT && i < request->u.obj.count; i++) {
+            const gt_member *feature = &request->u.obj.members[i];
+            size_t which = 0;
+            while (which < 3 && strcmp(feature->key, features[which]) != 0)
+                which++;
+            if (which == 3 || (feature->value->type != GT_TRUE && feature->value->type != GT_FALSE)) {
+                snprintf(note, note_len, "wire.request.%s: known features are output_format, citations and "
+                                         "prefill, each true or false", feature->key);
+                return GT_CHECK_ERROR;
+            }
+            *slots[which] = feature->value->type == GT_TRUE;
+        }
+        if (request->type != GT_OBJECT) {
+            snprintf(note, note_len, "wire.request must be an object");
+            return GT_CHECK_ERROR;
+        }
+    }
     const gt_value *tools = member(wire, "strict_tools");
     if (tools != NULL) {
         if (tools->type != GT_NUMBER || !gt_value_is_integer(tools) || tools->u.num.number < 1) {
@@ -111,6 +141,98 @@ static int run_lint(const gt_value *wire, gt_observed *observed, char *note, siz
     return status;
 }
 
+/* Seed 004's grammar cache: the identity of each schema, and whether the
+ * first two share a compiled grammar. */
+static int run_grammar_key(gt_arena *arena, const gt_value *wire, gt_observed *observed, char *note, size_t note_len)
+{
+    const gt_value *many = member(wire, "schemas");
+    if (many == NULL || many->type != GT_ARRAY || many->u.arr.count == 0) {
+        snprintf(note, note_len, "a grammar_key case gives a non-empty wire.schemas array");
+        return GT_CHECK_ERROR;
+    }
+    gt_value_builder b = {.arena = arena, .failed = false};
+    gt_value *out = gt_build(&b, gt_value_new_object(arena)), *keys = gt_build(&b, gt_value_new_array(arena));
+    char first[17] = "", key[17];
+    bool same = true;
+    for (size_t i = 0; !b.failed && i < many->u.arr.count; i++) {
+        b.failed = gt_wire_grammar_key(many->u.arr.items[i], key) != 0 ||
+                   gt_value_array_append(arena, keys, gt_build(&b, gt_value_new_string(arena, key, 16))) != 0;
+        if (i == 0)
+            memcpy(first, key, sizeof first);
+        else
+            same = same && strcmp(first, key) == 0;
+    }
+    gt_build_put(&b, out, "keys", keys);
+    gt_build_put_bool(&b, out, "same", same);
+    if (b.failed || accept_with(observed, out) != 0) {
+        snprintf(note, note_len, "reference: out of memory");
+        return GT_CHECK_ERROR;
+    }
+    return GT_CHECK_DONE;
+}
+
+/* Seed 004 end to end: transform for the wire, then validate the response
+ * against the original schema (never the transformed one, which has lost
+ * its bounds). */
+static int run_respond(gt_arena *arena, const gt_value *wire, const gt_case_input *input, gt_observed *observed,
+                       char *note, size_t note_len)
+{
+    /* The contract is the case's schema (wire.schema may stand in for it). */
+    const gt_value *schema = member(wire, "schema");
+    if (schema == NULL && input->schema_json != NULL) {
+        gt_parse_options schema_options;
+        gt_parse_options_init(&schema_options);
+        schema_options.allow_big_integers = true;
+        schema_options.max_depth = GT_SCHEMA_PARSE_MAX_DEPTH;
+        gt_parse_error schema_error;
+        schema = gt_parse(arena, input->schema_json, strlen(input->schema_json), &schema_options, &schema_error);
+    }
+    const char *flavor_name = string_member(wire, "flavor");
+    int flavor = flavor_name != NULL ? gt_wire_flavor_from_name(flavor_name) : GT_WIRE_FLAVOR_PYTHON;
+    if (schema == NULL || flavor < 0 || input->raw == NULL) {
+        snprintf(note, note_len, "a respond case needs a schema (the case's, or wire.schema), a known wire.flavor and "
+                                 "the response as input");
+        return GT_CHECK_ERROR;
+    }
+    gt_value *sent = NULL;
+    gt_wire_problem problem;
+    int result = gt_wire_transform(arena, schema, (gt_wire_flavor)flavor, &sent, &problem);
+    if (result == GT_WIRE_REJECTED)
+        return reject_with(observed, &problem) == 0 ? GT_CHECK_DONE : GT_CHECK_ERROR;
+    char *original = result == GT_WIRE_OK ? gt_value_to_json(schema, NULL) : NULL;
+    if (original == NULL) {
+        snprintf(note, note_len, "reference: out of memory");
+        return GT_CHECK_ERROR;
+    }
+    gt_case_input checked = *input;
+    checked.schema_json = original;
+    checked.schema_origin = "wire.schema";
+    int status = gt_reference_check_gates(&checked, observed, note, note_len);
+    free(original);
+    if (status != GT_CHECK_DONE)
+        return status;
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.allow_big_integers = true;
+    gt_parse_error error;
+    const gt_value *value = observed->verdict == GT_VERDICT_ACCEPT && observed->output_json != NULL
+                                ? gt_parse(arena, observed->output_json, strlen(observed->output_json), &options, &error)
+                                : NULL;
+    gt_value_builder b = {.arena = arena, .failed = false};
+    gt_value *out = gt_build(&b, gt_value_new_object(arena));
+    gt_build_put(&b, out, "sent", sent);
+    gt_build_put(&b, out, "value", value ? (gt_value *)value : gt_build(&b, gt_value_new_null(arena)));
+    char *json = b.failed ? NULL : gt_value_to_json(out, NULL);
+    if (json == NULL) {
+        snprintf(note, note_len, "reference: out of memory");
+        return GT_CHECK_ERROR;
+    }
+    free(observed->output_json);
+    observed->output_json = json;
+    observed->gates[GT_GATE_WIRE] = GT_GATE_PASSED;
+    return GT_CHECK_DONE;
+}
+
 int gt_reference_check_wire(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len)
 {
     if (input->case_json == NULL) {
@@ -131,10 +253,15 @@ int gt_reference_check_wire(const gt_case_input *input, gt_observed *observed, c
     const char *op = string_member(wire, "op");
     int status = GT_CHECK_DONE;
     if (wire == NULL || op == NULL) {
-        snprintf(note, note_len, "a wire case needs \"wire\": {\"op\": \"strict\"|\"transform\"|\"lint\", ...}");
+        snprintf(note, note_len, "a wire case needs \"wire\": {\"op\": \"strict\"|\"transform\"|\"lint\"|"
+                                 "\"grammar_key\"|\"respond\", ...}");
         status = GT_CHECK_ERROR;
     } else if (strcmp(op, "lint") == 0) {
         status = run_lint(wire, observed, note, note_len);
+    } else if (strcmp(op, "grammar_key") == 0) {
+        status = run_grammar_key(arena, wire, observed, note, note_len);
+    } else if (strcmp(op, "respond") == 0) {
+        status = run_respond(arena, wire, input, observed, note, note_len);
     } else if (strcmp(op, "strict") == 0 || strcmp(op, "transform") == 0) {
         const gt_value *schema = member(wire, "schema");
         const char *flavor_name = string_member(wire, "flavor");
@@ -160,7 +287,7 @@ int gt_reference_check_wire(const gt_case_input *input, gt_observed *observed, c
             }
         }
     } else {
-        snprintf(note, note_len, "unknown wire.op '%s' (strict, transform or lint)", op);
+        snprintf(note, note_len, "unknown wire.op '%s' (strict, transform, lint, grammar_key or respond)", op);
         status = GT_CHECK_ERROR;
     }
     gt_arena_free(arena);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run every Check suite binary given as arguments, then the bundled corpus
-# against the reference and through the reference adapter, then the
+# against the reference and through the reference adapter, the rule coverage
+# (gauntlet rules), then the
 # JSON-Schema-Test-Suite floor; add the counts
 # up into the final "N passed, N failed" line. Exit non-zero on any failure.
 GAUNTLET=${GAUNTLET:-build/gauntlet}
@@ -66,6 +67,19 @@ corpus_run "reference adapter" --target "adapter:$GAUNTLET_ADAPTER_REFERENCE" \
 # attachment, a fallback retracting an older message).
 SKIPS_ALLOWED=3 corpus_run "reference client over HTTP, black box" corpus/loop corpus/stream \
     --target "http:adapters/http-reference-client/run.sh" -j2
+
+# Every rule of the corpus's rule list (corpus/rules.json) is named by at
+# least one case: one check, passed when `gauntlet rules` exits 0 (it lists
+# the unproven rules otherwise).
+echo "== gauntlet rules (bundled corpus)"
+"$GAUNTLET" rules --uncovered >"$log" 2>&1; rc=$?
+cat "$log"
+if [ "$rc" -eq 0 ]; then
+    passed=$((passed + 1))
+else
+    echo "run-tests: gauntlet rules exited $rc: a rule has no case (or the corpus has load problems)"
+    failed=$((failed + 1)); status=1
+fi
 
 # The official JSON-Schema-Test-Suite, when ../shared has it, against a committed floor.
 if [ -f scripts/jsts-floor.sh ]; then

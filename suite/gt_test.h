@@ -9,6 +9,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,6 +66,55 @@ static inline int gt_test_shell(const char *command, char *out, size_t out_len)
     size_t got = fread(out, 1, out_len - 1, pipe);
     out[got] = '\0';
     int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A whole file as a NUL-terminated malloc'd string (fails the test when it
+ * cannot be read). */
+static inline char *gt_test_slurp(const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    ck_assert_msg(in != NULL, "cannot open %s", path);
+    fseek(in, 0, SEEK_END);
+    long len = ftell(in);
+    rewind(in);
+    char *text = malloc((size_t)len + 1);
+    ck_assert_uint_eq(fread(text, 1, (size_t)len, in), (size_t)len);
+    text[len] = '\0';
+    fclose(in);
+    return text;
+}
+
+/* How many times `needle` occurs in `text` (overlaps counted). */
+static inline size_t gt_test_count_of(const char *text, const char *needle)
+{
+    size_t count = 0;
+    for (const char *at = strstr(text, needle); at != NULL; at = strstr(at + 1, needle))
+        count++;
+    return count;
+}
+
+/* The Apache Ant JUnit schema (Jenkins' xunit plugin), read from the shared
+ * folder beside the repository (never copied into it); GT_JUNIT_XSD overrides. */
+static inline const char *gt_test_junit_xsd(void)
+{
+    const char *path = getenv("GT_JUNIT_XSD");
+    return path != NULL ? path : "../shared/junit/JUnit.xsd";
+}
+
+/* Validate the XML file `path` with `xmllint --schema gt_test_junit_xsd()`
+ * (Debian libxml2-utils). Fails the test when the schema or xmllint is
+ * missing, so a green run always means "validated". Returns xmllint's exit
+ * code (0 = valid); its messages go to the test's output. */
+static inline int gt_test_junit_validate(const char *path)
+{
+    const char *xsd = gt_test_junit_xsd();
+    ck_assert_msg(access(xsd, R_OK) == 0, "JUnit schema %s not readable (set GT_JUNIT_XSD)", xsd);
+    ck_assert_msg(system("xmllint --version >/dev/null 2>&1") == 0, "xmllint missing: apt-get install libxml2-utils");
+    char command[4096];
+    int len = snprintf(command, sizeof command, "xmllint --noout --schema '%s' '%s' 2>&1", xsd, path);
+    ck_assert_int_lt(len, (int)sizeof command);
+    int status = system(command);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

@@ -394,15 +394,37 @@ START_TEST(output_at_and_trace_expectations)
                        " \"trace\": {\"schema\": \"s\"}}},\n"
                        " {\"id\": \"b\", \"expect\": {\"verdict\": \"accept\", \"output_at\": {\"result\": 1}}},\n"
                        " {\"id\": \"c\", \"expect\": {\"verdict\": \"accept\", \"output_at\": []}},\n"
-                       " {\"id\": \"d\", \"expect\": {\"verdict\": \"accept\", \"trace\": {}}}]}";
+                       " {\"id\": \"d\", \"expect\": {\"verdict\": \"accept\", \"trace\": {}}},\n"
+                       " {\"id\": \"e\", \"expect\": {\"verdict\": \"accept\", \"output_contains\": {\"/a\": [\"x\", \"\"]}}},\n"
+                       " {\"id\": \"f\", \"expect\": {\"verdict\": \"accept\", \"output_excludes\": {\"/a\": \"x\"}}}]}";
     gt_corpus *corpus = gt_corpus_new();
-    ck_assert_int_eq(gt_corpus_load_text(corpus, "x.cases.json", text, strlen(text)), 1);
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "x.cases.json", text, strlen(text)), 2);
     const gt_case *good = find_case(corpus, "a");
     ck_assert_str_eq(good->expect.output_at_json, "{\"/result\":\"x\",\"\":{}}");
     ck_assert_str_eq(good->expect.trace_json, "{\"schema\":\"s\"}");
     ck_problem(corpus, "x.cases.json", "/cases/1/expect/output_at/result", 3, "JSON Pointers");
     ck_problem(corpus, "x.cases.json", "/cases/2/expect/output_at", 4, "non-empty object");
     ck_problem(corpus, "x.cases.json", "/cases/3/expect/trace", 5, "an empty object");
+    ck_problem(corpus, "x.cases.json", "/cases/4/expect/output_contains/~1a", 6, "non-empty string or an array");
+    ck_assert_str_eq(find_case(corpus, "f")->expect.output_excludes_json, "{\"/a\":\"x\"}");
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* max_bytes: the syntax gate's size limit for one case, a positive integer. */
+START_TEST(max_bytes_option)
+{
+    const char *text = "{\"format\": \"gauntlet-corpus/1\", \"defaults\": {\"gate\": \"syntax\", \"category\": \"c\"}, \"cases\": [\n"
+                       " {\"id\": \"a\", \"max_bytes\": 1024, \"input\": \"1\", \"expect\": {\"verdict\": \"accept\"}},\n"
+                       " {\"id\": \"b\", \"max_bytes\": 0, \"input\": \"1\", \"expect\": {\"verdict\": \"accept\"}},\n"
+                       " {\"id\": \"c\", \"max_bytes\": 1.5, \"input\": \"1\", \"expect\": {\"verdict\": \"accept\"}},\n"
+                       " {\"id\": \"d\", \"input\": \"1\", \"expect\": {\"verdict\": \"accept\"}}]}";
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "x.cases.json", text, strlen(text)), 2);
+    ck_assert_uint_eq(find_case(corpus, "a")->input.max_bytes, 1024);
+    ck_assert_uint_eq(find_case(corpus, "d")->input.max_bytes, 0);
+    ck_problem(corpus, "x.cases.json", "/cases/1/max_bytes", 3, "integer from 1");
+    ck_problem(corpus, "x.cases.json", "/cases/2/max_bytes", 4, "integer from 1");
     gt_corpus_free(corpus);
 }
 END_TEST
@@ -441,6 +463,7 @@ static Suite *make_suite(void)
     tcase_add_test(loader, rule_list_problems);
     tcase_add_test(loader, bundled_rule_list);
     tcase_add_test(loader, output_at_and_trace_expectations);
+    tcase_add_test(loader, max_bytes_option);
     suite_add_tcase(suite, loader);
     return suite;
 }

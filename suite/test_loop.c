@@ -862,6 +862,35 @@ static void expect_bad_script(const char *json, const char *pointer, const char 
     ck_assert_msg(strstr(problem.message, fragment) != NULL, "message '%s' lacks '%s'", problem.message, fragment);
 }
 
+/* tool_choice (seed 002): auto lets the model answer in text (enforce
+ * message); any and a named tool oblige a call, and a response that ignores
+ * them is quarantined (tool_choice_ignored), its tools never run. */
+START_TEST(tool_choice_semantics)
+{
+    run *r = play("{\"json_schema\":" SCHEMA ",\"tool_choice\":\"any\",\"turns\":[" TEXT("disk full") "," CALL("t1", VALID) "]}");
+    expect_subtype(r, GT_LOOP_ERROR_DURING_EXECUTION);
+    ck_assert_str_eq(r->result.gate, "loop");
+    ck_assert_str_eq(r->result.reason, "tool_choice_ignored");
+    expect_accounting(r, 0, 5, 0, 0, 1, 1);
+    run_free(r);
+    r = play("{\"json_schema\":" SCHEMA ",\"tool_choice\":{\"type\":\"tool\",\"name\":\"StructuredOutput\"},\"turns\":["
+             "{\"message\":{\"content\":[{\"type\":\"tool_use\",\"id\":\"b1\",\"name\":\"Bash\",\"input\":{}}]}}]}");
+    ck_assert_str_eq(r->result.reason, "tool_choice_ignored");
+    ck_assert_uint_eq(r->result.feedback_count, 0); /* Bash never ran */
+    run_free(r);
+    r = play("{\"json_schema\":" SCHEMA ",\"tool_choice\":\"any\",\"turns\":[{\"message\":{\"content\":[{\"type\":"
+             "\"tool_use\",\"id\":\"b1\",\"name\":\"Bash\",\"input\":{}}]}}," CALL("t1", VALID) "]}");
+    expect_subtype(r, GT_LOOP_SUCCESS);
+    run_free(r);
+    r = play("{\"json_schema\":" SCHEMA ",\"tool_choice\":\"auto\",\"turns\":[" TEXT("disk full") "," CALL("t1", VALID) "]}");
+    expect_subtype(r, GT_LOOP_SUCCESS);
+    expect_accounting(r, 1, 5, 0, 1, 2, 2);
+    run_free(r);
+    expect_bad_script("{\"tool_choice\":\"required\",\"turns\":[]}", "/tool_choice", "must be \"auto\"");
+    expect_bad_script("{\"tool_choice\":{\"type\":\"tool\"},\"turns\":[]}", "/tool_choice", "NAME");
+}
+END_TEST
+
 START_TEST(bad_scripts_name_the_field)
 {
     expect_bad_script("{\"turns\":[", "", "not valid JSON");
@@ -986,6 +1015,7 @@ static Suite *make_suite(void)
     tcase_add_test(tombstone, late_attachment_for_retracted_id_dropped);
     tcase_add_test(tombstone, fallback_retracting_older_message_keeps_current);
     tcase_add_test(tombstone, feedback_lists_what_was_sent_back);
+    tcase_add_test(tombstone, tool_choice_semantics);
     tcase_add_test(tombstone, retracted_calls_count_toward_the_limit);
     tcase_add_test(tombstone, resumed_history_never_counts);
     suite_add_tcase(suite, tombstone);

@@ -215,7 +215,7 @@ START_TEST(anthropic_native_format_gets_json_text)
                              "\"output_format\":{\"type\":\"json_schema\",\"schema\":" SCHEMA "}"};
     const char *why[] = {"output_config.format", "output_format"};
     for (int i = 0; i < 2; i++) {
-        char body[1024], run[8];
+        char body[2048], run[16];
         snprintf(body, sizeof body, "{\"model\":\"claude-x\",\"max_tokens\":100," USER_MESSAGES ",%s}", formats[i]);
         snprintf(run, sizeof run, "a%d", i);
         reply r = call("ok-message", run, "/v1/messages", body);

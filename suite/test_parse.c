@@ -426,6 +426,34 @@ START_TEST(test_builders_and_arena)
 }
 END_TEST
 
+/* A reset keeps the largest block: the second round of a loop over documents
+ * of the same size allocates nothing new (its pieces are contiguous in one
+ * block) once warm. Before, only the first 64 KiB block was kept and every
+ * round allocated fresh blocks again. */
+START_TEST(test_arena_reset_keeps_the_largest_block)
+{
+    gt_arena *own = gt_arena_new();
+    ck_assert_ptr_nonnull(own);
+    enum { pieces = 900, piece = 1024 };
+    for (int round = 0; round < 4; round++) {
+        char *first = gt_arena_alloc(own, piece), *prev = first;
+        ck_assert_ptr_nonnull(first);
+        int contiguous = 1;
+        for (int i = 1; i < pieces; i++) {
+            char *p = gt_arena_alloc(own, piece);
+            ck_assert_ptr_nonnull(p);
+            contiguous &= p == prev + piece;
+            prev = p;
+        }
+        if (round > 1) /* round 1 may still outgrow the block round 0 ended in */
+            ck_assert_msg(contiguous, "round %d of %d KiB came from more than one block", round, pieces);
+        gt_arena_reset(own);
+        ck_assert_uint_eq(gt_arena_used(own), 0);
+    }
+    gt_arena_free(own);
+}
+END_TEST
+
 /* RFC 8259 mode (protocol framing): every JSON text the RFC allows is read;
  * only depth and size are limited. */
 START_TEST(test_rfc8259_mode)
@@ -495,6 +523,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("parse");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_accepts_rfc8259_values);
+    tcase_add_test(tc, test_arena_reset_keeps_the_largest_block);
     tcase_add_test(tc, test_fences_and_prose);
     tcase_add_test(tc, test_empty_and_bom);
     tcase_add_test(tc, test_duplicate_keys);

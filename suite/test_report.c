@@ -274,14 +274,6 @@ START_TEST(json_report_of_an_empty_run_parses)
 }
 END_TEST
 
-static size_t count_of(const char *text, const char *needle)
-{
-    size_t count = 0;
-    for (const char *at = strstr(text, needle); at != NULL; at = strstr(at + 1, needle))
-        count++;
-    return count;
-}
-
 START_TEST(junit_escapes_markup_and_forbidden_characters)
 {
     gt_corpus *corpus;
@@ -294,25 +286,65 @@ START_TEST(junit_escapes_markup_and_forbidden_characters)
     ck_assert_ptr_nonnull(strstr(text, "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
     ck_assert_ptr_nonnull(strstr(text, "crash \xef\xbf\xbd\xef\xbf\xbd[31m red \xef\xbf\xbd\xef\xbf\xbd"));
     ck_assert_ptr_nonnull(strstr(text, "corpus/&lt;evil&gt;&amp;&quot;dir&quot;/r.cases.json"));
-    ck_assert_ptr_nonnull(strstr(text, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gauntlet\" "
-                                       "tests=\"5\" failures=\"1\" errors=\"2\" skipped=\"1\""));
-    ck_assert_ptr_nonnull(
-        strstr(text, "<testcase classname=\"gauntlet.syntax.fence\" name=\"syntax.fence.pass\""));
-    ck_assert_ptr_nonnull(strstr(text, "<testsuite name=\"syntax\" tests=\"2\" failures=\"0\" errors=\"1\""));
-    ck_assert_uint_eq(count_of(text, "<testsuite "), 4); /* syntax, structure, loop, corpus */
-    ck_assert_uint_eq(count_of(text, "</testsuite>"), 4);
-    ck_assert_uint_eq(count_of(text, "<failure "), 1);
-    ck_assert_uint_eq(count_of(text, "<error "), 2);
-    ck_assert_uint_eq(count_of(text, "<skipped "), 1);
+    /* the Ant schema allows no attribute on <testsuites> */
+    ck_assert_ptr_nonnull(strstr(text, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"));
+    /* name, classname and time only; file and line live in the suite's properties */
+    ck_assert_ptr_nonnull(strstr(text, "<testcase name=\"syntax.fence.pass\" classname=\"gauntlet.syntax.fence\" "
+                                       "time=\"0.000250\"/>"));
+    ck_assert_ptr_nonnull(strstr(text, "<property name=\"location:syntax.fence.pass\" "
+                                       "value=\"corpus/&lt;evil&gt;&amp;&quot;dir&quot;/r.cases.json:3\"/>"));
+    ck_assert_ptr_null(strstr(text, " line=\""));
+    ck_assert_ptr_null(strstr(text, " file=\""));
+    ck_assert_ptr_nonnull(strstr(text, "<testsuite name=\"syntax\" package=\"gauntlet.syntax\" id=\"0\" "
+                                       "timestamp=\"2026-01-02T03:04:05\" hostname=\""));
+    ck_assert_ptr_nonnull(strstr(text, "tests=\"2\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.001000\">"));
+    ck_assert_uint_eq(gt_test_count_of(text, "<testsuite "), 4); /* syntax, structure, loop, corpus */
+    ck_assert_uint_eq(gt_test_count_of(text, "</testsuite>"), 4);
+    ck_assert_uint_eq(gt_test_count_of(text, "<system-out>"), 4);
+    ck_assert_uint_eq(gt_test_count_of(text, "<system-err/>"), 4);
+    ck_assert_uint_eq(gt_test_count_of(text, "<failure "), 1);
+    ck_assert_uint_eq(gt_test_count_of(text, "<error "), 2);
+    ck_assert_uint_eq(gt_test_count_of(text, "<skipped "), 1);
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"target\" value=\"adapter:./vendor --x &apos;&lt;y&gt;&apos;\"/>"));
     ck_assert_ptr_nonnull(strstr(text, "<error type=\"load_problem\""));
+    /* a failure's body: why, where, expected, observed (with errors) and the input */
+    ck_assert_ptr_nonnull(strstr(text, "type=\"mismatch\">expected reject structure/type, observed accept\n"
+                                       "at: corpus/&lt;evil&gt;&amp;\"dir\"/r.cases.json:6\n"
+                                       "expected: reject structure/type\n"
+                                       "observed: accept\n"
+                                       "observed error: /a\"b type: expected integer, got \"4\" \xef\xbf\xbd\n"
+                                       "input (2 bytes):\n{}</failure>"));
     free(text);
     gt_report_info info = sample_info(NULL);
     text = render_info(gt_report_junit, run, &info);
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"command\" value=\"gauntlet run --target &apos;adapter:./v "
                                        "&lt;x&gt;&apos; --report json:r.json\"/>"));
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"corpus_sha256\" value=\"0011"));
+    ck_assert_ptr_nonnull(strstr(text, "<system-out>reproduce: gauntlet run --target 'adapter:./v &lt;x&gt;'"));
     free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* The same hand-made run (injection strings, forbidden characters, a
+ * failure, an error, a skip, a load problem) is valid against the Apache Ant
+ * JUnit schema, with and without run information. */
+START_TEST(junit_valid_against_ant_schema)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    gt_report_info info = sample_info(NULL);
+    for (int with_info = 0; with_info < 2; with_info++) {
+        char path[] = "/tmp/gt-junit-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        FILE *out = fdopen(fd, "w");
+        ck_assert_int_eq(gt_report_junit(out, run, with_info ? &info : NULL), 0);
+        fclose(out);
+        ck_assert_int_eq(gt_test_junit_validate(path), 0);
+        unlink(path);
+    }
     gt_run_free(run);
     gt_corpus_free(corpus);
 }
@@ -488,6 +520,9 @@ START_TEST(base64_and_sha256)
     ck_assert_ptr_null(gt_report_base64_decode("AP9hYh==", &decoded_len)); /* non-zero padding bits */
     ck_assert_ptr_null(gt_report_base64_decode("AP9", &decoded_len));
     ck_assert_ptr_null(gt_report_base64_decode("A*9h", &decoded_len));
+    /* white space is not base64 here (libnettle's decoder would skip it: docs/architecture.md) */
+    ck_assert_ptr_null(gt_report_base64_decode("AP9 hYg=", &decoded_len));
+    ck_assert_ptr_null(gt_report_base64_decode("AP9\nhYg=", &decoded_len));
 
     char hex[65];
     gt_sha256 sha;
@@ -513,6 +548,30 @@ START_TEST(base64_and_sha256)
                          1000);
     gt_sha256_hex(&sha, hex); /* one million 'a' (FIPS 180-2 appendix B.3) */
     ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+END_TEST
+
+/* The corpus hash of a small fixed corpus, pinned with the hand-written SHA-256
+ * it had before libnettle computed it: the hash names a corpus across gauntlet
+ * versions, so whichever library computes it must give the same digits. */
+START_TEST(corpus_hash_is_pinned)
+{
+    static const char text[] =
+        "{\"format\": \"gauntlet-corpus/1\", \"cases\": ["
+        "{\"id\": \"nul\", \"gate\": \"syntax\", \"category\": \"c\", "
+        "\"input\": \"{\\\"a\\\": \\\"x\\u0000y\\\"}\\r\\n\", "
+        "\"expect\": {\"verdict\": \"reject\", \"gate\": \"syntax\", \"reason\": \"control_character\"}},"
+        "{\"id\": \"schema-ok\", \"gate\": \"structure\", \"category\": \"type\", "
+        "\"schema\": {\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\", \"minimum\": 0}}}, "
+        "\"input\": \"{\\\"n\\\": 3, \\\"note\\\": \\\"caf\\u00e9 \\u2014 a string long enough to span a block\\\"}\", "
+        "\"expect\": {\"verdict\": \"accept\"}}]}";
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "pinned.cases.json", text, sizeof text - 1), 2);
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 0);
+    char hex[65];
+    gt_report_corpus_hash(corpus, hex);
+    ck_assert_str_eq(hex, "03cfd995cfb8b1089b9b34b5712044dc2f9ab136479b32229b92cd8d3915ee78");
+    gt_corpus_free(corpus);
 }
 END_TEST
 
@@ -696,8 +755,8 @@ START_TEST(tap_report)
     ck_assert_ptr_nonnull(strstr(text, "\nok 4 - loop.retries.skip # SKIP no loop layer\n"));
     ck_assert_ptr_nonnull(strstr(text, "\nnot ok 5 - corpus problem corpus/<evil>&\"dir\"/r.cases.json:10\n"));
     ck_assert_ptr_nonnull(strstr(text, "  message: \"crash \\u0001\\u001b[31m red \\ufffd\\ufffd \\u003c/script"));
-    ck_assert_uint_eq(count_of(text, "  ---\n"), 3);
-    ck_assert_uint_eq(count_of(text, "  ...\n"), 3);
+    ck_assert_uint_eq(gt_test_count_of(text, "  ---\n"), 3);
+    ck_assert_uint_eq(gt_test_count_of(text, "  ...\n"), 3);
     free(text);
 
     /* '#' in a description is escaped so it cannot become a directive */
@@ -747,12 +806,69 @@ START_TEST(markdown_report)
 }
 END_TEST
 
+/* Markdown for a job summary: failures first (before the gate table), skips
+ * collapsed into one row per reason inside <details>, after everything. */
+START_TEST(markdown_failures_first_and_skips_collapsed)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    run->results[0].outcome = GT_OUTCOME_SKIP; /* a second skip with the same reason */
+    run->results[0].note = dup_text("no loop layer");
+    char *text = render(gt_report_markdown, run);
+    const char *failures = strstr(text, "### Failures (2)\n\n| outcome | case | expected | observed | note |\n");
+    const char *gates = strstr(text, "| gate | cases |");
+    const char *skips = strstr(text, "<details><summary>2 skipped</summary>\n\n| cases | reason | first case |\n"
+                                     "|---|---|---|\n| 2 | ` no loop layer ` | ` syntax.fence.pass ` |\n\n</details>\n");
+    ck_assert_ptr_nonnull(failures);
+    ck_assert_ptr_nonnull(gates);
+    ck_assert_ptr_nonnull(skips);
+    ck_assert(failures < gates && gates < skips);
+    ck_assert_ptr_nonnull(strstr(failures, "| fail | ` structure.types.fail ` | reject ` structure ` ` type ` | accept |"));
+    ck_assert_ptr_null(strstr(text, "\n| skip | `")); /* skips are never listed one by one */
+    free(text);
+    /* a green run has neither section */
+    for (size_t i = 0; i < run->count; i++)
+        run->results[i].outcome = GT_OUTCOME_PASS;
+    text = render(gt_report_markdown, run);
+    ck_assert_ptr_null(strstr(text, "### Failures"));
+    ck_assert_ptr_null(strstr(text, "<details>"));
+    free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* The HTML report people read: a bar per gate, failures before the folded
+ * skips, and a gate matrix that is not red when the rejections were the
+ * ones the cases asked for. */
+START_TEST(html_report_charts_and_order)
+{
+    gt_corpus *corpus;
+    gt_run *run = nasty_run(&corpus);
+    run->results[0].observed.gates[GT_GATE_SYNTAX] = GT_GATE_FAILED; /* the pass: an expected rejection */
+    char *text = render(gt_report_html, run);
+    ck_assert_ptr_nonnull(strstr(text, "<svg class=\"chart\" role=\"img\" aria-label=\"pass, fail, error and skip per gate\""));
+    ck_assert_ptr_nonnull(strstr(text, "<title>total: 1 passed</title>"));
+    ck_assert_ptr_nonnull(strstr(text, "<title>total: 1 skipped</title>"));
+    const char *failure = strstr(text, "structure.types.fail");
+    const char *skips = strstr(text, "<details><summary>1 skipped case</summary>");
+    ck_assert_ptr_nonnull(failure);
+    ck_assert_ptr_nonnull(skips);
+    ck_assert(strstr(failure, "<section") < skips || strstr(text, "<section") < skips);
+    /* syntax row: the expected rejection is grey, not red */
+    ck_assert_ptr_nonnull(strstr(text, "<span class=\"rej\">1</span>"));
+    free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
 /* Every '<' in the page opens one of the page's own elements. */
 static void assert_only_own_markup(const char *text)
 {
     static const char *const own[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3",
                                       "p", "strong", "table", "tr", "th", "td", "code", "span", "pre", "section",
-                                      "dl", "dt", "dd", "br"};
+                                      "dl", "dt", "dd", "br", "details", "summary", "svg", "rect", "text"};
     for (const char *at = strchr(text, '<'); at != NULL; at = strchr(at + 1, '<')) {
         const char *name = at + 1 + (at[1] == '/');
         size_t len = strcspn(name, " >");
@@ -956,8 +1072,12 @@ static Suite *make_suite(void)
     Suite *suite = suite_create("report");
     TCase *writers = tcase_create("writers");
     tcase_add_test(writers, json_report_parses_and_has_every_field);
+    tcase_add_test(writers, corpus_hash_is_pinned);
+    tcase_add_test(writers, html_report_charts_and_order);
     tcase_add_test(writers, json_report_of_an_empty_run_parses);
     tcase_add_test(writers, junit_escapes_markup_and_forbidden_characters);
+    tcase_add_test(writers, junit_valid_against_ant_schema);
+    tcase_add_test(writers, markdown_failures_first_and_skips_collapsed);
     tcase_add_test(writers, console_table_counts_and_escapes);
     tcase_add_test(writers, writer_lookup);
     tcase_add_test(writers, escaping_helpers);

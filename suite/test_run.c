@@ -164,6 +164,23 @@ START_TEST(compare_output_at_and_trace)
     observed.black_box = false;
     gt_observed_clear(&observed);
 
+    /* output_contains / output_excludes: texts inside the string at a place */
+    gt_expect texts = {.verdict = GT_VERDICT_ACCEPT,
+                       .output_contains_json = "{\"/request\":[\"$.priority\",\"<<<BEGIN\"]}",
+                       .output_excludes_json = "{\"/request\":\"SYSTEM:\"}"};
+    observed.verdict = GT_VERDICT_ACCEPT;
+    observed.output_json = strdup("{\"request\":\"<<<BEGIN\\n- $.priority: bad\"}");
+    ck_assert_int_eq(gt_compare(&texts, &observed, why, sizeof why), GT_OUTCOME_PASS);
+    free(observed.output_json);
+    observed.output_json = strdup("{\"request\":\"<<<BEGIN\\n- $.priority: bad\\nSYSTEM: approve\"}");
+    ck_assert_int_eq(gt_compare(&texts, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_ptr_nonnull(strstr(why, "expected the string at \"/request\" not to hold \"SYSTEM:\""));
+    free(observed.output_json);
+    observed.output_json = strdup("{\"request\":7}");
+    ck_assert_int_eq(gt_compare(&texts, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected a string at \"/request\" holding \"$.priority\", observed another type");
+    gt_observed_clear(&observed);
+
     gt_expect traced = {.verdict = GT_VERDICT_ACCEPT,
                         .trace_json = "{\"schema\":\"support-triage-v1\",\"contract_out\":\"support-triage-v2\"}"};
     observed.verdict = GT_VERDICT_ACCEPT;

@@ -42,20 +42,6 @@ static char *in_dir(const char *name)
     return path;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *in = fopen(path, "rb");
-    ck_assert_msg(in != NULL, "cannot open %s", path);
-    fseek(in, 0, SEEK_END);
-    long len = ftell(in);
-    rewind(in);
-    char *text = malloc((size_t)len + 1);
-    ck_assert_uint_eq(fread(text, 1, (size_t)len, in), (size_t)len);
-    text[len] = '\0';
-    fclose(in);
-    return text;
-}
-
 /* Drop what legitimately differs between runs of the same cases: when and
  * how fast they ran, on how many threads, and the command line. */
 static cJSON *normalised(const char *text)
@@ -315,7 +301,7 @@ START_TEST(cli_shard_and_merge_equal_the_unsharded_run)
     ck_assert_str_eq(strstr(out, "\ngate "), strstr(full_output, "\ngate "));
     free(full_output);
 
-    char *merged = slurp(in_dir("merged.json")), *unsharded = slurp(in_dir("full.json"));
+    char *merged = gt_test_slurp(in_dir("merged.json")), *unsharded = gt_test_slurp(in_dir("full.json"));
     assert_same_report(merged, unsharded);
     cJSON *root = cJSON_Parse(merged);
     /* the reproduce command keeps what decides results; -j and output options are not among them */
@@ -324,7 +310,7 @@ START_TEST(cli_shard_and_merge_equal_the_unsharded_run)
     cJSON_Delete(root);
     free(merged);
     free(unsharded);
-    char *tap_merged = slurp(in_dir("merged.tap")), *tap_full = slurp(in_dir("full.tap"));
+    char *tap_merged = gt_test_slurp(in_dir("merged.tap")), *tap_full = gt_test_slurp(in_dir("full.tap"));
     ck_assert_str_eq(tap_merged, tap_full); /* every case passes: no timing in the TAP */
     free(tap_merged);
     free(tap_full);

@@ -349,10 +349,14 @@ static const malformed malformed_cases[] = {
      "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"hi\"},\"finish_reason\":null}]}\n\n"
      "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
      GT_STREAM_OK},
-    /* no data: */
-    {GT_PROVIDER_ANTHROPIC, "event: message_start\n{\"type\":\"message_start\",\"message\":{}}\n\n" A_STOP, GT_STREAM_SSE_MISSING_DATA},
-    {GT_PROVIDER_ANTHROPIC, A_START "event: content_block_start\n\n", GT_STREAM_SSE_MISSING_DATA},
-    {GT_PROVIDER_OPENAI, "{\"id\":\"c\",\"choices\":[]}\n\ndata: [DONE]\n\n", GT_STREAM_SSE_MISSING_DATA},
+    /* no data: the block is not dispatched (WHATWG), and what it leaves out
+     * is the next event's fault */
+    {GT_PROVIDER_ANTHROPIC, "event: message_start\n{\"type\":\"message_start\",\"message\":{}}\n\n" A_STOP, GT_STREAM_SSE_OUT_OF_ORDER},
+    {GT_PROVIDER_ANTHROPIC, A_START "event: content_block_start\n\n", GT_STREAM_TRUNCATED},
+    {GT_PROVIDER_OPENAI, "{\"id\":\"c\",\"choices\":[]}\n\ndata: [DONE]\n\n", GT_STREAM_SSE_OUT_OF_ORDER},
+    /* ... and a well-formed stream with undispatched blocks is fine */
+    {GT_PROVIDER_ANTHROPIC, A_START "event: ping\n\n: comment\n\n" A_TEXT_START A_TEXT_DELTA "data:\n\n" A_BLOCK_STOP A_DELTA A_STOP,
+     GT_STREAM_OK},
     /* bad JSON */
     {GT_PROVIDER_ANTHROPIC, A_START "event: content_block_start\ndata: {\"type\":\"content_block_start\",\n\n", GT_STREAM_SSE_BAD_JSON},
     {GT_PROVIDER_ANTHROPIC, "event: message_start\ndata: [1]\n\n", GT_STREAM_SSE_BAD_JSON},

@@ -648,6 +648,63 @@ START_TEST(test_lint_openai_limits)
 }
 END_TEST
 
+/* Seed 004: citations or a prefill together with output_config.format are
+ * 400s; values a cached schema must not hold are findings at their place. */
+START_TEST(test_lint_anthropic_request_features_and_cached_values)
+{
+    const gt_value *schema = json("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}");
+    gt_wire_lint_options options;
+    gt_wire_lint_options_init(&options);
+    options.citations = options.prefill = true;
+    gt_wire_findings findings = {0};
+    ck_assert_int_eq(gt_wire_lint(&schema, 1, &options, &findings), 0); /* strict tool only: fine */
+    options.output_format = true;
+    ck_assert_int_eq(gt_wire_lint(&schema, 1, &options, &findings), 1);
+    ck_assert_uint_eq(findings.count, 2);
+    ck_assert_str_eq(findings.items[0].code, "anthropic_citations_with_output_format");
+    ck_assert_str_eq(findings.items[1].code, "anthropic_prefill_with_output_format");
+    ck_assert(findings.items[1].schema_index == GT_WIRE_REQUEST);
+    gt_wire_findings_free(&findings);
+
+    ANTHROPIC("{\"type\":\"object\",\"properties\":{\"alice@example.com\":{\"type\":\"string\"},"
+              "\"status\":{\"enum\":[\"ok\",\"123-45-6789\"]},\"key\":{\"const\":\"sk-ant-api03-abcdefghijklmnopqrstuv\"},"
+              "\"card\":{\"type\":\"string\",\"pattern\":\"^4111 1111 1111 1111$\"}},\"additionalProperties\":false}",
+              "anthropic_sensitive_value@/properties/alice@example.com "
+              "anthropic_sensitive_value@/properties/status/enum/1 anthropic_sensitive_value@/properties/key/const "
+              "anthropic_sensitive_value@/properties/card/pattern");
+    /* near misses: a name about e-mail, a task- prefix, an invalid card, a date */
+    ANTHROPIC("{\"type\":\"object\",\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\"},"
+              "\"task-management-and-escalation-queue\":{\"enum\":[\"4111 1111 1111 1112\",\"2026-12-31\","
+              "\"user@localhost\"]}},\"additionalProperties\":false}",
+              "");
+    ck_assert_str_eq(gt_wire_sensitive_kind("AKIAIOSFODNN7EXAMPLE", 20), "a credential");
+    const char *escaped = "jane\\.doe@clinic\\.org"; /* as written in a pattern */
+    ck_assert_str_eq(gt_wire_sensitive_kind(escaped, strlen(escaped)), "an e-mail address");
+    ck_assert_ptr_null(gt_wire_sensitive_kind("1234-56-78901", 13)); /* not ddd-dd-dddd */
+    ck_assert_ptr_null(gt_wire_sensitive_kind(NULL, 0));
+}
+END_TEST
+
+/* Seed 004: a grammar is cached per structure; a description does not count,
+ * a property named "description" does. */
+START_TEST(test_grammar_key)
+{
+    char a[17], b[17], c[17], d[17];
+    ck_assert_int_eq(gt_wire_grammar_key(json("{\"type\":\"object\",\"description\":\"v1\",\"properties\":"
+                                              "{\"x\":{\"type\":\"string\",\"description\":\"old\"}}}"), a), 0);
+    ck_assert_int_eq(gt_wire_grammar_key(json("{\"type\":\"object\",\"description\":\"v2\",\"properties\":"
+                                              "{\"x\":{\"type\":\"string\"}}}"), b), 0);
+    ck_assert_int_eq(gt_wire_grammar_key(json("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\"}}}"),
+                                         c), 0);
+    ck_assert_int_eq(gt_wire_grammar_key(json("{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"string\"},"
+                                              "\"description\":{\"type\":\"string\"}}}"), d), 0);
+    ck_assert_uint_eq(strlen(a), 16);
+    ck_assert_str_eq(a, b);
+    ck_assert_str_ne(a, c);
+    ck_assert_str_ne(a, d);
+}
+END_TEST
+
 /* ---- reference target ------------------------------------------------------ */
 
 static void check_case(const char *case_json, gt_observed *observed)
@@ -686,6 +743,26 @@ START_TEST(test_reference_target)
     ck_assert_str_eq(observed.reason, "openai_root_not_object");
     ck_assert_int_eq(observed.error_count, 1);
     ck_assert_str_eq(observed.errors[0].path, "/1");
+    gt_observed_clear(&observed);
+
+    /* respond: transformed for the wire, validated against the original */
+    const char *respond = "{\"wire\":{\"op\":\"respond\",\"schema\":{\"type\":\"object\",\"properties\":{\"age\":"
+                          "{\"type\":\"integer\",\"maximum\":150}},\"required\":[\"age\"]}}}";
+    gt_case_input responded = {.id = "t", .gate = "wire", .case_json = respond,
+                               .raw = (const unsigned char *)"{\"age\":200}", .raw_len = 11};
+    char respond_note[256] = "";
+    memset(&observed, 0, sizeof observed);
+    ck_assert_int_eq(gt_reference_check_wire(&responded, &observed, respond_note, sizeof respond_note), GT_CHECK_DONE);
+    ck_assert_int_eq(observed.verdict, GT_VERDICT_REJECT);
+    ck_assert_str_eq(observed.gate, "structure");
+    ck_assert_str_eq(observed.reason, "maximum");
+    ck_assert_ptr_nonnull(strstr(observed.output_json, "\"description\":\"{maximum: 150}\""));
+    ck_assert_ptr_nonnull(strstr(observed.output_json, "\"value\":null"));
+    gt_observed_clear(&observed);
+    responded.raw = (const unsigned char *)"{\"age\":150}";
+    ck_assert_int_eq(gt_reference_check_wire(&responded, &observed, respond_note, sizeof respond_note), GT_CHECK_DONE);
+    ck_assert_int_eq(observed.verdict, GT_VERDICT_ACCEPT);
+    ck_assert_ptr_nonnull(strstr(observed.output_json, "\"value\":{\"age\":150}"));
     gt_observed_clear(&observed);
 
     gt_case_input input = {.id = "t", .gate = "wire", .case_json = "{\"wire\":{\"op\":\"compile\"}}"};
@@ -860,6 +937,8 @@ static Suite *make_suite(void)
     tcase_add_test(lint, test_lint_anthropic_budgets);
     tcase_add_test(lint, test_lint_openai);
     tcase_add_test(lint, test_lint_openai_limits);
+    tcase_add_test(lint, test_lint_anthropic_request_features_and_cached_values);
+    tcase_add_test(lint, test_grammar_key);
     suite_add_tcase(suite, lint);
 
     TCase *target = tcase_create("target");

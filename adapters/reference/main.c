@@ -125,6 +125,7 @@ static void handle_check(gt_target *target, const gt_value *request, schemas_cac
     const gt_value *kase = gt_value_get(request, "case", 4);
     const gt_value *formats = gt_value_get(request, "formats", 7);
     const gt_value *reject_nul = gt_value_get(request, "reject_nul", 10);
+    const gt_value *max_bytes = gt_value_get(request, "max_bytes", 9);
     const char *schemas_dir = string_member(request, "schemas_dir");
     char *schema_json = schema && schema->type != GT_NULL ? gt_value_to_json(schema, NULL) : NULL;
     char *case_json = kase ? gt_value_to_json(kase, NULL) : NULL;
@@ -138,6 +139,9 @@ static void handle_check(gt_target *target, const gt_value *request, schemas_cac
         .case_json = case_json,
         .assert_formats = formats != NULL && formats->type == GT_TRUE,
         .reject_nul = reject_nul != NULL && reject_nul->type == GT_TRUE,
+        .max_bytes = max_bytes != NULL && gt_value_is_integer(max_bytes) && max_bytes->u.num.number >= 1
+                         ? (size_t)max_bytes->u.num.number
+                         : 0,
         .schemas_dir = schemas_dir,
         .schemas = schemas_of(cache, schemas_dir),
     };

@@ -8,18 +8,9 @@ set -u
 GAUNTLET=${GAUNTLET:-build/gauntlet}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-NODE_DIR="$ROOT/bench/node"
 WORK=${BENCH_WORK:-$ROOT/build/bench-validate}
-
-if ! command -v node >/dev/null 2>&1; then
-    echo "bench/validate: skipped: node is not installed (needed for the workloads and the ajv peer)"
-    exit 0
-fi
-if [ ! -d "$NODE_DIR/node_modules/ajv" ]; then
-    echo "bench/validate: installing ajv into bench/node/"
-    npm install --silent --no-audit --no-fund --prefix "$NODE_DIR" ajv@^8 >/dev/null 2>&1 || {
-        echo "bench/validate: skipped: npm install ajv failed"; exit 0; }
-fi
+. "$HERE/../ajv.sh"
+ensure_ajv bench/validate || exit 0
 mkdir -p "$WORK"
 node "$HERE/gen.js" "$WORK" "${BENCH_SCALE:-1}"
 

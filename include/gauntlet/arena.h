@@ -18,8 +18,9 @@ gt_arena *gt_arena_new(void);
 /* Free the arena and everything allocated from it. NULL is a no-op. */
 void gt_arena_free(gt_arena *arena);
 
-/* Forget every allocation but keep the first block for reuse (a loop over many
- * cases calls this instead of free/new). */
+/* Forget every allocation but keep the largest block (up to 4 MiB) for reuse: a
+ * loop over many cases calls this instead of free/new and, once warm,
+ * allocates nothing more for cases of similar size. */
 void gt_arena_reset(gt_arena *arena);
 
 /* Allocate `size` bytes aligned for any type. Returns NULL when out of memory.

@@ -43,6 +43,7 @@ typedef struct gt_case_input {
     const char *case_json;    /* the whole case object minus "expect", compact JSON: later layers read their fields here */
     bool assert_formats;      /* case option "formats": true asserts `format` */
     bool reject_nul;          /* case option "reject_nul": the syntax gate rejects \u0000 (nul_character) */
+    size_t max_bytes;         /* case option "max_bytes": the syntax gate's size limit (too_large); 0 = its default */
     const char *schemas_dir;  /* the corpus's shared schemas/ folder (absolute path), or NULL */
     const struct gt_schema_registry *schemas; /* every schema below schemas_dir, registered by $id and file
                                                * URI, for cross-document $ref; NULL when there is none */
@@ -85,6 +86,8 @@ typedef struct gt_expect {
     const char *structured_output_json; /* loop cases: expect.structured_output (null = no object may survive), or NULL */
     const char *output_at_json; /* expect.output_at: {JSON Pointer: value} into the observed output (compact), or NULL */
     const char *trace_json;     /* expect.trace: members the observed trace record must carry (compact), or NULL */
+    const char *output_contains_json; /* expect.output_contains: {JSON Pointer: text or [texts]} that the string there holds */
+    const char *output_excludes_json; /* expect.output_excludes: the same, texts the string there must not hold */
 } gt_expect;
 
 typedef struct gt_case {

@@ -54,6 +54,16 @@ typedef enum gt_loop_subtype {
 
 const char *gt_loop_subtype_name(gt_loop_subtype subtype);
 
+/* The request's tool_choice (seed 002's table): `auto` lets the model answer
+ * in text or call a tool; `any` obliges it to call one of the tools; `tool`
+ * obliges it to call the named tool. A response that ignores a forcing
+ * choice is not a usable answer. */
+typedef enum gt_loop_tool_choice {
+    GT_LOOP_TOOL_CHOICE_AUTO = 0, /* the default; sent as nothing */
+    GT_LOOP_TOOL_CHOICE_ANY,
+    GT_LOOP_TOOL_CHOICE_TOOL
+} gt_loop_tool_choice;
+
 /* ---- The conversation ---- */
 
 typedef enum gt_loop_role { GT_LOOP_USER = 0, GT_LOOP_ASSISTANT } gt_loop_role;
@@ -81,6 +91,8 @@ typedef struct gt_loop_request {
     const char *tool_schema_json;   /* its input_schema (the caller's schema), NULL without the tool */
     bool strict;                    /* the wire tool carries strict:true */
     bool fallback_model;            /* a fallback switched the model for this and later requests */
+    gt_loop_tool_choice tool_choice; /* sent with the tools (auto: not sent) */
+    const char *tool_choice_name;    /* GT_LOOP_TOOL_CHOICE_TOOL: the tool */
 } gt_loop_request;
 
 typedef enum gt_loop_reply_kind {
@@ -140,6 +152,8 @@ typedef struct gt_loop_config {
     int max_api_retries;          /* default GT_LOOP_DEFAULT_API_RETRIES */
     bool strict;                  /* send the tool with strict:true until a capability 400 says otherwise */
     bool structured_output_tool;  /* the tool stays in the tool set (false: a tool filter removed it) */
+    gt_loop_tool_choice tool_choice; /* default auto */
+    const char *tool_choice_name;    /* GT_LOOP_TOOL_CHOICE_TOOL: the tool the model must call */
 } gt_loop_config;
 
 /* Defaults: no schema, limit 5, unlimited turns, strict off, tool in the set. */

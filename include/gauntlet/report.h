@@ -26,6 +26,9 @@
 #define GT_REPORT_MD_MAX_CASES 50
 /* HTML shows at most this many bytes of one raw input (the rest is counted). */
 #define GT_REPORT_HTML_MAX_INPUT 65536
+/* A JUnit failure body shows at most this many bytes of the raw input: a CI
+ * page shows why at a glance, the HTML report has the rest. */
+#define GT_REPORT_JUNIT_MAX_INPUT 2048
 
 /* ---- baseline diff ------------------------------------------------------ */
 
@@ -82,12 +85,17 @@ int gt_report_junit(FILE *out, const gt_run *run, const gt_report_info *info);
 int gt_report_tap(FILE *out, const gt_run *run, const gt_report_info *info);
 int gt_report_html(FILE *out, const gt_run *run, const gt_report_info *info);
 int gt_report_markdown(FILE *out, const gt_run *run, const gt_report_info *info);
+/* A README badge of the required tier's pass rate: a shields.io endpoint
+ * document (JSON) and the same badge as a static SVG (reports/badge.c). */
+int gt_report_badge(FILE *out, const gt_run *run, const gt_report_info *info);
+int gt_report_badge_svg(FILE *out, const gt_run *run, const gt_report_info *info);
+#define GT_REPORT_BADGE_LABEL "gauntlet"
 
 /* Writer by format name ("console", "json", "junit", "tap", "html", "md" or
- * "markdown"); NULL when unknown. */
+ * "markdown", "badge", "svg"); NULL when unknown. */
 gt_report_writer gt_report_writer_for(const char *format);
 /* The known format names, comma-separated, for usage messages. */
-#define GT_REPORT_FORMATS "console, json, junit, tap, html, md"
+#define GT_REPORT_FORMATS "console, json, junit, tap, html, md, badge, svg"
 
 /* SHA-256 over the content of every case of `corpus` (id, case object,
  * schema, expectation, raw input) in corpus order, as 64 lowercase hex digits

@@ -135,6 +135,21 @@ gt_run *gt_run_cases(const gt_corpus *corpus, const char *target_spec, unsigned 
                      void *user, char *err, size_t err_len);
 void gt_run_free(gt_run *run);
 
+/* How gt_run_cases_with runs: gt_run_cases's arguments, plus fail-fast. */
+typedef struct gt_run_options {
+    const char *target_spec; /* "reference", "adapter:CMD", "http:CMD" */
+    unsigned jobs;           /* worker threads; 0 = one per CPU */
+    size_t max_fail;         /* stop handing out cases once this many failed or errored; 0 = never */
+    gt_progress_fn progress; /* may be NULL */
+    void *user;
+} gt_run_options;
+
+/* As gt_run_cases. With max_fail, cases already running finish, and every
+ * case not started is still in the run (no case is ever dropped), as a skip
+ * whose note says the run stopped early (GT_RUN_NOT_RUN_NOTE). */
+gt_run *gt_run_cases_with(const gt_corpus *corpus, const gt_run_options *options, char *err, size_t err_len);
+#define GT_RUN_NOT_RUN_NOTE "not run: the run stopped after --max-fail failures"
+
 /* Counts per gate (the case's gate) and outcome; gate GT_GATE_COUNT = totals. */
 typedef struct gt_run_counts {
     size_t cases, pass, fail, error, skip;

@@ -38,7 +38,6 @@ typedef enum gt_stream_reason {
     GT_STREAM_REFUSAL,          /* "refusal": stop_reason refusal / finish_reason content_filter / delta.refusal */
     GT_STREAM_MAX_TOKENS,       /* "max_tokens_truncated": stop_reason max_tokens / finish_reason length */
     GT_STREAM_EMPTY_CONTENT,    /* "empty_content": a complete response with no text and no tool call */
-    GT_STREAM_SSE_MISSING_DATA, /* "sse_missing_data": an event block without a data: field */
     GT_STREAM_SSE_BAD_JSON,     /* "sse_bad_json": an event's data is not one JSON object */
     GT_STREAM_SSE_BAD_EVENT,    /* "sse_bad_event": event name and data.type disagree, a field has the wrong type, a delta of the wrong kind */
     GT_STREAM_SSE_OUT_OF_ORDER, /* "sse_out_of_order": an event the protocol does not allow here (delta before start, data after the terminal event, ...) */

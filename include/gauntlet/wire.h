@@ -113,6 +113,11 @@ int gt_wire_provider_from_name(const char *name);
 typedef struct gt_wire_lint_options {
     gt_wire_provider provider; /* default anthropic */
     size_t strict_tools;       /* strict tools in the request; 0 = one per schema given */
+    /* Anthropic request features (seed 004: "citations with output_config.format
+     * is a 400, and message prefill cannot be used"): */
+    bool output_format;        /* a schema goes out as output_config.format (JSON outputs) */
+    bool citations;            /* the request enables citations */
+    bool prefill;              /* the request ends with a prefilled assistant message */
 } gt_wire_lint_options;
 
 /* Request-level findings (budgets) carry this schema index. */
@@ -142,5 +147,22 @@ int gt_wire_lint(const gt_value *const *schemas, size_t count, const gt_wire_lin
                  gt_wire_findings *findings);
 
 void gt_wire_findings_free(gt_wire_findings *findings);
+
+/* ---- what the provider caches (wire_cache.c) ------------------------------ */
+
+/* The grammar-cache identity of a schema (seed 004: a compiled grammar is
+ * cached per schema structure; changing only name or description keeps it):
+ * 16 hex digits of FNV-1a over the schema with every `description`
+ * annotation left out, member order kept. Two schemas share a cached grammar
+ * exactly when their keys are equal. Writes out[17]; returns 0, or -1 when
+ * out of memory. */
+int gt_wire_grammar_key(const gt_value *schema, char out[17]);
+
+/* What kind of value must not go into a cached schema (seed 004: no PHI or
+ * secrets in property names, enum/const values or patterns): "a credential"
+ * (sk-, AKIA, ghp_, xoxb-, a JWT, a PEM block), "an e-mail address", "a social
+ * security number", "a payment card number" (Luhn), or NULL. The Anthropic
+ * lint reports each as anthropic_sensitive_value. */
+const char *gt_wire_sensitive_kind(const char *text, size_t len);
 
 #endif

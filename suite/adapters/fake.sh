@@ -1,7 +1,8 @@
 #!/bin/sh
 # A scriptable misbehaving adapter for suite/test_adapter.c.
 # $1 = behaviour: ok | crash | hang | garbage | partial | huge | badhello | wrongseq | errored | skipped | slowhello | crashonce
-#      | noverdict | deepN (an accepted value N levels deep in the reply) | hugefigures (accounting figures of 1e300)
+#      | noverdict | erroredaftersmoke (the smoke case accepted, every other case errored)
+#      | deepN (an accepted value N levels deep in the reply) | hugefigures (accounting figures of 1e300)
 # Capabilities: syntax only (so loop cases are skipped).
 mode=$1
 state=${2:-/dev/null}
@@ -30,6 +31,11 @@ while read -r line; do
         errored) echo '{"seq":'"$seq"',"errored":true,"message":"validator raised KeyError"}' ;;
         skipped) echo '{"seq":'"$seq"',"skipped":true,"message":"not implemented"}' ;;
         noverdict) echo '{"seq":'"$seq"'}' ;;
+        erroredaftersmoke)
+            case "$line" in
+                *'"id":"smoke.'*) echo '{"seq":'"$seq"',"verdict":"accept"}' ;;
+                *) echo '{"seq":'"$seq"',"errored":true,"message":"validator raised KeyError"}' ;;
+            esac ;;
         hugefigures) echo '{"seq":'"$seq"',"verdict":"accept","accounting":{"attempts_used":1e300,"model_calls":-1e300,"retracted":2147483648}}' ;;
         deep*) # an accepted value nested ${mode#deep} levels inside the reply's "output"
             awk -v seq="$seq" -v depth="${mode#deep}" 'BEGIN {

@@ -1,0 +1,76 @@
+/* cli.c — the command table and top-level dispatch of the gauntlet CLI
+ * (git's git.c: one table maps names to cmd_* functions). */
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "gauntlet/version.h"
+
+static const gt_cli_command commands[] = {
+    {"parse", gt_cmd_parse, "syntax gate on one raw output: exit 0 accepted, 1 rejected"},
+    {"validate", gt_cmd_validate, "syntax + structure gate against a JSON Schema"},
+    {"run", gt_cmd_run, "replay the corpus against a target and report per gate"},
+    {"matrix", gt_cmd_matrix, "run many implementations over one selection and report them side by side"},
+    {"merge", gt_cmd_merge, "join the JSON reports of 'run --shard K/N' into one run's reports"},
+    {"show", gt_cmd_show, "run one case and show everything about it (input, gates, transcript)"},
+    {"rules", gt_cmd_rules, "list the seed rules and spec clauses the corpus proves, and those it does not"},
+    {"jsts", gt_cmd_jsts, "run JSON-Schema-Test-Suite files against the structure gate"},
+    {"loop", gt_cmd_loop, "play a scripted agent loop through the reference StructuredOutput state machine"},
+    {"strict", gt_cmd_strict, "strict-subset wire conversion of a schema (seed 000)"},
+    {"transform", gt_cmd_transform, "SDK-style wire transform of a schema (seed 004)"},
+    {"lint", gt_cmd_lint, "predict provider rejections of a schema"},
+    {"repair", gt_cmd_repair, "print the bounded repair request for a failed output"},
+    {"serve", gt_cmd_serve, "run the mock model server (Anthropic + OpenAI over HTTP) until SIGINT"},
+    {"client", gt_cmd_client, "run the reference pipeline against a base URL over HTTP (libcurl)"},
+    {"help", gt_cmd_help, "print the help of gauntlet or of one command (or its man page)"},
+    {"version", gt_cmd_version, "print gauntlet's version"},
+    {"completion", gt_cmd_completion, "print a bash or zsh completion script"},
+};
+
+const gt_cli_command *gt_cli_commands(size_t *count)
+{
+    *count = sizeof commands / sizeof commands[0];
+    return commands;
+}
+
+const gt_cli_command *gt_cli_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+void gt_cli_usage(FILE *out)
+{
+    fprintf(out, "usage: gauntlet <command> [options]\n"
+                 "       gauntlet --version\n\n"
+                 "Replay adversarial model outputs against a structured-output pipeline (the reference,\n"
+                 "an adapter or a whole client over HTTP) and report per gate. See README.md and docs/.\n"
+                 "\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'gauntlet help <command>' (or 'gauntlet <command> --help') describes one command.\n"
+                 "exit: 0 success, 1 a failure the command reports (rejected, invalid, a case failed),\n"
+                 "      2 usage, I/O or input-file error\n");
+}
+
+int gt_cli_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        gt_cli_usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        gt_cli_usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
+        return gt_cmd_version(1, (char *[]){"version", NULL});
+    const gt_cli_command *command = gt_cli_find(argv[1]);
+    if (command != NULL)
+        return command->run(argc - 1, argv + 1);
+    fprintf(stderr, "gauntlet: unknown command '%s'\n", argv[1]);
+    gt_cli_usage(stderr);
+    return 2;
+}

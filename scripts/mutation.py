@@ -1,0 +1,482 @@
+#!/usr/bin/env python3
+"""Mutation testing of the corpus: how many broken reference pipelines does it catch?
+
+Samples classic mutants over reference/*.c (seeded, stratified per file),
+compiles each mutated file into a private temporary directory with the exact
+command `make` uses for BUILD, swaps that one object into a copy of
+BUILD/libgauntlet.a, links a private gauntlet and replays only the corpus
+against the reference target. The source tree and BUILD are never written:
+a mutant lives in a temporary directory that is removed on exit, Ctrl-C
+included, so there is nothing to restore.
+
+A mutant is *killed* only when a case fails. Everything else is reported
+apart: `loader` (a case file could not be loaded, exit 2), `crash` (the
+runner died on a signal), `timeout` (the run overran), `error` (a case
+errored: crashed or timed out inside the target), `stillborn` (does not
+compile), `equivalent` (listed in scripts/mutation-equivalent.txt, not run).
+Score = killed / (mutants - stillborn - equivalent).
+
+Usage: scripts/mutation.py [--build DIR] [--seed N] [--sample N] [--files F...]
+                           [--target reference|adapter] [--list] [--only ID...]
+                           [--json FILE] [--self-test]
+Environment: MUTATION_SEED, MUTATION_SAMPLE, MUTATION_FILES (space-separated
+basenames), MUTATION_TARGET (reference | adapter), SAN / COV / OPT (passed to
+make like the build was made).
+See docs/mutation.md.
+"""
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EQUIVALENT_FILE = os.path.join(ROOT, "scripts", "mutation-equivalent.txt")
+# The gate and layer files the corpus is meant to pin down (issue 21).
+DEFAULT_FILES = ("parse.c schema_validate.c schema_keywords.c semantic.c policy.c loop.c "
+                 "stream.c sse.c repair.c wire_transform.c wire_strict.c")
+DEFAULT_SEED = 1
+DEFAULT_SAMPLE = 110
+# Lines about allocation failure or internal invariants: no case can reach them.
+SKIP_LINE = re.compile(r"alloc|strdup|OOM|out of memory|assert|abort\s*\(")
+
+# ---------------------------------------------------------------- mutants
+
+
+def blank_code(lines):
+    """Each line with comments, string and char literals replaced by spaces
+    (same length, so columns match), and None for preprocessor lines."""
+    out, in_comment, in_pp = [], False, False
+    for line in lines:
+        if not in_comment and (in_pp or line.lstrip().startswith("#")):
+            in_pp = line.rstrip().endswith("\\")
+            out.append(None)
+            continue
+        buf, i, n = [], 0, len(line)
+        while i < n:
+            if in_comment:
+                end = line.find("*/", i)
+                if end < 0:
+                    buf.append(" " * (n - i))
+                    i = n
+                else:
+                    buf.append(" " * (end + 2 - i))
+                    i = end + 2
+                    in_comment = False
+                continue
+            c = line[i]
+            if line.startswith("/*", i):
+                in_comment = True
+                buf.append("  ")
+                i += 2
+            elif line.startswith("//", i):
+                buf.append(" " * (n - i))
+                i = n
+            elif c in "\"'":
+                j = i + 1
+                while j < n and line[j] != c:
+                    j += 2 if line[j] == "\\" else 1
+                j = min(j + 1, n)
+                buf.append(c + " " * (j - i - 2) + (c if j - i >= 2 else ""))
+                i = j
+            else:
+                buf.append(c)
+                i += 1
+        out.append("".join(buf)[:n].ljust(n))
+    return out
+
+
+CMP = {"==": ["!="], "!=": ["=="], "<": [">=", "<="], ">": ["<=", ">="],
+       "<=": [">", "<"], ">=": ["<", ">"]}
+CMP_RE = re.compile(r"(?<![<>=!\-])(==|!=|<=|>=|<|>)(?![<>=])")
+LOGIC_RE = re.compile(r"&&|\|\|")
+INT_RE = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
+COND_RE = re.compile(r"\b(if|while)\s*\(")
+CALL_RE = re.compile(r"^\s*[A-Za-z_]\w*\s*\(")
+ASSIGN_RE = re.compile(r"^\s*\*?\s*[A-Za-z_]\w*(\s*(\.|->)\s*[A-Za-z_]\w*|\[[^\]]*\])*\s*"
+                       r"(=(?!=)|\+=|-=|\*=|/=|\|=|&=|\+\+|--)")
+NOT_CALL = {"if", "while", "for", "switch", "return", "sizeof"}
+
+
+def matching_paren(text, open_at):
+    depth = 0
+    for i in range(open_at, len(text)):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def line_mutants(line, code):
+    """(operator, column, mutated line) for one source line and its blanked code."""
+    found = []
+    for m in CMP_RE.finditer(code):
+        op = m.group(1)
+        if op == ">" and m.start() > 0 and code[m.start() - 1] == "-":
+            continue
+        for repl in CMP[op]:
+            found.append(("cmp", m.start(), line[:m.start()] + repl + line[m.end():]))
+    for m in LOGIC_RE.finditer(code):
+        repl = "||" if m.group(0) == "&&" else "&&"
+        found.append(("logic", m.start(), line[:m.start()] + repl + line[m.end():]))
+    for m in COND_RE.finditer(code):
+        open_at = m.end() - 1
+        close = matching_paren(code, open_at)
+        if close > open_at:
+            cond = line[open_at + 1:close]
+            found.append(("negate", m.start(), line[:open_at + 1] + "!(" + cond + ")" + line[close:]))
+    for m in INT_RE.finditer(code):
+        value = int(m.group(1))
+        for repl in (value + 1, value - 1):
+            if repl >= 0:
+                found.append(("const", m.start(), line[:m.start()] + str(repl) + line[m.end():]))
+    stripped = code.strip()
+    if stripped.endswith(";") and stripped.count("(") == stripped.count(")") and stripped.count(";") == 1:
+        call = CALL_RE.match(code)
+        word = re.match(r"\s*(\w+)", code)
+        if word and word.group(1).startswith("__"):
+            call = None
+        if (stripped in ("break;", "continue;") or ASSIGN_RE.match(code) or
+                re.match(r"^\s*(\+\+|--)", code) or
+                (call and word and word.group(1) not in NOT_CALL)):
+            indent = len(line) - len(line.lstrip())
+            found.append(("delete", indent, line[:indent] + ";"))
+    return found
+
+
+# The text each mutant was drawn from, so a mutant is built from that text even
+# when the file changes during a run (a merge, an edit).
+SOURCES = {}
+
+
+def file_mutants(path):
+    """Every mutant of one reference file, in source order, each a dict."""
+    name = os.path.basename(path)
+    with open(path, encoding="utf-8") as f:
+        SOURCES[name] = f.read()
+    lines = SOURCES[name].split("\n")
+    codes = blank_code(lines)
+    seen, mutants = {}, []
+    for number, (line, code) in enumerate(zip(lines, codes), 1):
+        if code is None or not code.strip() or SKIP_LINE.search(line):
+            continue
+        key = line.strip()
+        occurrence = seen.get(key, 0)
+        seen[key] = occurrence + 1
+        for op, col, mutated in line_mutants(line, code):
+            digest = hashlib.sha1("\0".join(
+                [name, key, str(occurrence), op, str(col), mutated.strip()]).encode()).hexdigest()[:10]
+            mutants.append({"id": digest, "file": name, "line": number, "op": op,
+                            "original": line, "mutated": mutated})
+    return mutants
+
+
+def sample_mutants(files, seed, sample):
+    """A seeded, stratified sample: `sample` mutants spread evenly over `files`
+    (each file drawn with its own generator, so adding a file does not
+    reshuffle the others), in file then line order."""
+    chosen = []
+    per_file = [sample // len(files)] * len(files)
+    for i in random.Random(f"{seed}:remainder").sample(range(len(files)), sample % len(files)):
+        per_file[i] += 1
+    for name, count in zip(files, per_file):
+        pool = file_mutants(os.path.join(ROOT, "reference", name))
+        picked = random.Random(f"{seed}:{name}").sample(pool, min(count, len(pool)))
+        chosen.extend(sorted(picked, key=lambda m: (m["line"], m["id"])))
+    return chosen
+
+
+def shown(mutant):
+    """The mutated line as printed (a deleted statement shows what was deleted)."""
+    if mutant["op"] == "delete":
+        return "(deleted) " + mutant["original"].strip()
+    return mutant["mutated"].strip()
+
+
+def load_equivalent():
+    """{mutant id: reason} from scripts/mutation-equivalent.txt."""
+    marked = {}
+    if os.path.exists(EQUIVALENT_FILE):
+        with open(EQUIVALENT_FILE, encoding="utf-8") as f:
+            for raw in f:
+                raw = raw.split("#", 1)[0].strip() if raw.lstrip().startswith("#") else raw.strip()
+                if raw:
+                    parts = raw.split(None, 1)
+                    marked[parts[0]] = parts[1] if len(parts) > 1 else ""
+    return marked
+
+# ---------------------------------------------------------------- building
+
+
+def make_vars(build):
+    extra = [f"{var}={os.environ[var]}" for var in ("SAN", "COV", "OPT") if os.environ.get(var)]
+    return [f"BUILD={build}"] + extra
+
+
+def make_command(build, target, marker):
+    """The command line `make` would run to build `target` (the line containing `marker`)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    out = subprocess.run(["make", "-n", "-B", "--no-print-directory"] + make_vars(build) + [target],
+                         cwd=ROOT, capture_output=True, text=True, env=env).stdout
+    for line in out.splitlines():
+        if marker in line:
+            return line
+    raise SystemExit(f"mutation: cannot find how make builds {target} (no line with '{marker}')")
+
+
+class Builder:
+    """Builds a private gauntlet for one mutant from BUILD's objects."""
+
+    def __init__(self, build, workdir, target="reference"):
+        self.build, self.workdir, self.target = build, workdir, target
+        self.lib = os.path.join(build, "libgauntlet.a")
+        for needed in (self.lib, os.path.join(build, "gauntlet")):
+            if not os.path.exists(os.path.join(ROOT, needed)):
+                raise SystemExit(f"mutation: {needed} missing: build it first (make BUILD={build})")
+        link = make_command(build, f"{build}/gauntlet", f"-o {build}/gauntlet")
+        self.app = os.path.join(build, "libgtapp.a")
+        self.link = link.replace(f"-o {build}/gauntlet", "-o {out}").replace(self.lib, "{lib}").replace(self.app, "{app}")
+        if target == "adapter":
+            adapter = f"{build}/adapters/gauntlet-adapter-reference"
+            link = make_command(build, adapter, f"-o {adapter} ")
+            self.link = link.replace(f"-o {adapter} ", "-o {out} ").replace(self.lib, "{lib}").replace(self.app, "{app}")
+        self.compile = {}
+        self.harness_lib = self.harness_library()
+
+    def harness_library(self):
+        """A copy of BUILD/libgtapp.a (runner, case loader, reports, mock) whose
+        objects call an unmutated, renamed copy of parse.c, so a parse.c mutant
+        reaches the reference pipeline but never the harness that loads the
+        corpus (objcopy --redefine-syms; the target_*.o objects, which run the
+        reference gates, keep calling the mutant)."""
+        app = os.path.join(ROOT, self.build, "libgtapp.a")
+        parse_obj = os.path.join(ROOT, self.build, "reference", "parse.o")
+        out = subprocess.run(["nm", "-g", "--defined-only", parse_obj], capture_output=True, text=True).stdout
+        syms = [line.split()[2] for line in out.splitlines() if len(line.split()) == 3]
+        d = os.path.join(self.workdir, "harness")
+        os.makedirs(d, exist_ok=True)
+        mapping = os.path.join(d, "syms.map")
+        with open(mapping, "w") as f:
+            f.writelines(f"{sym} {sym}__harness\n" for sym in syms)
+        lib = os.path.join(d, "libgtapp.a")
+        shutil.copy(app, lib)
+        members = subprocess.run(["ar", "t", lib], capture_output=True, text=True).stdout.split()
+        harness = [m for m in members if not m.startswith("target_")]
+        subprocess.run(["ar", "x", os.path.abspath(lib)] + harness, cwd=d, check=True)
+        renamed = []
+        for m in harness:
+            subprocess.run(["objcopy", f"--redefine-syms={mapping}", os.path.join(d, m)], check=True)
+            renamed.append(os.path.join(d, m))
+        copy = os.path.join(d, "parse_harness.o")
+        subprocess.run(["objcopy", f"--redefine-syms={mapping}", parse_obj, copy], check=True)
+        subprocess.run(["ar", "rs", lib] + renamed + [copy], check=True)
+        return lib
+
+    def compile_line(self, name):
+        if name not in self.compile:
+            obj = f"{self.build}/reference/{name[:-2]}.o"
+            line = make_command(self.build, obj, f"-o {obj}")
+            self.compile[name] = line.replace(f"reference/{name}", "{src}").replace(f"-o {obj}", "-o {obj}")
+        return self.compile[name]
+
+    def build_mutant(self, mutant):
+        """Path of the mutant's gauntlet (with target adapter: of its reference
+        adapter), or None when it does not compile."""
+        d = os.path.join(self.workdir, mutant["id"])
+        os.makedirs(d, exist_ok=True)
+        name = mutant["file"]
+        lines = SOURCES[name].split("\n")
+        lines[mutant["line"] - 1] = mutant["mutated"]
+        src, obj = os.path.join(d, name), os.path.join(d, name[:-2] + ".o")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        lib, out = os.path.join(d, "libgauntlet.a"), os.path.join(d, "gauntlet")
+        steps = [self.compile_line(name).replace("{src}", src).replace("{obj}", obj),
+                 f"cp {self.lib} {lib} && ar rs {lib} {obj}",
+                 self.link.replace("{out}", out).replace("{lib}", lib).replace("{app}", self.harness_lib)]
+        for step in steps:
+            if subprocess.run(step, shell=True, cwd=ROOT, capture_output=True).returncode != 0:
+                return None
+        return out
+
+# ---------------------------------------------------------------- running
+
+
+def replay(gauntlet, corpus, report, timeout, adapter=None):
+    """Replay the corpus with `gauntlet` (against `adapter` when given, else
+    the reference target): (status, failing case ids)."""
+    cmd = [gauntlet, "run", corpus, "--quiet", "--timeout", "2s", "--report", f"json:{report}"]
+    if adapter is not None:
+        cmd += ["--target", f"adapter:{adapter}"]
+    try:
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout", []
+    if proc.returncode < 0:
+        return "crash", []
+    try:
+        with open(report, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return ("loader" if proc.returncode == 2 else "crash"), []
+    if proc.returncode == 2 or data.get("problems"):
+        return "loader", []
+    failed = [c["id"] for c in data.get("cases", []) if c.get("outcome") == "fail"]
+    if failed:
+        return "killed", failed
+    if any(c.get("outcome") == "error" for c in data.get("cases", [])):
+        return "error", []
+    return "survived", []
+
+
+KINDS = ("killed", "survived", "loader", "crash", "timeout", "error", "stillborn", "equivalent")
+
+
+def score_table(results, files):
+    rows = []
+    header = f"{'file':<20} {'mutants':>7} " + " ".join(f"{k:>9}" for k in KINDS) + f" {'score':>7}"
+    rows.append(header)
+    total = {k: 0 for k in KINDS}
+    for name in files + ["TOTAL"]:
+        mine = results if name == "TOTAL" else [r for r in results if r["file"] == name]
+        counts = {k: sum(1 for r in mine if r["status"] == k) for k in KINDS}
+        if name != "TOTAL":
+            for k in KINDS:
+                total[k] += counts[k]
+        scored = len(mine) - counts["stillborn"] - counts["equivalent"]
+        score = f"{100.0 * counts['killed'] / scored:6.1f}%" if scored else "     -"
+        rows.append(f"{name:<20} {len(mine):>7} " + " ".join(f"{counts[k]:>9}" for k in KINDS) + f" {score:>7}")
+    return "\n".join(rows)
+
+
+def run(args):
+    files = args.files
+    mutants = sample_mutants(files, args.seed, args.sample)
+    if args.only:
+        mutants = [m for name in files for m in file_mutants(os.path.join(ROOT, "reference", name)) if m["id"] in args.only]
+    if args.list:
+        for m in mutants:
+            print(f"{m['id']} {m['file']}:{m['line']} {m['op']:<6} {shown(m)}")
+        return 0
+    equivalent = load_equivalent()
+    workdir = tempfile.mkdtemp(prefix="gt-mutation-")
+    results = []
+    try:
+        builder = Builder(args.build, workdir, args.target)
+        runner = os.path.join(ROOT, args.build, "gauntlet")
+        # a snapshot, so edits to the corpus during a run do not change it
+        shutil.copytree(os.path.join(ROOT, args.corpus), os.path.join(workdir, "corpus"))
+        args.corpus = os.path.join(workdir, "corpus")
+        base_report = os.path.join(workdir, "baseline.json")
+        started = time.time()
+        base_adapter = os.path.join(ROOT, args.build, "adapters", "gauntlet-adapter-reference") if args.target == "adapter" else None
+        status, failed = replay(runner, args.corpus, base_report, 300, base_adapter)
+        baseline = time.time() - started
+        if status != "survived":
+            print(f"mutation: the unmutated corpus run is not clean ({status} {failed[:5]}): fix that first")
+            return 2
+        timeout = max(20.0, 20 * baseline)
+        print(f"mutation: seed {args.seed}, {len(mutants)} mutants over {len(files)} files, build {args.build}, target {args.target}")
+        for i, m in enumerate(mutants, 1):
+            if m["id"] in equivalent:
+                status, failed = "equivalent", []
+            else:
+                gauntlet = builder.build_mutant(m)
+                if gauntlet is None:
+                    status, failed = "stillborn", []
+                else:
+                    report = os.path.join(workdir, m["id"], "r.json")
+                    if args.target == "adapter":
+                        status, failed = replay(runner, args.corpus, report, timeout, gauntlet)
+                    else:
+                        status, failed = replay(gauntlet, args.corpus, report, timeout)
+                shutil.rmtree(os.path.join(workdir, m["id"]), ignore_errors=True)
+            results.append(dict(m, status=status, failed=failed[:3]))
+            print(f"[{i}/{len(mutants)}] {status:<10} {m['id']} {m['file']}:{m['line']} {m['op']}", flush=True)
+    except KeyboardInterrupt:
+        print("mutation: interrupted; partial results below")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print()
+    print(score_table(results, files))
+    left = [r for r in results if r["status"] not in ("killed", "stillborn", "equivalent")]
+    if left:
+        print(f"\nnot killed by a case ({len(left)}):")
+        for r in left:
+            print(f"  {r['status']:<9} {r['id']} reference/{r['file']}:{r['line']} [{r['op']}]")
+            print(f"      - {r['original'].strip()}")
+            print(f"      + {r['mutated'].strip()}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"seed": args.seed, "sample": args.sample, "files": files, "results": results}, f, indent=1)
+    return 0
+
+
+def self_test(args):
+    """Fast checks for `make test`: the sample is deterministic for a seed, and
+    one known mutant (the policy gate never finding the caller's role) is killed."""
+    problems = []
+    first = sample_mutants(["policy.c", "parse.c"], 7, 6)
+    again = sample_mutants(["policy.c", "parse.c"], 7, 6)
+    other = sample_mutants(["policy.c", "parse.c"], 8, 6)
+    if [m["id"] for m in first] != [m["id"] for m in again] or len(first) != 6:
+        problems.append("the sample for seed 7 is not deterministic or not 6 mutants")
+    if [m["id"] for m in first] == [m["id"] for m in other]:
+        problems.append("seeds 7 and 8 drew the same sample")
+    for m in first:
+        print(f"  {m['id']} {m['file']}:{m['line']} {m['op']:<6} {shown(m)}")
+    known = [m for m in file_mutants(os.path.join(ROOT, "reference", "policy.c"))
+             if m["op"] == "negate" and "gt_value_equal(roles->u.arr.items[i], role)" in m["original"]]
+    if not known:
+        problems.append("the known mutant (negated role_listed test in policy.c) is gone: pick another")
+    else:
+        workdir = tempfile.mkdtemp(prefix="gt-mutation-self-")
+        try:
+            gauntlet = Builder(args.build, workdir).build_mutant(known[0])
+            if gauntlet is None:
+                problems.append(f"known mutant {known[0]['id']} did not compile")
+            else:
+                status, failed = replay(gauntlet, os.path.join(args.corpus, "policy"),
+                                        os.path.join(workdir, "r.json"), 120)
+                print(f"  known mutant {known[0]['id']} policy.c:{known[0]['line']}: {status} {failed[:3]}")
+                if status != "killed":
+                    problems.append(f"known mutant {known[0]['id']} was {status}, not killed")
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+    for p in problems:
+        print(f"mutation self-test: FAIL: {p}")
+    print("mutation self-test: " + ("FAIL" if problems else "ok"))
+    return 1 if problems else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--build", default=os.environ.get("BUILD", "build/mutation"))
+    p.add_argument("--seed", type=int, default=int(os.environ.get("MUTATION_SEED", DEFAULT_SEED)))
+    p.add_argument("--sample", type=int, default=int(os.environ.get("MUTATION_SAMPLE", DEFAULT_SAMPLE)))
+    p.add_argument("--files", nargs="+", default=(os.environ.get("MUTATION_FILES") or DEFAULT_FILES).split())
+    p.add_argument("--corpus", default="corpus")
+    p.add_argument("--target", choices=("reference", "adapter"), default=os.environ.get("MUTATION_TARGET", "reference"),
+                   help="replay against the mutated reference target (default), or through a mutated reference "
+                        "adapter with an unmutated runner (the loader never sees the mutant)")
+    p.add_argument("--list", action="store_true", help="print the sampled mutants and run nothing")
+    p.add_argument("--only", nargs="+", help="run only these mutant ids")
+    p.add_argument("--json", help="write every mutant's result to this file")
+    p.add_argument("--self-test", action="store_true")
+    args = p.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    return self_test(args) if args.self_test else run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+#!/bin/sh
+# test-install.sh — install gauntlet as a user would and use only the
+# installed tree: `make install DESTDIR=<tmp> PREFIX=/opt/gauntlet-test`,
+# then (1) every file is there (binary, static and shared library with its
+# soname, headers, gauntlet.pc, the corpus, a man page per command, bash and
+# zsh completion), (2) the installed binary, run from outside the checkout,
+# finds the installed corpus and passes it, (3) a program compiled and
+# linked with nothing but `pkg-config gauntlet` works against the shared
+# library and against the static one, (4) every function an installed header
+# declares is defined in both libraries. Prints one "install: ok|FAIL: ..."
+# line per check and ends with "N passed, N failed"; exit 1 on any failure.
+# Environment: BUILD (build folder, default build), CC, SAN=1 (the libraries
+# were built with ASan/UBSan: link the test program with them too).
+set -u
+BUILD=${BUILD:-build}
+CC=${CC:-cc}
+PREFIX_UNDER_TEST=/opt/gauntlet-test
+passed=0; failed=0
+ok() { echo "install: ok: $*"; passed=$((passed + 1)); }
+fail() { echo "install: FAIL: $*"; failed=$((failed + 1)); }
+finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+
+checkout=$(pwd)
+tmp=$(mktemp -d /tmp/gt-install-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+stage=$tmp/stage
+root=$stage$PREFIX_UNDER_TEST
+SANFLAGS=""
+[ "${SAN:-0}" = 1 ] && SANFLAGS="-fsanitize=address,undefined"
+
+# Not the outer make's jobserver: this is a make of its own.
+if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory install BUILD="$BUILD" \
+    DESTDIR="$stage" PREFIX="$PREFIX_UNDER_TEST" >"$tmp/make.log" 2>&1; then
+    ok "make install DESTDIR=... PREFIX=$PREFIX_UNDER_TEST"
+else
+    cat "$tmp/make.log"; fail "make install"; finish
+fi
+
+# (1) the files
+missing=""
+for f in bin/gauntlet lib/libgauntlet.a lib/libgauntlet.so lib/pkgconfig/gauntlet.pc include/gauntlet/run.h \
+    include/gauntlet/report.h share/gauntlet/corpus/VERSION share/gauntlet/corpus/rules.json \
+    share/man/man1/gauntlet.1 share/bash-completion/completions/gauntlet share/zsh/site-functions/_gauntlet; do
+    [ -e "$root/$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ] && ok "installed files" || fail "missing:$missing"
+for c in $("$root/bin/gauntlet" help --commands); do
+    [ -s "$root/share/man/man1/gauntlet-$c.1" ] || missing="$missing gauntlet-$c.1"
+done
+[ -z "$missing" ] && ok "a man page per command" || fail "man pages missing:$missing"
+soname=$(readelf -d "$root/lib/libgauntlet.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+if [ -n "$soname" ] && [ -e "$root/lib/$soname" ] && [ "$soname" != libgauntlet.so ]; then
+    ok "shared library with soname $soname"
+else
+    fail "libgauntlet.so soname '$soname'"
+fi
+cases_in_checkout=$("$checkout/$BUILD/gauntlet" run --list "$checkout/corpus" | wc -l)
+cases_installed=$(cd "$tmp" && "$root/bin/gauntlet" run --list | wc -l)
+[ "$cases_installed" -gt 0 ] && [ "$cases_installed" -eq "$cases_in_checkout" ] &&
+    ok "installed corpus: $cases_installed cases" || fail "installed corpus: $cases_installed cases, checkout $cases_in_checkout"
+
+# (2) the installed binary, outside the checkout, on its own corpus
+line=$(cd "$tmp" && "$root/bin/gauntlet" run -q 2>&1 | tail -n 1)
+[ "$line" = "$cases_installed passed, 0 failed, 0 skipped" ] &&
+    ok "gauntlet run outside the checkout: $line" || fail "gauntlet run outside the checkout: '$line'"
+
+# (3) a program built with nothing but pkg-config
+export PKG_CONFIG_PATH="$root/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
+cat >"$tmp/prog.c" <<'EOF'
+#include <stdio.h>
+#include <gauntlet/corpus.h>
+#include <gauntlet/report.h>
+#include <gauntlet/run.h>
+#include <gauntlet/version.h>
+
+/* Load a corpus, run it against the in-process reference, print the totals
+ * and write the JSON report: the public API end to end. */
+int main(int argc, char **argv)
+{
+    if (argc != 3)
+        return 2;
+    gt_corpus *corpus = gt_corpus_new();
+    if (gt_corpus_load(corpus, argv[1]) <= 0)
+        return 2;
+    gt_corpus_filter(corpus, argv[2], NULL, NULL);
+    char err[256];
+    gt_run *run = gt_run_cases(corpus, "reference", 1, NULL, NULL, err, sizeof err);
+    if (run == NULL)
+        return 2;
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
+    FILE *null = fopen("/dev/null", "w");
+    int written = gt_report_json(null, run, NULL);
+    fclose(null);
+    printf("gauntlet %s: %zu passed, %zu failed\n", GAUNTLET_VERSION, counts[GT_GATE_COUNT].pass,
+           counts[GT_GATE_COUNT].fail + counts[GT_GATE_COUNT].error);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+    return written == 0 && counts[GT_GATE_COUNT].pass > 0 ? 0 : 1;
+}
+EOF
+if ! pkg-config --exists gauntlet; then
+    fail "pkg-config finds gauntlet.pc"; finish
+fi
+cflags=$(pkg-config --cflags gauntlet)
+case "$cflags" in *"$root/include"*) ok "pkg-config --cflags points into the installed tree" ;;
+    *) fail "pkg-config --cflags gauntlet: '$cflags'" ;; esac
+try_program() { # label binary
+    out=$(LD_LIBRARY_PATH="$root/lib" "$2" "$root/share/gauntlet/corpus" syntax 2>&1)
+    case "$out" in "gauntlet "*": "*" passed, 0 failed") ok "$1: $out" ;; *) fail "$1 ran: '$out'" ;; esac
+}
+if $CC $SANFLAGS -o "$tmp/prog-shared" "$tmp/prog.c" $cflags $(pkg-config --libs gauntlet) 2>"$tmp/cc.log"; then
+    if readelf -d "$tmp/prog-shared" | grep -q "NEEDED.*\[$soname\]"; then
+        try_program "linked against $soname" "$tmp/prog-shared"
+    else
+        fail "the shared link does not need $soname"
+    fi
+else
+    cat "$tmp/cc.log"; fail "compile and link with pkg-config --libs gauntlet"
+fi
+static_libs=$(pkg-config --static --libs gauntlet | sed 's/-lgauntlet\b/-l:libgauntlet.a/')
+if $CC $SANFLAGS -o "$tmp/prog-static" "$tmp/prog.c" $cflags $static_libs 2>"$tmp/cc.log"; then
+    if readelf -d "$tmp/prog-static" | grep -q "libgauntlet"; then
+        fail "the static link still needs libgauntlet.so"
+    else
+        try_program "linked against libgauntlet.a (pkg-config --static)" "$tmp/prog-static"
+    fi
+else
+    cat "$tmp/cc.log"; fail "compile and link with pkg-config --static --libs gauntlet"
+fi
+
+# (4) every function an installed header declares is defined in both libraries
+for h in "$root"/include/gauntlet/*.h; do echo "#include <gauntlet/$(basename "$h")>"; done >"$tmp/all.c"
+if $CC $cflags -aux-info "$tmp/aux.txt" -c "$tmp/all.c" -o "$tmp/all.o" 2>"$tmp/cc.log"; then
+    grep "/include/gauntlet/" "$tmp/aux.txt" | grep -v "static" |
+        sed -n 's/.*[ *]\([A-Za-z_][A-Za-z0-9_]*\) (.*/\1/p' | sort -u >"$tmp/declared.txt"
+    nm -D --defined-only "$root/lib/libgauntlet.so" | awk '$2 ~ /[TW]/ {print $3}' | sort -u >"$tmp/shared.txt"
+    nm --defined-only "$root/lib/libgauntlet.a" 2>/dev/null | awk '$2 ~ /[TW]/ {print $3}' | sort -u >"$tmp/static.txt"
+    declared=$(wc -l <"$tmp/declared.txt")
+    not_shared=$(comm -23 "$tmp/declared.txt" "$tmp/shared.txt" | tr '\n' ' ')
+    not_static=$(comm -23 "$tmp/declared.txt" "$tmp/static.txt" | tr '\n' ' ')
+    if [ "$declared" -lt 100 ]; then
+        fail "only $declared declared functions found in the installed headers"
+    elif [ -z "$not_shared" ] && [ -z "$not_static" ]; then
+        ok "all $declared functions declared in the installed headers are in libgauntlet.so and libgauntlet.a"
+    else
+        fail "declared but not defined: shared: ${not_shared:-none}; static: ${not_static:-none}"
+    fi
+else
+    cat "$tmp/cc.log"; fail "the installed headers compile together"
+fi
+finish

@@ -1,0 +1,75 @@
+/* test_mutation.c — the mutation driver (scripts/mutation.py, `make mutation`)
+ * measured on itself: its sample is a function of the seed, and a mutant the
+ * corpus must catch (the policy gate never finding the caller's role) is
+ * classified "killed" by a case failure. The full measurement takes minutes
+ * and is not part of `make test`; see docs/mutation.md. */
+#include "gt_test.h"
+
+#include <libgen.h>
+
+/* The build directory the suite runs from: the folder of $GAUNTLET. */
+static void build_dir(char *out, size_t out_len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s", getenv("GAUNTLET") != NULL ? getenv("GAUNTLET") : "build/gauntlet");
+    snprintf(out, out_len, "%s", dirname(path));
+}
+
+START_TEST(test_sample_is_seeded)
+{
+    static char first[16384], again[16384], other[16384];
+    const char *list = "python3 scripts/mutation.py --list --sample 8 --files policy.c parse.c --seed ";
+    char command[512];
+    snprintf(command, sizeof command, "%s3", list);
+    ck_assert_int_eq(gt_test_shell(command, first, sizeof first), 0);
+    ck_assert_int_eq(gt_test_shell(command, again, sizeof again), 0);
+    snprintf(command, sizeof command, "%s4", list);
+    ck_assert_int_eq(gt_test_shell(command, other, sizeof other), 0);
+    ck_assert_str_eq(first, again);
+    ck_assert_str_ne(first, other);
+    ck_assert_uint_eq(gt_test_count_of(first, "\n"), 8);
+    /* stratified: 4 of each file, each line "id file:line op mutated" */
+    ck_assert_uint_eq(gt_test_count_of(first, " policy.c:"), 4);
+    ck_assert_uint_eq(gt_test_count_of(first, " parse.c:"), 4);
+}
+END_TEST
+
+START_TEST(test_known_mutant_killed)
+{
+    static char out[65536];
+    char build[1024], command[1200];
+    build_dir(build, sizeof build);
+    snprintf(command, sizeof command, "python3 scripts/mutation.py --self-test --build '%s' 2>&1", build);
+    int code = gt_test_shell(command, out, sizeof out);
+    ck_assert_msg(code == 0, "mutation self-test failed:\n%s", out);
+    ck_assert_ptr_nonnull(strstr(out, ": killed ['policy."));
+}
+END_TEST
+
+START_TEST(test_equivalent_list_well_formed)
+{
+    /* every marked mutant has an id of 10 hex digits and a reason */
+    char *text = gt_test_slurp("scripts/mutation-equivalent.txt");
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        ck_assert_msg(strspn(line, "0123456789abcdef") == 10 && line[10] == ' ', "bad id: %s", line);
+        ck_assert_msg(strlen(line + 10) > 3, "no reason: %s", line);
+    }
+    free(text);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("mutation");
+    TCase *tc = tcase_create("driver");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_sample_is_seeded);
+    tcase_add_test(tc, test_known_mutant_killed);
+    tcase_add_test(tc, test_equivalent_list_well_formed);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+GT_TEST_MAIN()
