@@ -11,11 +11,11 @@
  * the client streams in the same API (else the assembled message), an error
  * in the endpoint's error shape (or `error_body` exactly). `cut`: the script
  * cut the stream, so the connection closes abruptly after its bytes. Adds
- * the x-gauntlet-turn and x-gauntlet-notices headers. Outside mirror mode a
- * fallback that retracts this message is played on the wire
- * (mock_fallback_on_wire). Returns 0 or -1 (OOM). */
-int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, bool cut, const char *error_body,
-                      const char *script_model, gt_arena *arena, mock_reply *out);
+ * the x-gauntlet-turn and x-gauntlet-notices headers. `fallback`: play the
+ * reply's fallback on the wire (the caller's mock_fallback_on_wire verdict,
+ * never in mirror mode). Returns 0 or -1 (OOM). */
+int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, bool cut, bool fallback,
+                      const char *error_body, const char *script_model, gt_arena *arena, mock_reply *out);
 
 /* True when a `fallback` notice of `reply` retracts the message `reply`
  * itself carries: for a client that is not the mirroring reference client,

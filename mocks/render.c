@@ -174,14 +174,12 @@ static int render_failed_turn(const mock_request *request, mock_turn *turn, mock
     return render_message_turn(request, turn, out);
 }
 
-int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, bool cut, const char *error_body,
-                      const char *script_model, gt_arena *arena, mock_reply *out)
+int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, bool cut, bool fallback,
+                      const char *error_body, const char *script_model, gt_arena *arena, mock_reply *out)
 {
     snprintf(out->turn_header, sizeof out->turn_header, "%zu", reply->turn);
-    /* A fallback that retracts this very message is played on the wire for
-     * real clients (they never see the mock's headers), and then must not
-     * also travel as a notice. */
-    bool fallback = !request->mirror && mock_fallback_on_wire(reply, arena);
+    /* A fallback played on the wire (real clients never see the mock's
+     * headers) must not also travel as a notice. */
     gt_loop_reply header_reply = *reply;
     if (fallback)
         header_reply.notice_count = 0;

@@ -1126,8 +1126,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         rendered = error_reply(api, &reply, p.error_status, p.error_type, p.error_message, request_id);
     } else if (p.played) {
         const char *script_model = p.hold ? p.hold->model : NULL;
-        rendered = mock_render_reply(&request, &p.reply, p.ext ? p.ext->cut : false, p.ext ? p.ext->error_body : NULL,
-                                     script_model, arena, &reply);
+        rendered = mock_render_reply(&request, &p.reply, p.ext ? p.ext->cut : false, p.on_wire_fallback,
+                                     p.ext ? p.ext->error_body : NULL, script_model, arena, &reply);
         if (rendered == 0 && p.ext)
             rendered = mock_faults_apply(&reply, &p.ext->faults);
     } else {

@@ -513,8 +513,16 @@ START_TEST(cli_empty_selection_exits_2)
     char *gate[] = {"run", "--gate", "wire", "corpus/syntax", NULL};
     ck_assert_int_eq(run_cli(gate, 4, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "gates with cases: syntax") != NULL, "%s", out);
-    char *empty_dir[] = {"run", "suite/data", "--id", "x", NULL};
-    ck_assert_int_eq(run_cli(empty_dir, 4, out, sizeof out), 2);
+    char dir[] = "build/gt-empty-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *empty_dir[] = {"run", dir, NULL};
+    ck_assert_int_eq(run_cli(empty_dir, 2, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "no case found in build/gt-empty-") != NULL, "%s", out);
+    ck_assert_str_eq(last_line(out), "0 passed, 0 failed, 0 skipped");
+    rmdir(dir);
+    char *list[] = {"run", "--list", "--tag", "smokee", "corpus/loop", NULL};
+    ck_assert_int_eq(run_cli(list, 5, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, " passed, ") == NULL, "--list prints no totals: %s", out);
     /* a mock server that would play nothing is refused too */
     char *serve[] = {"serve", "--corpus", "suite/data/loader", NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_serve, serve, out, sizeof out), 2);
