@@ -10,19 +10,26 @@ passed=0; failed=0; skipped=0; status=0
 # suites that drive the CLI or the adapters find them here
 GAUNTLET_ADAPTER_REFERENCE=${GAUNTLET_ADAPTER_REFERENCE:-$BUILD/adapters/gauntlet-adapter-reference}
 export GAUNTLET GAUNTLET_ADAPTER_REFERENCE
-log=$(mktemp); trap 'rm -f "$log"' EXIT
+log=$(mktemp); recap=$(mktemp); trap 'rm -f "$log" "$recap"' EXIT
+# note LABEL: keep the failing lines of $log for the recap printed just before
+# the totals line (CI shows only the tail of a long log)
+note() {
+    grep -E "$2" "$log" | sed "s|^|$1: |" >>"$recap"
+}
 
 for bin in "$@"; do
     "$bin" >"$log" 2>&1; rc=$?
     cat "$log"
     line=$(grep -E '^[0-9]+%: Checks: ' "$log" | tail -n 1)
     if [ -z "$line" ]; then
-        echo "run-tests: $bin produced no Check summary (exit $rc)"; failed=$((failed + 1)); status=1; continue
+        echo "run-tests: $bin produced no Check summary (exit $rc)"; failed=$((failed + 1)); status=1
+        echo "$bin: no Check summary (exit $rc): $(tail -n 3 "$log" | tr '\n' ' ')" >>"$recap"; continue
     fi
     checks=$(echo "$line" | sed -E 's/.*Checks: ([0-9]+).*/\1/')
     fails=$(echo "$line" | sed -E 's/.*Failures: ([0-9]+).*/\1/')
     errs=$(echo "$line" | sed -E 's/.*Errors: ([0-9]+).*/\1/')
     bad=$((fails + errs))
+    note "$(basename "$bin")" ':[FE]:'
     passed=$((passed + checks - bad)); failed=$((failed + bad))
     [ "$rc" -eq 0 ] && [ "$bad" -eq 0 ] || status=1
 done
@@ -36,9 +43,11 @@ corpus_run() {
     echo "== gauntlet run (bundled corpus, $label)"
     "$GAUNTLET" run "$@" >"$log" 2>&1; rc=$?
     cat "$log"
+    note "run $label" '^(FAIL|ERROR) '
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -n 1)
     if [ -z "$line" ]; then
         echo "run-tests: gauntlet run ($label) printed no totals (exit $rc)"; failed=$((failed + 1)); status=1
+        echo "run $label: no totals (exit $rc): $(tail -n 3 "$log" | tr '\n' ' ')" >>"$recap"
         return
     fi
     p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
@@ -78,6 +87,7 @@ if [ "$rc" -eq 0 ]; then
     passed=$((passed + 1))
 else
     echo "run-tests: gauntlet rules exited $rc: a rule has no case (or the corpus has load problems)"
+    echo "gauntlet rules: exit $rc" >>"$recap"
     failed=$((failed + 1)); status=1
 fi
 
@@ -86,5 +96,9 @@ if [ -f scripts/jsts-floor.sh ]; then
     . scripts/jsts-floor.sh
 fi
 
+if [ -s "$recap" ]; then
+    echo "== what failed (repeated from above)"
+    head -n 40 "$recap"
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 exit $status
