@@ -7,9 +7,9 @@
  * to it. A broken case is skipped (its siblings load); a broken file (not
  * JSON, wrong format, bad defaults) contributes nothing. docs/corpus-format.md
  * is the reference for every rule enforced here. Not for: running cases. */
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 
-#include "cli_io.h"
+#include "gauntlet/util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,7 +26,7 @@
 
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "gauntlet/schema.h"
 #include "gauntlet/semantic.h"
 #include "gauntlet/value.h"

@@ -19,8 +19,8 @@
 
 #include "cli_io.h"
 #include "commands.h"
-#include "gauntlet/corpus.h"
-#include "report_util.h"
+#include "gauntlet/runner/corpus.h"
+#include "reports/report_util.h"
 
 #define RULES_MAX_PATHS 256
 

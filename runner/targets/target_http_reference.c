@@ -22,8 +22,8 @@
 
 #include "gauntlet/client.h"
 #include "gauntlet/loop.h"
-#include "gauntlet/mock.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/mock.h"
+#include "gauntlet/runner/run.h"
 #include "reference_hooks.h"
 
 typedef struct http_reference {

@@ -21,11 +21,11 @@
 #include <string.h>
 
 #include "commands.h"
-#include "gauntlet/corpus.h"
-#include "gauntlet/report.h"
-#include "gauntlet/run.h"
-#include "report_util.h"
-#include "target_adapter.h"
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/runner/report.h"
+#include "gauntlet/runner/run.h"
+#include "reports/report_util.h"
+#include "runner/targets/target_adapter.h"
 
 #define SHOW_MAX_JSON 16384 /* bytes of schema or case JSON shown before "..." */
 #define SHOW_MAX_SUGGESTIONS 10

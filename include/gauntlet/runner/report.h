@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "gauntlet/run.h"
+#include "gauntlet/runner/result.h"
 
 #define GT_REPORT_JSON_FORMAT "gauntlet-report/1"
 /* Markdown lists at most this many cases that did not pass (a pull-request

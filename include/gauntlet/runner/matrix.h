@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "gauntlet/run.h"
+#include "gauntlet/runner/result.h"
 
 /* One implementation. Strings borrowed; any may be NULL. */
 typedef struct gt_matrix_column {

@@ -20,8 +20,8 @@
 
 #include "cli_io.h"
 #include "commands.h"
-#include "gauntlet/report.h"
-#include "report_util.h"
+#include "gauntlet/runner/report.h"
+#include "reports/report_util.h"
 
 #define MERGE_MAX_REPORTS 16
 

@@ -32,10 +32,10 @@
 #include <unistd.h>
 
 #include "gauntlet/arena.h"
+#include "gauntlet/runner/mock.h"
 #include "spawn.h"
-#include "gauntlet/mock.h"
 #include "gauntlet/parse.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "target_adapter.h"
 
 /* Largest stdout kept from one client run. */

@@ -31,13 +31,13 @@
 
 #include "cli_io.h"
 #include "commands.h"
-#include "corpus_shard.h"
-#include "gauntlet/corpus.h"
-#include "gauntlet/report.h"
-#include "gauntlet/run.h"
-#include "report_util.h"
-#include "smoke.h"
-#include "target_adapter.h"
+#include "runner/corpus_shard.h"
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/runner/report.h"
+#include "gauntlet/runner/run.h"
+#include "reports/report_util.h"
+#include "runner/smoke.h"
+#include "runner/targets/target_adapter.h"
 
 #define RUN_MAX_JOBS 1024u
 #define RUN_MAX_REPORTS 16

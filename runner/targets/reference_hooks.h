@@ -1,5 +1,5 @@
 /* reference_hooks.h — how the `reference` target hands a case to the layer
- * that owns its gate. runner/target_reference.c runs syntax and structure
+ * that owns its gate. runner/targets/target_reference.c runs syntax and structure
  * itself (through reference/pipeline.c) and calls these for the rest. Each
  * returns GT_CHECK_DONE, GT_CHECK_SKIPPED or GT_CHECK_ERROR like a target's
  * check and fills `observed` (verdict, gate, reason, per-gate status, and for
@@ -10,19 +10,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "gauntlet/schema.h"
 
-/* gate "loop" and "stream": runner/target_loop.c */
+/* gate "loop" and "stream": runner/targets/target_loop.c */
 int gt_reference_check_loop(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
 /* Map a loop result onto an observation (verdict, per-gate status, subtype,
  * accounting, envelope, transcript): the one mapping shared by the in-process
  * and the over-HTTP reference. Returns 0, or -1 when out of memory. */
 struct gt_loop_result;
 int gt_reference_loop_observed(const struct gt_loop_result *result, gt_observed *observed);
-/* gate "wire": runner/target_wire.c */
+/* gate "wire": runner/targets/target_wire.c */
 int gt_reference_check_wire(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
-/* gates "semantic" and "policy" (and repair cases): runner/target_gates.c */
+/* gates "semantic" and "policy" (and repair cases): runner/targets/target_gates.c */
 int gt_reference_check_gates(const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
 
 /* Give a validation the per-case deadline (--timeout, as for adapters). */

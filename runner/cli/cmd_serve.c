@@ -14,7 +14,7 @@
 
 #include "cli_io.h"
 #include "commands.h"
-#include "gauntlet/mock.h"
+#include "gauntlet/runner/mock.h"
 
 static void serve_usage(FILE *out)
 {

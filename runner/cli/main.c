@@ -1,6 +1,6 @@
 /* main.c — the gauntlet command-line entry point (the table is in cli.c). */
 #include "cli.h"
-#include "spawn.h"
+#include "runner/targets/spawn.h"
 
 int main(int argc, char **argv)
 {

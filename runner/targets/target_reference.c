@@ -14,7 +14,7 @@
 
 #include "gauntlet/arena.h"
 #include "gauntlet/pipeline.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "gauntlet/schema.h"
 #include "reference_hooks.h"
 #include "target_adapter.h"

@@ -8,7 +8,7 @@
 #define GT_TARGET_ADAPTER_H
 
 #include "gauntlet/limits.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 
 #define GT_ADAPTER_PROTOCOL 1
 /* Per-case response deadline unless --timeout says otherwise. */

@@ -26,12 +26,13 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "gauntlet/corpus.h"
-#include "gauntlet/matrix.h"
-#include "gauntlet/report.h"
-#include "gauntlet/run.h"
-#include "report_util.h"
-#include "smoke.h"
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/runner/matrix.h"
+#include "gauntlet/runner/report.h"
+#include "gauntlet/runner/run.h"
+#include "gauntlet/util.h"
+#include "reports/report_util.h"
+#include "runner/smoke.h"
 
 #define MATRIX_MAX_TARGETS 64
 #define MATRIX_MAX_REPORTS 8
@@ -290,24 +291,28 @@ static void iso_now(char out[32])
     strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* What write_report hands to gt_write_file_atomic. */
+typedef struct matrix_job {
+    matrix_writer writer;
+    const gt_matrix *matrix;
+} matrix_job;
+
+static int write_matrix_job(FILE *out, const void *user)
+{
+    const matrix_job *job = user;
+    return job->writer(out, job->matrix);
+}
+
 static int write_report(const matrix_report *report, const gt_matrix *matrix)
 {
     if (strcmp(report->path, "-") == 0)
         return report->writer(stdout, matrix) == 0 && fflush(stdout) == 0 ? 0 : -1;
-    char temp[PATH_MAX];
-    snprintf(temp, sizeof temp, "%s.tmp%ld", report->path, (long)getpid());
-    FILE *out = fopen(temp, "w");
-    int rc = out ? report->writer(out, matrix) : -1;
-    if (out && fclose(out) != 0)
-        rc = -1;
-    if (rc == 0 && rename(temp, report->path) != 0)
-        rc = -1;
-    if (rc != 0) {
-        unlink(temp);
-        fprintf(stderr, "gauntlet matrix: cannot write the %s report %s: %s\n", report->format, report->path,
-                strerror(errno ? errno : EIO));
-    }
-    return rc;
+    matrix_job job = {report->writer, matrix};
+    if (gt_write_file_atomic(report->path, write_matrix_job, &job) == 0)
+        return 0;
+    fprintf(stderr, "gauntlet matrix: cannot write the %s report %s: %s\n", report->format, report->path,
+            strerror(errno ? errno : EIO));
+    return -1;
 }
 
 static void print_problems(const gt_corpus *corpus)

@@ -27,7 +27,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "gauntlet/version.h"
 
 #define HELP_MAX_LINES 256

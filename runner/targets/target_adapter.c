@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli_io.h"
+#include "gauntlet/util.h"
 #include "spawn.h"
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"

@@ -16,7 +16,7 @@
 #include "commands.h"
 #include "gauntlet/client.h"
 #include "gauntlet/loop.h"
-#include "gauntlet/mock.h"
+#include "gauntlet/runner/mock.h"
 
 static void client_usage(FILE *out)
 {

@@ -1,4 +1,7 @@
-/* cli_io.h — small I/O helpers shared by the CLI commands. */
+/* cli_io.h — small I/O helpers shared by the CLI commands: argument parsing,
+ * reading a model output for a gate, report files and load problems. The
+ * helpers every layer uses (gt_read_file, base64, atomic writes) are in
+ * gauntlet/util.h, which this header includes. */
 #ifndef GT_CLI_IO_H
 #define GT_CLI_IO_H
 
@@ -6,20 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Read a whole file ("-" or NULL = standard input) into a malloc'd buffer with
- * a NUL after the last byte (not counted in *len). Returns NULL and writes a
- * message naming the path into `err` on failure. Caller frees. */
-char *gt_read_file(const char *path, size_t *len, char *err, size_t err_len);
-
-/* Largest file gt_read_file reads (schemas, scripts, reports); it stops
- * reading there, so a pipe or a device cannot make it read forever. */
-#define GT_CLI_MAX_FILE_BYTES (256u * 1024u * 1024u)
-
-/* gt_read_file that reads at most `max` bytes. With `over` NULL a longer input
- * is an error ("<path>: larger than N bytes"); otherwise the first max + 1
- * bytes are returned with *over set, for the caller to reject as too large.
- * Either way reading stops after max + 1 bytes. */
-char *gt_read_file_max(const char *path, size_t max, size_t *len, bool *over, char *err, size_t err_len);
+#include "gauntlet/util.h"
 
 struct gt_arena;
 struct gt_parse_error;
@@ -60,23 +50,7 @@ int gt_cli_ref_flag(const char *who, int argc, char **argv, int *i, struct gt_sc
 
 
 
-/* Standard base64 (RFC 4648, with padding) of `len` bytes, malloc'd and
- * NUL-terminated. NULL when out of memory. */
-char *gt_base64_encode(const unsigned char *data, size_t len);
-
-/* Strict base64 (RFC 4648 §4: padding to a multiple of four, no whitespace,
- * zero padding bits) into `out` (room for len / 4 * 3 bytes). Returns the
- * decoded length, or -1 with the offending character's index in *bad_at. */
-long gt_base64_decode_into(const char *text, size_t len, unsigned char *out, size_t *bad_at);
-
-/* The same into a malloc'd buffer. NULL on invalid input or out of memory. */
-unsigned char *gt_base64_decode(const char *text, size_t len, size_t *out_len);
-
-/* Write `len` bytes as a JSON string literal (quoted, escaped) to `out`.
- * Invalid UTF-8 bytes are written as \ufffd. */
-void gt_json_write_string(FILE *out, const char *text, size_t len);
-
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 
 struct gt_corpus;
 struct gt_load_problem;
