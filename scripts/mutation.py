@@ -387,7 +387,9 @@ def run(args):
             return 2
         timeout = max(20.0, 20 * baseline)
         print(f"mutation: seed {args.seed}, {len(mutants)} mutants over {len(files)} files, build {args.build}, target {args.target}")
+        fallback = None  # the adapter builder, made when a mutant first crashes in process
         for i, m in enumerate(mutants, 1):
+            after = None
             if m["id"] in equivalent:
                 status, failed = "equivalent", []
             else:
@@ -400,15 +402,33 @@ def run(args):
                         status, failed = replay(runner, args.corpus, report, timeout, gauntlet)
                     else:
                         status, failed = replay(gauntlet, args.corpus, report, timeout)
+                    if status in ("crash", "timeout") and args.target == "reference":
+                        # In process, one crashing or hanging case hides every
+                        # other case's answer. Through the adapter a crash or
+                        # hang costs only its own case (as for a vendor): the
+                        # mutant is killed only if another case then fails.
+                        if fallback is None:
+                            fallback = Builder(args.build, os.path.join(workdir, "adapter"), "adapter")
+                        adapter = fallback.build_mutant(m)
+                        if adapter is not None:
+                            again, again_failed = replay(runner, args.corpus, report, timeout, adapter)
+                            if again == "killed":
+                                after, status, failed = status, again, again_failed
+                        shutil.rmtree(os.path.join(workdir, "adapter", m["id"]), ignore_errors=True)
                 shutil.rmtree(os.path.join(workdir, m["id"]), ignore_errors=True)
-            results.append(dict(m, status=status, failed=failed[:3]))
-            print(f"[{i}/{len(mutants)}] {status:<10} {m['id']} {m['file']}:{m['line']} {m['op']}", flush=True)
+            results.append(dict(m, status=status, failed=failed[:3], after=after))
+            note = f" (in process: {after}; a case failed through the adapter)" if after else ""
+            print(f"[{i}/{len(mutants)}] {status:<10} {m['id']} {m['file']}:{m['line']} {m['op']}{note}", flush=True)
     except KeyboardInterrupt:
         print("mutation: interrupted; partial results below")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print()
     print(score_table(results, files))
+    rescued = [r for r in results if r.get("after")]
+    if rescued:
+        print(f"\nkilled through the adapter after an in-process {'/'.join(sorted({r['after'] for r in rescued}))} "
+              f"({len(rescued)}): " + " ".join(r["id"] for r in rescued))
     left = [r for r in results if r["status"] not in ("killed", "stillborn", "equivalent")]
     if left:
         print(f"\nnot killed by a case ({len(left)}):")
