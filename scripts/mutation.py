@@ -312,10 +312,12 @@ class Builder:
 # ---------------------------------------------------------------- running
 
 
-def replay(gauntlet, corpus, report, timeout, adapter=None):
-    """Replay the corpus with `gauntlet` (against `adapter` when given, else
-    the reference target): (status, failing case ids)."""
+def replay(gauntlet, corpus, report, timeout, adapter=None, case_id=None):
+    """Replay the corpus (or only `case_id` of it) with `gauntlet` (against
+    `adapter` when given, else the reference target): (status, failing case ids)."""
     cmd = [gauntlet, "run", corpus, "--quiet", "--timeout", "2s", "--report", f"json:{report}"]
+    if case_id is not None:
+        cmd += ["--id", case_id]
     if adapter is not None:
         cmd += ["--target", f"adapter:{adapter}"]
     try:
@@ -336,6 +338,33 @@ def replay(gauntlet, corpus, report, timeout, adapter=None):
         return "killed", failed
     if any(c.get("outcome") == "error" for c in data.get("cases", [])):
         return "error", []
+    return "survived", []
+
+
+# A file's (or a case's) replay in the fallback after a crash or hang may take
+# this long: a hang then costs one file or case, not the mutant's verdict.
+FILE_TIMEOUT = 10.0
+
+
+def replay_by_file(gauntlet, lister, corpus, report):
+    """Replay every case file of `corpus` on its own, then each case of a file
+    that crashed or hung on its own: ("killed", failing case ids) at the
+    first failure, else ("survived", []). `lister` is an unmutated gauntlet
+    (it lists a file's case ids)."""
+    files = sorted(os.path.join(d, f) for d, _, names in os.walk(corpus) for f in names if f.endswith(".cases.json"))
+    broken = []
+    for path in files:
+        status, failed = replay(gauntlet, path, report, FILE_TIMEOUT)
+        if status == "killed":
+            return status, failed
+        if status in ("crash", "timeout"):
+            broken.append(path)
+    for path in broken:
+        listed = subprocess.run([lister, "run", path, "--list"], cwd=ROOT, capture_output=True, text=True)
+        for case_id in listed.stdout.split():
+            status, failed = replay(gauntlet, path, report, FILE_TIMEOUT, case_id=case_id)
+            if status == "killed":
+                return status, failed
     return "survived", []
 
 
@@ -387,7 +416,6 @@ def run(args):
             return 2
         timeout = max(20.0, 20 * baseline)
         print(f"mutation: seed {args.seed}, {len(mutants)} mutants over {len(files)} files, build {args.build}, target {args.target}")
-        fallback = None  # the adapter builder, made when a mutant first crashes in process
         for i, m in enumerate(mutants, 1):
             after = None
             if m["id"] in equivalent:
@@ -403,21 +431,17 @@ def run(args):
                     else:
                         status, failed = replay(gauntlet, args.corpus, report, timeout)
                     if status in ("crash", "timeout") and args.target == "reference":
-                        # In process, one crashing or hanging case hides every
-                        # other case's answer. Through the adapter a crash or
-                        # hang costs only its own case (as for a vendor): the
-                        # mutant is killed only if another case then fails.
-                        if fallback is None:
-                            fallback = Builder(args.build, os.path.join(workdir, "adapter"), "adapter")
-                        adapter = fallback.build_mutant(m)
-                        if adapter is not None:
-                            again, again_failed = replay(runner, args.corpus, report, timeout, adapter)
-                            if again == "killed":
-                                after, status, failed = status, again, again_failed
-                        shutil.rmtree(os.path.join(workdir, "adapter", m["id"]), ignore_errors=True)
+                        # One crashing or hanging case hides every other
+                        # case's answer. Replay file by file, then case by
+                        # case inside the files that still crash or hang (a
+                        # crash or hang then costs only its own case): the
+                        # mutant is killed only if another case fails.
+                        again, again_failed = replay_by_file(gauntlet, runner, args.corpus, report)
+                        if again == "killed":
+                            after, status, failed = status, again, again_failed
                 shutil.rmtree(os.path.join(workdir, m["id"]), ignore_errors=True)
             results.append(dict(m, status=status, failed=failed[:3], after=after))
-            note = f" (in process: {after}; a case failed through the adapter)" if after else ""
+            note = f" (whole corpus: {after}; a case failed when replayed file by file or case by case)" if after else ""
             print(f"[{i}/{len(mutants)}] {status:<10} {m['id']} {m['file']}:{m['line']} {m['op']}{note}", flush=True)
     except KeyboardInterrupt:
         print("mutation: interrupted; partial results below")
@@ -427,7 +451,7 @@ def run(args):
     print(score_table(results, files))
     rescued = [r for r in results if r.get("after")]
     if rescued:
-        print(f"\nkilled through the adapter after an in-process {'/'.join(sorted({r['after'] for r in rescued}))} "
+        print(f"\nkilled file by file or case by case after a whole-corpus {'/'.join(sorted({r['after'] for r in rescued}))} "
               f"({len(rescued)}): " + " ".join(r["id"] for r in rescued))
     left = [r for r in results if r["status"] not in ("killed", "stillborn", "equivalent")]
     if left:
