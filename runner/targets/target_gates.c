@@ -101,6 +101,7 @@ static int prepare(gates_case *gc, const gt_case_input *input, char *note, size_
         gt_schema_options_init(&options);
         options.assert_formats = input->assert_formats;
         options.registry = input->schemas;
+        options.remotes_dir = input->remotes_dir;
         gt_schema_problem problem;
         gc->schema = gt_schema_compile(input->schema_json, strlen(input->schema_json), &options, &problem);
         if (gc->schema == NULL) {
