@@ -5,16 +5,15 @@
  * the last line is `N passed, N failed, N skipped`; exit 0 when nothing
  * failed, 1 otherwise, 2 usage or unreadable input. The dialect follows the
  * directory name (tests/draft7 -> draft 7); remotes default to <suite>/remotes. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
+#include "runner/jsts.h"
 
 typedef struct jsts_options {
     const char *remotes;
@@ -46,77 +45,6 @@ static void jsts_usage(FILE *out)
             "exit: 0 all passed, 1 a test failed, 2 usage or I/O error\n");
 }
 
-static int dialect_of_path(const char *path)
-{
-    static const char *const names[] = {"draft2020-12", "draft2019-09", "draft7", "draft6", "draft4"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *at = strstr(path, names[i]);
-        while (at != NULL) {
-            char after = at[strlen(names[i])];
-            if ((at == path || at[-1] == '/') && (after == '\0' || after == '/' || after == '.'))
-                return gt_schema_dialect_from_name(names[i]);
-            at = strstr(at + 1, names[i]);
-        }
-    }
-    return -1;
-}
-
-/* <suite>/tests/<draft>[/...] -> <suite>/remotes, when that directory exists. */
-static char *default_remotes(const char *dir)
-{
-    const char *tests = strstr(dir, "tests/");
-    while (tests != NULL && tests != dir && tests[-1] != '/')
-        tests = strstr(tests + 1, "tests/");
-    if (tests == NULL)
-        return NULL;
-    size_t prefix = (size_t)(tests - dir);
-    char *remotes = malloc(prefix + 8);
-    if (remotes == NULL)
-        return NULL;
-    memcpy(remotes, dir, prefix);
-    strcpy(remotes + prefix, "remotes");
-    struct stat st;
-    if (stat(remotes, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        free(remotes);
-        return NULL;
-    }
-    return remotes;
-}
-
-static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* Sorted *.json files directly in `dir` (malloc'd array of malloc'd paths). */
-static char **list_json(const char *dir, size_t *count)
-{
-    *count = 0;
-    DIR *d = opendir(dir);
-    if (d == NULL)
-        return NULL;
-    size_t cap = 16;
-    char **paths = malloc(cap * sizeof *paths);
-    struct dirent *entry;
-    while (paths != NULL && (entry = readdir(d)) != NULL) {
-        size_t n = strlen(entry->d_name);
-        if (n < 6 || strcmp(entry->d_name + n - 5, ".json") != 0)
-            continue;
-        if (*count == cap) {
-            char **grown = realloc(paths, 2 * cap * sizeof *paths);
-            if (grown == NULL)
-                break;
-            paths = grown, cap *= 2;
-        }
-        char *path = malloc(strlen(dir) + n + 2);
-        if (path == NULL)
-            break;
-        sprintf(path, "%s/%s", dir, entry->d_name);
-        paths[(*count)++] = path;
-    }
-    closedir(d);
-    if (paths != NULL)
-        qsort(paths, *count, sizeof *paths, compare_names);
-    return paths;
-}
-
 static const char *string_member(const gt_value *obj, const char *key)
 {
     const gt_value *v = gt_value_get(obj, key, strlen(key));
@@ -140,7 +68,13 @@ static bool run_test(const gt_schema *schema, const gt_value *test, gt_schema_er
         return false;
     }
     if (full == GT_SCHEMA_ERROR) {
-        snprintf(why, cap, "evaluation error (out of memory or too deep)");
+        if (gt_schema_failure_is_limit(errors->failure) && errors->count > 0)
+            snprintf(why, cap, "evaluation stopped by a limit: %s: %s", errors->items[0].keyword,
+                     errors->items[0].message);
+        else
+            snprintf(why, cap, "evaluation error (%s)",
+                     gt_schema_failure_code_str(errors->failure) ? gt_schema_failure_code_str(errors->failure)
+                                                                 : "out_of_memory");
         return false;
     }
     if ((full == GT_SCHEMA_VALID) == expected)
@@ -187,91 +121,33 @@ static void run_group(const char *file, const gt_value *group, const gt_schema_o
     gt_schema_free(schema);
 }
 
-static int run_file(const char *path, int dialect, const char *remotes, const jsts_options *o, jsts_totals *t)
+typedef struct jsts_walk {
+    const jsts_options *options;
+    jsts_totals *totals;
+} jsts_walk;
+
+static int run_file(void *user, const gt_jsts_file *file)
 {
-    char err[512];
-    size_t len;
-    char *text = gt_read_file(path, &len, err, sizeof err);
-    if (text == NULL) {
-        fprintf(stderr, "gauntlet jsts: %s\n", err);
-        return -1;
-    }
-    gt_arena *arena = gt_arena_new();
-    gt_parse_options po;
-    gt_parse_options_init(&po);
-    po.allow_big_integers = true;
-    po.max_depth = 100000;
-    po.max_bytes = 256u * 1024u * 1024u;
-    gt_parse_error perr;
-    gt_value *root = arena ? gt_parse(arena, text, len, &po, &perr) : NULL;
-    free(text);
-    if (root == NULL || root->type != GT_ARRAY) {
-        fprintf(stderr, "gauntlet jsts: %s: not a test file (%s)\n", path,
-                root ? "not an array" : gt_syntax_reason_code(perr.reason));
-        gt_arena_free(arena);
-        return -1;
-    }
+    const jsts_walk *walk = user;
     gt_schema_options so;
     gt_schema_options_init(&so);
-    so.default_dialect = (gt_schema_dialect)dialect;
-    so.assert_formats = o->formats;
-    so.remotes_dir = remotes;
-    so.registry = o->registry;
+    so.default_dialect = (gt_schema_dialect)file->dialect;
+    so.assert_formats = walk->options->formats;
+    so.remotes_dir = file->remotes;
+    so.registry = walk->options->registry;
     gt_schema_errors errors;
     gt_schema_errors_init(&errors);
-    for (size_t i = 0; i < root->u.arr.count; i++)
-        run_group(path, root->u.arr.items[i], &so, o, t, &errors);
+    for (size_t i = 0; i < file->root->u.arr.count; i++)
+        run_group(file->path, file->root->u.arr.items[i], &so, walk->options, walk->totals, &errors);
     gt_schema_errors_free(&errors);
-    gt_arena_free(arena);
     return 0;
-}
-
-static int run_files_in(const char *dir, int dialect, const char *remotes, const jsts_options *o, jsts_totals *t)
-{
-    size_t count;
-    char **paths = list_json(dir, &count);
-    if (paths == NULL) {
-        fprintf(stderr, "gauntlet jsts: cannot read directory %s\n", dir);
-        return -1;
-    }
-    int rc = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (run_file(paths[i], dialect, remotes, o, t) != 0)
-            rc = -1;
-        free(paths[i]);
-    }
-    free(paths);
-    return rc;
 }
 
 static int run_dir(const char *dir, const jsts_options *o, jsts_totals *t)
 {
-    int dialect = dialect_of_path(dir);
-    if (dialect < 0) {
-        fprintf(stderr, "gauntlet jsts: cannot tell the dialect of '%s' (expected draft4, draft6, draft7, "
-                        "draft2019-09 or draft2020-12 in the path)\n", dir);
-        return -1;
-    }
-    char *remotes = o->remotes ? NULL : default_remotes(dir);
-    const char *use_remotes = o->remotes ? o->remotes : remotes;
-    struct stat st;
-    int rc;
-    if (stat(dir, &st) == 0 && S_ISREG(st.st_mode))
-        rc = run_file(dir, dialect, use_remotes, o, t);
-    else {
-        rc = run_files_in(dir, dialect, use_remotes, o, t);
-        if (rc == 0 && o->optional) {
-            char sub[4096];
-            snprintf(sub, sizeof sub, "%s/optional", dir);
-            if (run_files_in(sub, dialect, use_remotes, o, t) != 0)
-                rc = -1;
-            snprintf(sub, sizeof sub, "%s/optional/format", dir);
-            if (run_files_in(sub, dialect, use_remotes, o, t) != 0)
-                rc = -1;
-        }
-    }
-    free(remotes);
-    return rc;
+    gt_jsts_walk_options walk_options = {.remotes = o->remotes, .optional = o->optional, .format = o->optional};
+    jsts_walk walk = {o, t};
+    return gt_jsts_walk("gauntlet jsts", dir, &walk_options, run_file, &walk);
 }
 
 int gt_cmd_jsts(int argc, char **argv)

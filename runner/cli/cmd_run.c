@@ -38,6 +38,7 @@
 #include "reports/report_util.h"
 #include "runner/smoke.h"
 #include "runner/targets/target_adapter.h"
+#include "runner/jsts.h"
 
 #define RUN_MAX_JOBS 1024u
 #define RUN_MAX_REPORTS 16
@@ -48,6 +49,9 @@
 typedef struct run_options {
     const char **paths;
     size_t path_count;
+    const char **jsts_dirs; /* --jsts DIR: JSON-Schema-Test-Suite dialect folders, as structure cases */
+    size_t jsts_count;
+    bool jsts_formats;      /* --formats: also their optional/format/ tests, `format` asserted */
     const char *gate, *tag, *id_glob;
     const char *target;
     unsigned jobs;
@@ -72,12 +76,17 @@ static void run_usage(FILE *out)
             "usage: gauntlet run [PATH...] [--gate G] [--tag T] [--id GLOB] [--target SPEC] [-j N]\n"
             "                    [--report FORMAT:FILE]... [--baseline FILE] [--shard K/N] [--certify] [--quiet]\n"
             "                    [--max-fail N] [-x] [--color WHEN]\n"
+            "       gauntlet run --jsts DIR [--formats] [PATH...] [options as above]\n"
             "       gauntlet run --list [PATH...] [--gate G] [--tag T] [--id GLOB] [--shard K/N]\n"
             "       gauntlet run --smoke --target SPEC\n"
             "\n"
             "Replay corpus cases against a target and report per gate.\n"
             "  PATH                 case files or directories (recursive, *.cases.json);\n"
             "                       default: ./corpus, else the corpus next to the gauntlet binary\n"
+            "  --jsts DIR           every JSON-Schema-Test-Suite test in DIR (a tests/<draft> folder, read\n"
+            "                       at run time) as a structure case: DIR/*.json tier required, optional/\n"
+            "                       tier optional; repeatable; without PATH the bundled corpus is not loaded\n"
+            "  --formats            with --jsts: also optional/format/, with `format` asserted\n"
             "  --gate G             only cases of gate G (syntax, structure, semantic, policy, stream, loop, wire)\n"
             "  --tag T              only cases tagged T\n"
             "  --id GLOB            only cases whose id matches the shell glob\n"
@@ -205,7 +214,8 @@ static int parse_shard(const char *text, unsigned *index, unsigned *count)
 static int parse_args(int argc, char **argv, run_options *options, bool *help)
 {
     options->paths = calloc((size_t)argc, sizeof *options->paths);
-    if (options->paths == NULL)
+    options->jsts_dirs = calloc((size_t)argc, sizeof *options->jsts_dirs);
+    if (options->paths == NULL || options->jsts_dirs == NULL)
         return usage_error("out of memory%s", "");
     bool options_done = false;
     for (int i = 1; i < argc; i++) {
@@ -227,6 +237,10 @@ static int parse_args(int argc, char **argv, run_options *options, bool *help)
             options->smoke_only = true;
         } else if (strcmp(arg, "--list") == 0) {
             options->list = true;
+        } else if (strcmp(arg, "--formats") == 0) {
+            options->jsts_formats = true;
+        } else if ((value = option_value(argc, argv, &i, "--jsts", &missing)) != NULL) {
+            options->jsts_dirs[options->jsts_count++] = value;
         } else if (strcmp(arg, "-x") == 0 || strcmp(arg, "--exitfirst") == 0) {
             options->max_fail = 1;
         } else if ((value = option_value(argc, argv, &i, "--max-fail", &missing)) != NULL) {
@@ -284,6 +298,8 @@ static int parse_args(int argc, char **argv, run_options *options, bool *help)
             return usage_error("unknown option '%s'", arg);
         }
     }
+    if (options->jsts_formats && options->jsts_count == 0)
+        return usage_error("--formats goes with --jsts DIR%s", "");
     return 0;
 }
 
@@ -367,6 +383,7 @@ static void show_progress(void *user, size_t done, size_t total, const gt_case_r
 static void free_options(run_options *options)
 {
     free(options->paths);
+    free(options->jsts_dirs);
     for (size_t i = 0; i < options->report_arg_count; i++)
         free(options->report_args[i]);
 }
@@ -571,7 +588,11 @@ int gt_cmd_run(int argc, char **argv)
         return give_up(corpus, command, baseline, &options);
     }
     char bundled[PATH_MAX];
-    if (options.path_count == 0) {
+    for (size_t i = 0; i < options.jsts_count; i++) {
+        if (gt_jsts_load_cases(corpus, "gauntlet run", options.jsts_dirs[i], options.jsts_formats) < 0)
+            return give_up(corpus, command, baseline, &options);
+    }
+    if (options.path_count == 0 && options.jsts_count == 0) {
         if (!gt_cmd_default_corpus(bundled, sizeof bundled)) {
             fprintf(stderr, "gauntlet run: no corpus given and none found (./corpus or next to the binary)\n");
             return give_up(corpus, command, baseline, &options);

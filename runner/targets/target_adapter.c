@@ -433,6 +433,17 @@ static int adapter_open(const char *arg, void **state, char *err, size_t err_len
     return 0;
 }
 
+/* `text` as a JSON string (malloc'd), or NULL for NULL. */
+static char *json_string_or_null(const char *text)
+{
+    if (text == NULL)
+        return NULL;
+    gt_value value = {.type = GT_STRING};
+    value.u.str.chars = text;
+    value.u.str.len = strlen(text);
+    return gt_value_to_json(&value, NULL);
+}
+
 /* The check request: case fields plus the exact raw bytes and the schema. */
 static char *build_request(adapter *ad, const gt_case_input *input)
 {
@@ -448,15 +459,11 @@ static char *build_request(adapter *ad, const gt_case_input *input)
     }
     const char *case_json = input->case_json ? input->case_json : "{}";
     const char *schema = input->schema_json ? input->schema_json : "null";
-    char *schemas_dir = NULL;
-    if (input->schemas_dir != NULL) {
-        gt_value dir = {.type = GT_STRING};
-        dir.u.str.chars = input->schemas_dir;
-        dir.u.str.len = strlen(input->schemas_dir);
-        schemas_dir = gt_value_to_json(&dir, NULL);
-    }
+    char *schemas_dir = json_string_or_null(input->schemas_dir);
+    char *remotes_dir = json_string_or_null(input->remotes_dir);
     size_t size = strlen(raw64) + (raw_text ? strlen(raw_text) : 4) + strlen(case_json) + strlen(schema) +
-                  strlen(input->id) * 2 + strlen(input->gate) + (schemas_dir ? strlen(schemas_dir) : 4) + 256;
+                  strlen(input->id) * 2 + strlen(input->gate) + (schemas_dir ? strlen(schemas_dir) : 4) +
+                  (remotes_dir ? strlen(remotes_dir) : 4) + 256;
     char *request = malloc(size);
     if (request != NULL) {
         gt_value id = {.type = GT_STRING};
@@ -466,13 +473,15 @@ static char *build_request(adapter *ad, const gt_case_input *input)
         snprintf(request, size,
                  "{\"cmd\":\"check\",\"seq\":%llu,\"id\":%s,\"gate\":\"%s\",\"raw\":%s,\"raw_base64\":\"%s\","
                  "\"schema\":%s,\"formats\":%s,\"reject_nul\":%s,\"max_bytes\":%zu,\"schemas_dir\":%s,"
-                 "\"case\":%s}\n",
+                 "%s%s%s\"case\":%s}\n",
                  ad->seq, id_json ? id_json : "\"\"", input->gate, raw_text ? raw_text : "null", raw64, schema,
                  input->assert_formats ? "true" : "false", input->reject_nul ? "true" : "false", input->max_bytes,
-                 schemas_dir ? schemas_dir : "null", case_json);
+                 schemas_dir ? schemas_dir : "null", remotes_dir ? "\"remotes_dir\":" : "",
+                 remotes_dir ? remotes_dir : "", remotes_dir ? "," : "", case_json);
         free(id_json);
     }
     free(schemas_dir);
+    free(remotes_dir);
     free(raw64);
     free(raw_text);
     return request;

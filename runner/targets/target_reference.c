@@ -27,6 +27,7 @@ typedef struct schema_slot {
     uint64_t hash;
     bool assert_formats;
     const gt_schema_registry *registry; /* the corpus's schemas/ folder it was compiled with */
+    const char *remotes_dir;            /* the test suite's remotes/ folder it was compiled with (owned by the case) */
     gt_schema *schema;
     gt_schema_problem problem; /* when schema == NULL */
 } schema_slot;
@@ -69,9 +70,11 @@ static bool slots_grow(reference_state *state)
 /* The compiled schema for `json`, compiling it on first use. Returns NULL
  * when out of memory; otherwise a slot whose `schema` may be NULL (then
  * `problem` says why it does not compile). */
-static const schema_slot *schema_for(reference_state *state, const char *json, bool assert_formats,
-                                      const gt_schema_registry *registry)
+static const schema_slot *schema_for(reference_state *state, const gt_case_input *input)
 {
+    const char *json = input->schema_json;
+    bool assert_formats = input->assert_formats;
+    const gt_schema_registry *registry = input->schemas;
     if ((state->slot_count + 1) * 2 > state->slot_cap && !slots_grow(state))
         return NULL;
     uint64_t hash = hash_text(json, assert_formats);
@@ -79,7 +82,7 @@ static const schema_slot *schema_for(reference_state *state, const char *json, b
     for (; state->slots[at].json != NULL; at = (at + 1) & (state->slot_cap - 1)) {
         const schema_slot *slot = &state->slots[at];
         if (slot->hash == hash && slot->assert_formats == assert_formats && slot->registry == registry &&
-            strcmp(slot->json, json) == 0)
+            slot->remotes_dir == input->remotes_dir && strcmp(slot->json, json) == 0)
             return slot;
     }
     schema_slot *slot = &state->slots[at];
@@ -89,10 +92,12 @@ static const schema_slot *schema_for(reference_state *state, const char *json, b
     slot->hash = hash;
     slot->assert_formats = assert_formats;
     slot->registry = registry;
+    slot->remotes_dir = input->remotes_dir;
     gt_schema_options options;
     gt_schema_options_init(&options);
     options.assert_formats = assert_formats;
     options.registry = registry;
+    options.remotes_dir = input->remotes_dir;
     slot->schema = gt_schema_compile(json, strlen(json), &options, &slot->problem);
     state->slot_count++;
     return slot;
@@ -190,7 +195,7 @@ static int reference_check(void *opaque, const gt_case_input *input, gt_observed
 
     const schema_slot *slot = NULL;
     if (input->schema_json != NULL) {
-        slot = schema_for(state, input->schema_json, input->assert_formats, input->schemas);
+        slot = schema_for(state, input);
         if (slot == NULL) {
             snprintf(note, note_len, "reference: out of memory compiling the schema");
             return GT_CHECK_ERROR;

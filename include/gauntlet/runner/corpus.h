@@ -47,6 +47,8 @@ typedef struct gt_case_input {
     const char *schemas_dir;  /* the corpus's shared schemas/ folder (absolute path), or NULL */
     const struct gt_schema_registry *schemas; /* every schema below schemas_dir, registered by $id and file
                                                * URI, for cross-document $ref; NULL when there is none */
+    const char *remotes_dir;  /* JSON-Schema-Test-Suite cases (run --jsts): the absolute path of the suite's
+                               * remotes/ folder, which stands in for http://localhost:1234/; else NULL */
 } gt_case_input;
 
 typedef struct gt_expected_error {
@@ -88,6 +90,7 @@ typedef struct gt_expect {
     const char *trace_json;     /* expect.trace: members the observed trace record must carry (compact), or NULL */
     const char *output_contains_json; /* expect.output_contains: {JSON Pointer: text or [texts]} that the string there holds */
     const char *output_excludes_json; /* expect.output_excludes: the same, texts the string there must not hold */
+    const char *message_contains_json; /* expect.message_contains: text or [texts] the rejection's message holds */
 } gt_expect;
 
 typedef struct gt_case {
@@ -149,6 +152,17 @@ int gt_corpus_load_rules(gt_corpus *corpus, const char *path);
  * in its file order. A list is read once however often it is reached. */
 size_t gt_corpus_rule_count(const gt_corpus *corpus);
 const gt_rule *gt_corpus_rule(const gt_corpus *corpus, size_t index);
+
+/* Add one case built in memory (`gauntlet run --jsts`): every string, list
+ * and the error set are copied into the corpus (the registry `schemas` is
+ * borrowed: it must outlive the corpus). Its id must be unique across the
+ * corpus as for a loaded case: a duplicate becomes a load problem at
+ * kase->file:kase->line and the case is not added. Returns 1 added, 0
+ * refused, -1 out of memory. */
+int gt_corpus_add_case(gt_corpus *corpus, const gt_case *kase);
+
+/* Record a load problem (copied) for a case source read outside the loader. */
+void gt_corpus_add_problem(gt_corpus *corpus, const char *file, unsigned line, const char *field, const char *message);
 
 /* Keep only the cases that match every given filter (NULL = no filter):
  * gate equal, tag contained, id matching a shell glob (fnmatch). Returns the
