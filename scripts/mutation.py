@@ -502,12 +502,16 @@ def self_test(args):
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
     # A file that includes a private header beside it (parse.c: decimal.h)
-    # must compile from the mutant's own folder too.
-    beside = file_mutants(os.path.join(ROOT, "reference", "parse.c"))[:1]
+    # must compile from the mutant's own folder too: an unchanged copy, built
+    # the way a mutant is (with the build's flags, -Werror included).
+    file_mutants(os.path.join(ROOT, "reference", "parse.c"))
+    first = SOURCES["parse.c"].split("\n")[0]
+    copy = {"id": "self-test-copy", "file": "parse.c", "line": 1, "mutated": first}
     workdir = tempfile.mkdtemp(prefix="gt-mutation-self-")
     try:
-        if not beside or Builder(args.build, workdir).build_mutant(beside[0]) is None:
-            problems.append("a parse.c mutant did not compile (headers beside reference/parse.c not found?)")
+        if Builder(args.build, workdir).build_mutant(copy) is None:
+            problems.append("an unchanged copy of parse.c did not build as a mutant does "
+                            "(headers beside reference/parse.c not found?)")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     for p in problems:
