@@ -328,6 +328,8 @@ static cJSON *named(cJSON *replacement, const cJSON *root, const char *path)
     cJSON *parent = NULL;
     cJSON *node = replacement ? gt_pointer_find((cJSON *)root, path, &parent) : NULL;
     if (node != NULL && cJSON_IsObject(parent) && node->string != NULL) {
+        if (replacement->string != NULL && !(replacement->type & cJSON_StringIsConst))
+            cJSON_free(replacement->string); /* a duplicated member brings its own name */
         replacement->string = strdup(node->string);
         if (replacement->string == NULL) {
             cJSON_Delete(replacement);

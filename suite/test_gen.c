@@ -60,7 +60,7 @@ static size_t run_against_reference(const char *dir)
 
 /* The bundled contracts: every JSON file in corpus/schemas whose root is an object
  * (money-v1.json is a library of $defs, ticket-id-v1.json one string). */
-static size_t contract_schemas(char paths[][256], size_t max)
+static size_t contract_schemas(char paths[][512], size_t max)
 {
     DIR *dir = opendir(GT_TEST_CORPUS "/schemas");
     ck_assert_ptr_nonnull(dir);
@@ -69,7 +69,7 @@ static size_t contract_schemas(char paths[][256], size_t max)
         size_t len = strlen(entry->d_name);
         if (len < 6 || strcmp(entry->d_name + len - 5, ".json") != 0)
             continue;
-        snprintf(paths[count], 256, GT_TEST_CORPUS "/schemas/%s", entry->d_name);
+        snprintf(paths[count], 512, GT_TEST_CORPUS "/schemas/%.400s", entry->d_name);
         char *text = gt_test_slurp(paths[count]);
         cJSON *schema = cJSON_Parse(text);
         free(text);
@@ -83,7 +83,7 @@ static size_t contract_schemas(char paths[][256], size_t max)
 
 START_TEST(test_each_contract_gives_200_passing_cases)
 {
-    char schemas[32][256];
+    char schemas[32][512];
     size_t count = contract_schemas(schemas, 32);
     ck_assert_uint_ge(count, 6); /* build-failure, order-ticket, support-action, -resolution, triage v1 and v2 */
     char *out = malloc(OUT_LEN);
@@ -95,6 +95,7 @@ START_TEST(test_each_contract_gives_200_passing_cases)
         size_t cases = run_against_reference(dir);
         ck_assert_msg(cases >= 200, "%s: only %zu cases", schemas[i], cases);
         remove_tree(dir);
+        free(dir);
     }
     free(out);
 }
