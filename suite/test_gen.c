@@ -311,6 +311,34 @@ START_TEST(test_unsatisfiable_pattern_is_said)
 }
 END_TEST
 
+START_TEST(test_formats_adds_format_near_misses)
+{
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char schema[512];
+    snprintf(schema, sizeof schema, "%s/dated.json", dir);
+    write_text(schema, "{\"type\": \"object\", \"required\": [\"due\", \"contact\"], \"additionalProperties\": false,"
+                       " \"properties\": {\"due\": {\"type\": \"string\", \"format\": \"date\"},"
+                       " \"contact\": {\"type\": \"string\", \"format\": \"email\"}}}");
+    char *plain[] = {"gen", "--schema", schema, "--out", dir, NULL};
+    ck_assert_int_eq(gen_cli(plain, out), 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/structure.cases.json", dir);
+    char *text = gt_test_slurp(path);
+    ck_assert_msg(strstr(text, "\"category\":\t\"format\"") == NULL, "format near-misses without --formats");
+    free(text);
+    char *formats[] = {"gen", "--schema", schema, "--formats", "--out", dir, NULL};
+    ck_assert_int_eq(gen_cli(formats, out), 0);
+    text = gt_test_slurp(path);
+    ck_assert_msg(strstr(text, "2024-02-30") && strstr(text, "user.example.com"), "no format near-misses");
+    ck_assert_msg(strstr(text, "\"formats\":\ttrue"), "the cases do not assert formats");
+    free(text);
+    run_against_reference(dir);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
 /* Shrinker properties for the unit tests. */
 static bool holds_xyz(void *user, const unsigned char *bytes, size_t len)
 {
@@ -355,6 +383,12 @@ START_TEST(test_explore_reference_finds_nothing)
                     "--budget", "400", NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_explore, argv, out, OUT_LEN), 0);
     ck_assert_msg(strstr(out, "no disagreement in 400 cases"), "%s", out);
+    char *timed[] = {"explore", "--schema", "corpus/schemas/build-failure-v1.json", "--target", "reference", "--time",
+                     "1", NULL};
+    time_t start = time(NULL);
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, timed, out, OUT_LEN), 0);
+    ck_assert_int_le(time(NULL) - start, 10);
+    ck_assert_msg(strstr(out, "no disagreement in "), "%s", out);
     char *both[] = {"explore", "--schema", "corpus/schemas/support-action-v1.json", "--target", "reference",
                     "--budget", "4", "--time", "3", NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_explore, both, out, OUT_LEN), 2);
@@ -424,6 +458,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_ambiguous_mutations_are_reported_not_emitted);
     tcase_add_test(tc, test_bad_input_exits_2_naming_it);
     tcase_add_test(tc, test_unsatisfiable_pattern_is_said);
+    tcase_add_test(tc, test_formats_adds_format_near_misses);
     tcase_add_test(tc, test_shrinkers_keep_the_property);
     tcase_add_test(tc, test_explore_reference_finds_nothing);
     tcase_add_test(tc, test_explore_shrinks_naive_node_failure);
