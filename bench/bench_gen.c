@@ -56,7 +56,8 @@ int main(void)
         }
     }
     free(schema);
-    printf("gen    triage schema  %6zu cases/round  generated + reference-checked %9.0f cases/s (target >= %.0f/s) %s\n",
-           cases, best, BENCH_GEN_FLOOR, best >= BENCH_GEN_FLOOR ? "ok" : "BELOW TARGET");
+    printf(
+        "gen    triage schema  %6zu cases/round  generated + reference-checked %9.0f cases/s (target >= %.0f/s) %s\n",
+        cases, best, BENCH_GEN_FLOOR, best >= BENCH_GEN_FLOOR ? "ok" : "BELOW TARGET");
     return 0;
 }

@@ -60,10 +60,10 @@ static int sign(int value)
 typedef struct explore_state {
     gt_gen *gen;
     gt_target *target;
-    size_t from;          /* the candidate the disagreement was found on */
+    size_t from; /* the candidate the disagreement was found on */
     int reference_rank, direction, target_verdict;
     const char *reference_reason;
-    long last;            /* the last candidate that kept the disagreement */
+    long last; /* the last candidate that kept the disagreement */
     gt_observed last_target;
 } explore_state;
 
@@ -149,8 +149,7 @@ static double seconds_now(void)
 }
 
 /* Shrink the disagreement on candidate `from`, print it, save it. */
-static int report_disagreement(explore_state *state, const gt_observed *target_seen, size_t tried,
-                               const char *save_dir)
+static int report_disagreement(explore_state *state, const gt_observed *target_seen, size_t tried, const char *save_dir)
 {
     gt_gen_case *found = gt_gen_case_at(state->gen, state->from);
     printf("disagreement after %zu cases on %s (%s)\n", tried, found->id, found->description ? found->description : "");
@@ -179,8 +178,8 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
     size_t len = 0;
     unsigned char *minimal = NULL;
     if (!syntax)
-        minimal = (unsigned char *)gt_shrink_json((const char *)original, original_len, still_disagrees, state,
-                                                  &stats, &len);
+        minimal =
+            (unsigned char *)gt_shrink_json((const char *)original, original_len, still_disagrees, state, &stats, &len);
     if (minimal == NULL)
         minimal = gt_shrink_bytes(original, original_len, still_disagrees, state, &stats, &len);
     else if (still_disagrees(state, minimal, len)) { /* then the bytes of the smallest value */

@@ -33,32 +33,32 @@
 
 typedef struct gt_gen_options {
     uint64_t seed;
-    unsigned gates;      /* GT_GEN_* bits; 0 = all */
-    bool formats;        /* assert `format` (case option "formats") and add format near-misses */
-    const char *origin;  /* the schema's file name, for messages and case descriptions */
+    unsigned gates;     /* GT_GEN_* bits; 0 = all */
+    bool formats;       /* assert `format` (case option "formats") and add format near-misses */
+    const char *origin; /* the schema's file name, for messages and case descriptions */
 } gt_gen_options;
 
 /* One candidate: its input, what its operator intends, and what the
  * reference observed. Strings are owned by the generator. */
 typedef struct gt_gen_case {
-    char *id;               /* gen.<family>.<operator>.<n> */
-    const char *gate;       /* case gate: "structure" (valid and structure cases), "syntax", "loop", "stream" */
-    const char *family;     /* "valid", "syntax", "structure", "loop" */
-    char *ops;              /* the operator, or the chain "type-swap+fence-json" (explore combinations) */
-    char *path;             /* JSON Pointer of the instance location the operator touched ("" = root) */
+    char *id;           /* gen.<family>.<operator>.<n> */
+    const char *gate;   /* case gate: "structure" (valid and structure cases), "syntax", "loop", "stream" */
+    const char *family; /* "valid", "syntax", "structure", "loop" */
+    char *ops;          /* the operator, or the chain "type-swap+fence-json" (explore combinations) */
+    char *path;         /* JSON Pointer of the instance location the operator touched ("" = root) */
     char *description;
-    unsigned char *raw;     /* the raw model output; NULL for loop and stream cases */
+    unsigned char *raw; /* the raw model output; NULL for loop and stream cases */
     size_t raw_len;
-    char *script_json;      /* loop and stream cases: the loop script (compact JSON) */
-    const char *rules[4];   /* rule ids (corpus/rules.json) the case probes */
+    char *script_json;    /* loop and stream cases: the loop script (compact JSON) */
+    const char *rules[4]; /* rule ids (corpus/rules.json) the case probes */
     size_t rule_count;
     gt_verdict want_verdict; /* the intended outcome */
     const char *want_gate;
     const char *want_reason; /* NULL: any reason of want_gate */
-    gt_observed reference;  /* the reference's observation */
-    bool confirmed;         /* the reference confirms the intended outcome: an emitted case */
-    bool dropped;           /* left out by gt_gen_cap */
-    char *case_json;        /* what a target sees of the case (built on first use) */
+    gt_observed reference;   /* the reference's observation */
+    bool confirmed;          /* the reference confirms the intended outcome: an emitted case */
+    bool dropped;            /* left out by gt_gen_cap */
+    char *case_json;         /* what a target sees of the case (built on first use) */
 } gt_gen_case;
 
 typedef struct gt_gen gt_gen;

@@ -124,8 +124,8 @@ gt_gen *gt_gen_cli_build(const char *who, const gt_gen_cli *cli)
         fprintf(stderr, "%s: %s\n", who, err);
         return NULL;
     }
-    gt_gen_options options = {.seed = cli->seed, .gates = cli->gates, .formats = cli->formats,
-                              .origin = cli->schema_path};
+    gt_gen_options options = {
+        .seed = cli->seed, .gates = cli->gates, .formats = cli->formats, .origin = cli->schema_path};
     gt_gen *gen = gt_gen_new(schema, len, &options, err, sizeof err);
     free(schema);
     if (gen == NULL) {

@@ -47,13 +47,13 @@ bool gt_gen_cli_count(const char *text, size_t *out);
  * message on stderr. */
 int gt_gen_cli_write(const char *who, const gt_gen *gen, const char *dir, const bool *keep);
 
-#define GT_GEN_CLI_HELP                                                                                            \
-    "  --schema FILE          the contract: a JSON Schema (required)\n"                                            \
-    "  --sample FILE          a valid instance to start from (repeatable); without one a minimal and a\n"          \
-    "                         full instance are synthesised from the schema\n"                                     \
-    "  --seed N               the random stream (default 1): the same seed gives the same bytes\n"                 \
-    "  --gates LIST           operator families, comma-separated: syntax, structure, loop (default all;\n"         \
-    "                         valid cases are always generated)\n"                                                 \
+#define GT_GEN_CLI_HELP                                                                                                \
+    "  --schema FILE          the contract: a JSON Schema (required)\n"                                                \
+    "  --sample FILE          a valid instance to start from (repeatable); without one a minimal and a\n"              \
+    "                         full instance are synthesised from the schema\n"                                         \
+    "  --seed N               the random stream (default 1): the same seed gives the same bytes\n"                     \
+    "  --gates LIST           operator families, comma-separated: syntax, structure, loop (default all;\n"             \
+    "                         valid cases are always generated)\n"                                                     \
     "  --formats              assert `format` (case option \"formats\") and add format near-misses\n"
 
 #endif

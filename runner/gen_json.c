@@ -197,7 +197,8 @@ void gt_json_write_text(gt_buf *buf, const char *text, bool escape_all)
         unsigned cp = next_code_point(p, left, &len);
         if (escape_all) {
             if (cp >= 0x10000)
-                gt_buf_printf(buf, "\\u%04x\\u%04x", 0xD800 + ((cp - 0x10000) >> 10), 0xDC00 + ((cp - 0x10000) & 0x3FF));
+                gt_buf_printf(buf, "\\u%04x\\u%04x", 0xD800 + ((cp - 0x10000) >> 10),
+                              0xDC00 + ((cp - 0x10000) & 0x3FF));
             else
                 gt_buf_printf(buf, "\\u%04x", cp);
         } else if (cp == '"' || cp == '\\') {

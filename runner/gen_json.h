@@ -43,11 +43,11 @@ cJSON *gt_pointer_find(cJSON *root, const char *path, cJSON **parent);
 
 /* How gt_json_write spells a value. Zero-initialised = compact JSON. */
 typedef struct gt_json_style {
-    const char *indent;   /* per level; NULL = compact */
-    const char *newline;  /* with indent; default "\n" */
-    const char *colon;    /* default ":" (": " with indent) */
-    bool reverse_keys;    /* members in reverse order at every level */
-    bool escape_keys;     /* every member name as \u escapes */
+    const char *indent;         /* per level; NULL = compact */
+    const char *newline;        /* with indent; default "\n" */
+    const char *colon;          /* default ":" (": " with indent) */
+    bool reverse_keys;          /* members in reverse order at every level */
+    bool escape_keys;           /* every member name as \u escapes */
     const cJSON *escape_string; /* this string value as \u escapes */
     const cJSON *literal_node;  /* write literal_text in place of this value */
     const char *literal_text;

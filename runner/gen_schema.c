@@ -46,8 +46,7 @@ bool gt_gen_type_allows(const cJSON *type, const cJSON *value)
     if (cJSON_IsNull(value))
         return type_is(type, "null");
     if (cJSON_IsNumber(value))
-        return type_is(type, "number") ||
-               (type_is(type, "integer") && value->valuedouble == floor(value->valuedouble));
+        return type_is(type, "number") || (type_is(type, "integer") && value->valuedouble == floor(value->valuedouble));
     return false;
 }
 
@@ -76,8 +75,8 @@ double gt_gen_kw_number(const gt_gen_view *view, const char *keyword, bool *pres
 
 static bool branch_fits(const cJSON *root, const cJSON *branch, const cJSON *value, int depth);
 
-static void view_add(const cJSON *root, gt_gen_view *view, const cJSON *schema, const cJSON *value,
-                     uint64_t *choice, int depth)
+static void view_add(const cJSON *root, gt_gen_view *view, const cJSON *schema, const cJSON *value, uint64_t *choice,
+                     int depth)
 {
     if (!cJSON_IsObject(schema) || view->count == GT_GEN_VIEW_PARTS || depth > 16)
         return;
@@ -100,7 +99,8 @@ static void view_add(const cJSON *root, gt_gen_view *view, const cJSON *schema, 
             continue;
         const cJSON *pick = NULL;
         if (value != NULL) {
-            cJSON_ArrayForEach(item, branches) if (pick == NULL && branch_fits(root, item, value, depth + 1)) pick = item;
+            cJSON_ArrayForEach(item, branches) if (pick == NULL && branch_fits(root, item, value, depth + 1)) pick =
+                item;
         } else {
             pick = cJSON_GetArrayItem(branches, choice ? (int)gt_rng_below(choice, (uint64_t)count) : 0);
         }
@@ -110,8 +110,7 @@ static void view_add(const cJSON *root, gt_gen_view *view, const cJSON *schema, 
     }
 }
 
-void gt_gen_view_build(const cJSON *root, gt_gen_view *view, const cJSON *schema, const cJSON *value,
-                       uint64_t *choice)
+void gt_gen_view_build(const cJSON *root, gt_gen_view *view, const cJSON *schema, const cJSON *value, uint64_t *choice)
 {
     *view = (gt_gen_view){0};
     view->schema = schema;
@@ -292,13 +291,12 @@ static cJSON *synth_number(const gt_gen_view *view, bool random, uint64_t *rng, 
     return cJSON_CreateNumber(value);
 }
 
-
 /* ---- patterns ---- */
 
 typedef struct regex_gen {
     const char *p, *end;
     gt_buf *out;
-    uint64_t *rng; /* NULL: the shortest, first choice everywhere */
+    uint64_t *rng;   /* NULL: the shortest, first choice everywhere */
     const char *why; /* why the pattern is out of reach, or NULL */
 } regex_gen;
 
@@ -339,10 +337,10 @@ static bool rx_class_escape(char c, bool set[128])
     if (lower != 'd' && lower != 'w' && lower != 's')
         return false;
     for (int ch = 0; ch < 128; ch++) {
-        bool in = lower == 'd'   ? (ch >= '0' && ch <= '9')
-                  : lower == 'w' ? ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                                    ch == '_')
-                                 : (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v');
+        bool in = lower == 'd' ? (ch >= '0' && ch <= '9')
+                  : lower == 'w'
+                      ? ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_')
+                      : (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v');
         if (in != negate)
             set[ch] = true;
     }
@@ -685,8 +683,7 @@ char *gt_gen_text_of_length(size_t length, uint64_t *rng)
     return text;
 }
 
-static cJSON *synth_string(const gt_gen_view *view, bool random, uint64_t *rng, unsigned variant,
-                           const char **why)
+static cJSON *synth_string(const gt_gen_view *view, bool random, uint64_t *rng, unsigned variant, const char **why)
 {
     bool has_min, has_max;
     double min = gt_gen_kw_number(view, "minLength", &has_min);
@@ -739,8 +736,8 @@ static cJSON *synth_string(const gt_gen_view *view, bool random, uint64_t *rng, 
 
 /* ---- synthesis ---- */
 
-cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint64_t *rng, unsigned variant,
-                         int depth, char *why, size_t why_len, const char *path)
+cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint64_t *rng, unsigned variant, int depth,
+                         char *why, size_t why_len, const char *path)
 {
     if (depth > 24) {
         snprintf(why, why_len, "%s: the schema nests deeper than the generator follows", path);
@@ -774,7 +771,7 @@ cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint
         if (type != NULL && type_is(type, kinds[i])) /* null last: a nullable member gets a value */
             kind = kinds[i];
     if (kind == NULL) {
-        kind = gt_gen_kw(&view, "properties") || gt_gen_kw(&view, "required")  ? "object"
+        kind = gt_gen_kw(&view, "properties") || gt_gen_kw(&view, "required") ? "object"
                : gt_gen_kw(&view, "items") || gt_gen_kw(&view, "prefixItems") ? "array"
                : gt_gen_kw(&view, "minimum") || gt_gen_kw(&view, "maximum") || gt_gen_kw(&view, "multipleOf")
                    ? "number"
@@ -842,10 +839,10 @@ cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint
             char index[24];
             snprintf(index, sizeof index, "%zu", i);
             char *child_path = gt_pointer_append(path, index);
-            cJSON *child = child_path ? gt_gen_synthesize(root, gt_gen_item_schema(&view, i), full, rng,
-                                                          variant * 31 + (unsigned)i, depth + 1, why, why_len,
-                                                          child_path)
-                                      : NULL;
+            cJSON *child = child_path
+                               ? gt_gen_synthesize(root, gt_gen_item_schema(&view, i), full, rng,
+                                                   variant * 31 + (unsigned)i, depth + 1, why, why_len, child_path)
+                               : NULL;
             free(child_path);
             if (child == NULL) {
                 cJSON_Delete(array);
@@ -859,8 +856,8 @@ cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint
         const char *reason = NULL;
         cJSON *made = synth_string(&view, full, rng, variant, &reason);
         if (made == NULL && reason != NULL)
-            snprintf(why, why_len, "%s: pattern /%s/ uses %s, which the generator cannot satisfy",
-                     path[0] ? path : "/", cJSON_GetStringValue(gt_gen_kw(&view, "pattern")), reason);
+            snprintf(why, why_len, "%s: pattern /%s/ uses %s, which the generator cannot satisfy", path[0] ? path : "/",
+                     cJSON_GetStringValue(gt_gen_kw(&view, "pattern")), reason);
         else if (made == NULL)
             snprintf(why, why_len, "out of memory");
         return made;

@@ -29,8 +29,7 @@ typedef struct gt_gen_view {
 
 /* Build the view of `schema` (inside document `root`) for `value` (NULL when
  * synthesising; `choice` NULL picks first branches, else a random one). */
-void gt_gen_view_build(const cJSON *root, gt_gen_view *view, const cJSON *schema, const cJSON *value,
-                       uint64_t *choice);
+void gt_gen_view_build(const cJSON *root, gt_gen_view *view, const cJSON *schema, const cJSON *value, uint64_t *choice);
 /* The first part's `keyword`, or NULL. */
 const cJSON *gt_gen_kw(const gt_gen_view *view, const char *keyword);
 double gt_gen_kw_number(const gt_gen_view *view, const char *keyword, bool *present);
@@ -70,7 +69,7 @@ char *gt_gen_text_of_length(size_t length, uint64_t *rng);
  * from `rng`; `variant` makes siblings differ (uniqueItems). NULL with `why`
  * naming the location ("/ticket_id: pattern ... uses lookaround") when it
  * cannot. */
-cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint64_t *rng, unsigned variant,
-                         int depth, char *why, size_t why_len, const char *path);
+cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint64_t *rng, unsigned variant, int depth,
+                         char *why, size_t why_len, const char *path);
 
 #endif

@@ -73,7 +73,8 @@ static size_t contract_schemas(char paths[][512], size_t max)
         char *text = gt_test_slurp(paths[count]);
         cJSON *schema = cJSON_Parse(text);
         free(text);
-        if (cJSON_IsString(cJSON_GetObjectItem(schema, "type")) && strcmp(cJSON_GetObjectItem(schema, "type")->valuestring, "object") == 0)
+        if (cJSON_IsString(cJSON_GetObjectItem(schema, "type")) &&
+            strcmp(cJSON_GetObjectItem(schema, "type")->valuestring, "object") == 0)
             count++;
         cJSON_Delete(schema);
     }
@@ -104,8 +105,8 @@ END_TEST
 /* Every file of `a` equals the same file of `b`, byte for byte. */
 static bool same_files(const char *a, const char *b)
 {
-    static const char *const names[] = {"schema.json", "rules.json", "valid.cases.json", "syntax.cases.json",
-                                        "structure.cases.json", "loop.cases.json"};
+    static const char *const names[] = {"schema.json",       "rules.json",           "valid.cases.json",
+                                        "syntax.cases.json", "structure.cases.json", "loop.cases.json"};
     bool same = true;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char pa[512], pb[512];
@@ -226,9 +227,9 @@ START_TEST(test_ambiguous_mutations_are_reported_not_emitted)
     {
         const char *op = cJSON_GetObjectItem(row, "operator")->valuestring;
         bool accepted = strcmp(cJSON_GetObjectItem(row, "reference")->valuestring, "accept") == 0;
-        extra_listed = extra_listed || (strcmp(op, "extra-member") == 0 && accepted &&
-                                        strcmp(cJSON_GetObjectItem(row, "intended")->valuestring,
-                                               "reject structure/*") == 0);
+        extra_listed =
+            extra_listed || (strcmp(op, "extra-member") == 0 && accepted &&
+                             strcmp(cJSON_GetObjectItem(row, "intended")->valuestring, "reject structure/*") == 0);
     }
     cJSON_Delete(json);
     ck_assert_msg(extra_listed, "the report lacks the accepted extra-member mutation");
@@ -265,13 +266,14 @@ START_TEST(test_bad_input_exits_2_naming_it)
     ck_assert_msg(strstr(out, "bad.json: not strict JSON: line 1"), "%s", out);
     /* a sample the reference rejects */
     write_text(sample, "{\"category\": \"billing\"}");
-    char *a2[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", "--sample", sample, "--out", target, NULL};
+    char *a2[] = {"gen",  "--schema", "corpus/schemas/support-triage-v1.json", "--sample", sample, "--out",
+                  target, NULL};
     ck_assert_int_eq(gen_cli(a2, out), 2);
     ck_assert_msg(strstr(out, "sample.json: the reference rejects this sample"), "%s", out);
     char *a3[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", NULL};
     ck_assert_int_eq(gen_cli(a3, out), 2);
-    char *a4[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", "--gates", "syntax,wire", "--out", target,
-                  NULL};
+    char *a4[] = {"gen",  "--schema", "corpus/schemas/support-triage-v1.json", "--gates", "syntax,wire", "--out",
+                  target, NULL};
     ck_assert_int_eq(gen_cli(a4, out), 2);
     ck_assert_msg(strstr(out, "unknown family 'wire'"), "%s", out);
     remove_tree(dir);
@@ -379,18 +381,20 @@ END_TEST
 START_TEST(test_explore_reference_finds_nothing)
 {
     char *out = malloc(OUT_LEN);
-    char *argv[] = {"explore", "--schema", "corpus/schemas/support-action-v1.json", "--target", "reference",
-                    "--budget", "400", NULL};
+    char *argv[] = {"explore", "--schema", "corpus/schemas/support-action-v1.json", "--target", "reference", "--budget",
+                    "400",     NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_explore, argv, out, OUT_LEN), 0);
     ck_assert_msg(strstr(out, "no disagreement in 400 cases"), "%s", out);
     char *timed[] = {"explore", "--schema", "corpus/schemas/build-failure-v1.json", "--target", "reference", "--time",
-                     "1", NULL};
+                     "1",       NULL};
     time_t start = time(NULL);
     ck_assert_int_eq(gt_test_cli(gt_cmd_explore, timed, out, OUT_LEN), 0);
     ck_assert_int_le(time(NULL) - start, 10);
     ck_assert_msg(strstr(out, "no disagreement in "), "%s", out);
-    char *both[] = {"explore", "--schema", "corpus/schemas/support-action-v1.json", "--target", "reference",
-                    "--budget", "4", "--time", "3", NULL};
+    char *both[] = {"explore",  "--schema",  "corpus/schemas/support-action-v1.json",
+                    "--target", "reference", "--budget",
+                    "4",        "--time",    "3",
+                    NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_explore, both, out, OUT_LEN), 2);
     char *missing[] = {"explore", "--schema", "corpus/schemas/support-action-v1.json", NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_explore, missing, out, OUT_LEN), 2);
@@ -408,8 +412,14 @@ START_TEST(test_explore_shrinks_naive_node_failure)
         return;
     }
     char *out = malloc(OUT_LEN), *dir = temp_dir();
-    char *argv[] = {"explore", "--schema", "corpus/schemas/support-triage-v1.json", "--target",
-                    "adapter:node adapters/naive-node/adapter.js", "--save", dir, NULL};
+    char *argv[] = {"explore",
+                    "--schema",
+                    "corpus/schemas/support-triage-v1.json",
+                    "--target",
+                    "adapter:node adapters/naive-node/adapter.js",
+                    "--save",
+                    dir,
+                    NULL};
     time_t start = time(NULL);
     ck_assert_int_eq(gt_test_cli(gt_cmd_explore, argv, out, OUT_LEN), 1);
     ck_assert_int_le(time(NULL) - start, 30);
