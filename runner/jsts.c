@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli_io.h"
+#include "gauntlet/util.h"
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"

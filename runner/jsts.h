@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 #include "gauntlet/value.h"
 
 /* Which part of a dialect folder a file belongs to. */

@@ -286,7 +286,10 @@ class Builder:
         if name not in self.compile:
             obj = f"{self.build}/reference/{name[:-2]}.o"
             line = make_command(self.build, obj, f"-o {obj}")
-            self.compile[name] = line.replace(f"reference/{name}", "{src}").replace(f"-o {obj}", "-o {obj}")
+            # The mutant's copy sits in its own folder, so the headers beside
+            # the original (decimal.h, schema_impl.h, ...) are put on the path.
+            line = line.replace(f"reference/{name}", "-iquote reference {src}")
+            self.compile[name] = line.replace(f"-o {obj}", "-o {obj}")
         return self.compile[name]
 
     def build_mutant(self, mutant):
@@ -469,7 +472,8 @@ def run(args):
 def self_test(args):
     """Fast checks for `make test`: the sample is deterministic for a seed, one
     known mutant (the policy gate never finding the caller's role) is killed,
-    and one that crashes the whole run is killed once replayed file by file."""
+    one that crashes the whole run is killed once replayed file by file, and a
+    mutant of a file with a header beside it compiles."""
     problems = []
     first = sample_mutants(["policy.c", "parse.c"], 7, 6)
     again = sample_mutants(["policy.c", "parse.c"], 7, 6)
@@ -520,6 +524,15 @@ def self_test(args):
                                 "expected crash, then killed file by file")
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
+    # A file that includes a private header beside it (parse.c: decimal.h)
+    # must compile from the mutant's own folder too.
+    beside = file_mutants(os.path.join(ROOT, "reference", "parse.c"))[:1]
+    workdir = tempfile.mkdtemp(prefix="gt-mutation-self-")
+    try:
+        if not beside or Builder(args.build, workdir).build_mutant(beside[0]) is None:
+            problems.append("a parse.c mutant did not compile (headers beside reference/parse.c not found?)")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
     for p in problems:
         print(f"mutation self-test: FAIL: {p}")
     print("mutation self-test: " + ("FAIL" if problems else "ok"))

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "commands.h"
-#include "gauntlet/corpus.h"
+#include "runner/cli/commands.h"
+#include "gauntlet/runner/corpus.h"
 #include "gt_test.h"
-#include "jsts.h"
+#include "runner/jsts.h"
 
 static char dir[64];
 static char tests[128];

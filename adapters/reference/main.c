@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_io.h"
+#include "gauntlet/util.h"
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "gauntlet/schema.h"
 
 #include "gauntlet/version.h"

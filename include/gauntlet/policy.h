@@ -27,6 +27,8 @@
 #define GT_REASON_OVER_LIMIT "over_limit"
 #define GT_REASON_APPROVAL_REQUIRED "approval_required"
 #define GT_REASON_POLICY_MISSING_CONTEXT "missing_trusted_context"
+/* The policy table itself does not compile: nothing is authorized (fail closed). */
+#define GT_REASON_POLICY_INVALID "policy_invalid"
 
 typedef struct gt_policy gt_policy;
 
