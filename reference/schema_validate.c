@@ -752,21 +752,18 @@ static bool kw_unevaluated_items(vctx *c, const sc_kw *kw, const gt_value *inst,
 
 /* ---- objects ---- */
 
+/* The `properties` entry for a member name, or NULL: one hash probe, rarely two. */
 static const sc_prop *find_prop(const sc_kw *kw, const char *name, size_t len)
 {
-    size_t lo = 0, hi = kw->u.props.count;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        const sc_prop *p = &kw->u.props.props[mid];
-        int cmp = p->len != len ? (p->len < len ? -1 : 1) : memcmp(p->name, name, len);
-        if (cmp == 0)
+    uint32_t mask = kw->u.props.mask;
+    for (uint32_t at = sc_prop_hash(name, len) & mask;; at = (at + 1) & mask) {
+        uint32_t slot = kw->u.props.slots[at];
+        if (slot == 0)
+            return NULL;
+        const sc_prop *p = &kw->u.props.props[slot - 1];
+        if (p->len == len && memcmp(p->name, name, len) == 0)
             return p;
-        if (cmp < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
     }
-    return NULL;
 }
 
 static bool kw_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)

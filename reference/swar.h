@@ -1,0 +1,55 @@
+/* swar.h — eight bytes at a time in one 64-bit word ("SIMD within a
+ * register"), for the byte scans of the syntax gate and the JSONL decoder:
+ * the common run of plain string bytes is found a word at a time, and only a
+ * word that holds a byte of interest goes back to the byte-by-byte code.
+ * Private to libgauntlet and the runner. */
+#ifndef GT_SWAR_H
+#define GT_SWAR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define GT_SWAR_ONES 0x0101010101010101ull
+#define GT_SWAR_HIGHS 0x8080808080808080ull
+
+/* The 8 bytes at p, in memory order (no alignment needed). */
+static inline uint64_t gt_swar_load(const unsigned char *p)
+{
+    uint64_t word;
+    memcpy(&word, p, sizeof word);
+    return word;
+}
+
+/* Nonzero exactly when some byte of `word` is below `n` (n <= 128). */
+static inline uint64_t gt_swar_has_less(uint64_t word, unsigned n)
+{
+    return (word - GT_SWAR_ONES * n) & ~word & GT_SWAR_HIGHS;
+}
+
+/* Nonzero exactly when some byte of `word` equals `byte`. */
+static inline uint64_t gt_swar_has_byte(uint64_t word, unsigned char byte)
+{
+    return gt_swar_has_less(word ^ (GT_SWAR_ONES * byte), 1);
+}
+
+/* Nonzero when some byte of `word` ends a plain run inside a JSON string:
+ * '"', '\\' or a control character (< 0x20); bytes >= 0x80 are plain here.
+ * The first flagged byte (gt_swar_first) is always a true stop: the tricks
+ * above can only flag a byte falsely after a true one. */
+static inline uint64_t gt_swar_string_stops(uint64_t word)
+{
+    return gt_swar_has_byte(word, '"') | gt_swar_has_byte(word, '\\') | gt_swar_has_less(word, 0x20);
+}
+
+/* Index (0..7, in memory order) of the first flagged byte of a nonzero mask. */
+static inline unsigned gt_swar_first(uint64_t mask)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return (unsigned)__builtin_clzll(mask) / 8;
+#else
+    return (unsigned)__builtin_ctzll(mask) / 8;
+#endif
+}
+
+#endif
