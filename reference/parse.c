@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena_impl.h"
 #include "decimal.h"
 #include "swar.h"
 
@@ -111,7 +112,7 @@ static void *grow_stack(parser *ps, void *items, size_t *cap, size_t size, size_
         return grown;
     }
     if (ncap * size <= PARSE_ARENA_STACK)
-        grown = gt_arena_alloc(ps->arena, ncap * size);
+        grown = gt_arena_bump(ps->arena, ncap * size);
     else if ((grown = malloc(ncap * size)) != NULL)
         *heap = true;
     if (grown == NULL)
@@ -301,10 +302,15 @@ static inline bool is_word_char(unsigned char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
 }
 
-static bool word_is(const unsigned char *p, const unsigned char *end, const char *word)
+/* Do the bytes at p spell `word`, not followed by a word character? Inline:
+ * true, false and null are read through here. */
+static inline bool word_is(const unsigned char *p, const unsigned char *end, const char *word)
 {
-    size_t n = strlen(word);
-    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0 && (p + n == end || !is_word_char(p[n]));
+    size_t n = 0;
+    for (; word[n] != '\0'; n++)
+        if (p + n >= end || p[n] != (unsigned char)word[n])
+            return false;
+    return p + n == end || !is_word_char(p[n]);
 }
 
 /* ---- strings -------------------------------------------------------------- */
@@ -439,8 +445,10 @@ static size_t decode_escape(parser *ps, const unsigned char *p, unsigned char *o
 
 /* Parse the string whose opening quote is at ps->p. Returns its decoded
  * bytes in the arena (NUL-terminated) and length, advancing ps->p past the
- * closing quote. NULL after a recorded failure. */
-static const char *parse_string(parser *ps, size_t *len_out)
+ * closing quote. With `value_out`, a zeroed gt_value is allocated in front of
+ * the bytes (one allocation for a string value) and returned there. NULL
+ * after a recorded failure. */
+static const char *parse_string(parser *ps, size_t *len_out, gt_value **value_out)
 {
     const unsigned char *begin = ps->p + 1, *q = begin, *end = ps->end;
     bool escaped = false;
@@ -486,10 +494,15 @@ static const char *parse_string(parser *ps, size_t *len_out)
         }
         q += n;
     }
-    size_t raw_len = (size_t)(q - begin);
-    char *out = gt_arena_alloc(ps->arena, raw_len + 1);
+    size_t raw_len = (size_t)(q - begin), prefix = value_out != NULL ? sizeof(gt_value) : 0;
+    char *out = gt_arena_bump(ps->arena, prefix + raw_len + 1);
     if (out == NULL)
         return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, begin, NULL);
+    if (value_out != NULL) {
+        *value_out = (gt_value *)(void *)out;
+        memset(out, 0, prefix);
+        out += prefix;
+    }
     size_t len = raw_len;
     if (!escaped) {
         memcpy(out, begin, raw_len);
@@ -642,7 +655,7 @@ static gt_value *parse_number(parser *ps)
         return fail_at(ps, GT_SYNTAX_BAD_NUMBER, start, NULL);
 
     size_t text_len = (size_t)(q - start);
-    gt_value *value = gt_arena_alloc(ps->arena, sizeof *value + text_len + 1);
+    gt_value *value = gt_arena_bump(ps->arena, sizeof *value + text_len + 1);
     if (value == NULL)
         return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, start, NULL);
     char *text = (char *)(value + 1);
@@ -803,7 +816,7 @@ static bool check_duplicates(parser *ps, gt_member *members, size_t *count_io)
         for (size_t i = 1; i < count; i++)
             for (size_t j = 0; j < i; j++)
                 if (members[i].key_len == members[j].key_len &&
-                    memcmp(members[i].key, members[j].key, members[i].key_len) == 0)
+                    gt_swar_same(members[i].key, members[j].key, members[i].key_len))
                     goto duplicate_found;
         return true;
     duplicate_found:;
@@ -861,7 +874,7 @@ static gt_value *pop_frame(parser *ps)
         size_t count = ps->items_len - top->first;
         gt_value **items = NULL;
         if (count > 0) {
-            items = gt_arena_alloc(ps->arena, count * sizeof *items);
+            items = gt_arena_bump(ps->arena, count * sizeof *items);
             if (items == NULL)
                 return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
             memcpy(items, ps->items + top->first, count * sizeof *items);
@@ -875,7 +888,7 @@ static gt_value *pop_frame(parser *ps)
         if (count > 0) {
             if (!check_duplicates(ps, ps->members + top->first, &count))
                 return NULL;
-            members = gt_arena_alloc(ps->arena, count * sizeof *members);
+            members = gt_arena_bump(ps->arena, count * sizeof *members);
             if (members == NULL)
                 return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
             memcpy(members, ps->members + top->first, count * sizeof *members);
@@ -889,7 +902,7 @@ static gt_value *pop_frame(parser *ps)
 
 static gt_value *new_value(parser *ps, gt_type type, const unsigned char *at)
 {
-    gt_value *value = gt_arena_alloc(ps->arena, sizeof *value);
+    gt_value *value = gt_arena_bump(ps->arena, sizeof *value);
     if (value == NULL)
         return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, at, NULL);
     memset(value, 0, sizeof *value);
@@ -917,7 +930,7 @@ static bool parse_key(parser *ps)
     member->key_offset = (size_t)(p - ps->start);
     member->value = NULL;
     size_t key_len;
-    const char *key = parse_string(ps, &key_len);
+    const char *key = parse_string(ps, &key_len, NULL);
     if (key == NULL)
         return false;
     member->key = key;
@@ -953,12 +966,11 @@ static gt_value *parse_value_start(parser *ps, position where)
         return value;
     case '"': {
         size_t len;
-        value = new_value(ps, GT_STRING, p);
-        if (value == NULL)
-            return NULL;
-        const char *chars = parse_string(ps, &len);
+        const char *chars = parse_string(ps, &len, &value);
         if (chars == NULL)
             return NULL;
+        value->type = GT_STRING;
+        value->offset = (size_t)(p - ps->start);
         value->u.str.chars = chars;
         value->u.str.len = len;
         return value;
@@ -967,7 +979,7 @@ static gt_value *parse_value_start(parser *ps, position where)
     case 'f':
     case 'n': {
         const char *word = *p == 't' ? "true" : *p == 'f' ? "false" : "null";
-        size_t n = strlen(word);
+        size_t n = *p == 'f' ? 5 : 4;
         size_t avail = (size_t)(ps->end - p);
         if (avail < n && memcmp(p, word, avail) == 0)
             return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, ps->end, NULL);

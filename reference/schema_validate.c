@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "schema_impl.h"
+#include "swar.h"
 
 /* Stack a validation may use when the schema does not say (6 MiB: Linux gives
  * 8 MiB to the main thread and to threads by default). Deep schemas and
@@ -761,7 +762,7 @@ static const sc_prop *find_prop(const sc_kw *kw, const char *name, size_t len)
         if (slot == 0)
             return NULL;
         const sc_prop *p = &kw->u.props.props[slot - 1];
-        if (p->len == len && memcmp(p->name, name, len) == 0)
+        if (p->len == len && gt_swar_same(p->name, name, len))
             return p;
     }
 }

@@ -52,4 +52,26 @@ static inline unsigned gt_swar_first(uint64_t mask)
 #endif
 }
 
+/* Are the `n` bytes at a and b equal? For the short names of JSON members:
+ * a few overlapping word compares instead of a call to memcmp. */
+static inline bool gt_swar_same(const char *a, const char *b, size_t n)
+{
+    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8)
+            if (gt_swar_load(x + i) != gt_swar_load(y + i))
+                return false;
+        return gt_swar_load(x + n - 8) == gt_swar_load(y + n - 8);
+    }
+    if (n >= 4) {
+        uint32_t x0, y0, x1, y1;
+        memcpy(&x0, x, 4), memcpy(&y0, y, 4), memcpy(&x1, x + n - 4, 4), memcpy(&y1, y + n - 4, 4);
+        return x0 == y0 && x1 == y1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return false;
+    return true;
+}
+
 #endif

@@ -6,6 +6,7 @@
 
 #include "gauntlet/parse.h"
 #include "gt_test.h"
+#include "swar.h"
 
 static gt_arena *arena;
 
@@ -532,6 +533,24 @@ START_TEST(test_word_scan_finds_every_offset)
 }
 END_TEST
 
+/* gt_swar_same (member names, duplicate checks) compares overlapping words:
+ * every length from 0 to 40, a difference at every position is seen. */
+START_TEST(test_word_compare_sees_every_byte)
+{
+    char a[48], b[48];
+    for (size_t n = 0; n <= 40; n++) {
+        for (size_t i = 0; i < n; i++)
+            a[i] = b[i] = (char)('a' + (i * 7) % 26);
+        ck_assert(gt_swar_same(a, b, n));
+        for (size_t at = 0; at < n; at++) {
+            b[at] ^= 0x20;
+            ck_assert_msg(!gt_swar_same(a, b, n), "length %zu, difference at %zu", n, at);
+            b[at] ^= 0x20;
+        }
+    }
+}
+END_TEST
+
 /* The parser's scratch stacks start in the arena and move to the heap past a
  * few kilobytes: wide and deep documents keep every item, member and level. */
 START_TEST(test_scratch_stacks_grow_past_the_arena)
@@ -663,6 +682,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_rfc8259_mode);
     tcase_add_test(tc, test_fast_decimals_match_strtod);
     tcase_add_test(tc, test_word_scan_finds_every_offset);
+    tcase_add_test(tc, test_word_compare_sees_every_byte);
     tcase_add_test(tc, test_scratch_stacks_grow_past_the_arena);
     tcase_add_test(tc, test_equality);
     tcase_add_test(tc, test_reason_codes_round_trip);
