@@ -140,7 +140,13 @@ static bool run_test(const gt_schema *schema, const gt_value *test, gt_schema_er
         return false;
     }
     if (full == GT_SCHEMA_ERROR) {
-        snprintf(why, cap, "evaluation error (out of memory or too deep)");
+        if (gt_schema_failure_is_limit(errors->failure) && errors->count > 0)
+            snprintf(why, cap, "evaluation stopped by a limit: %s: %s", errors->items[0].keyword,
+                     errors->items[0].message);
+        else
+            snprintf(why, cap, "evaluation error (%s)",
+                     gt_schema_failure_code_str(errors->failure) ? gt_schema_failure_code_str(errors->failure)
+                                                                 : "out_of_memory");
         return false;
     }
     if ((full == GT_SCHEMA_VALID) == expected)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli_io.h"
+#include "spawn.h"
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
 
@@ -181,9 +182,8 @@ static int spawn_adapter(adapter *ad, char *err, size_t err_len)
     }
     if (pid == 0) {
         setpgid(0, 0);
-        dup2(in_pipe[0], 0);
-        dup2(out_pipe[1], 1);
-        dup2(err_pipe[1], 2);
+        if (gt_child_stdio(in_pipe[0], out_pipe[1], err_pipe[1]) != 0)
+            _exit(127);
         signal(SIGPIPE, SIG_DFL);
         execl("/bin/sh", "sh", "-c", ad->command, (char *)NULL);
         _exit(127);

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "gauntlet/arena.h"
+#include "spawn.h"
 #include "gauntlet/mock.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/run.h"
@@ -119,9 +120,8 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
     if (pid == 0) {
         setpgid(0, 0);
         int devnull = open("/dev/null", O_RDONLY);
-        dup2(devnull, 0);
-        dup2(out_pipe[1], 1);
-        dup2(err_pipe[1], 2);
+        if (devnull < 0 || gt_child_stdio(devnull, out_pipe[1], err_pipe[1]) != 0)
+            _exit(127);
         for (size_t i = 0; i < env_count; i++)
             putenv(env[i]);
         signal(SIGPIPE, SIG_DFL);

@@ -304,6 +304,39 @@ START_TEST(test_python_adapter_syntax_corpus_has_no_error)
 }
 END_TEST
 
+/* A parent started with no standard input (as CI starts gauntlet): the
+ * adapter's stdin pipe is handed fd 0, and the child must still read it
+ * (before the fix it saw EOF and exited 0 before answering hello). */
+START_TEST(test_parent_without_stdin)
+{
+    const char *bin = getenv("GAUNTLET_ADAPTER_REFERENCE");
+    if (bin == NULL)
+        bin = "build/adapters/gauntlet-adapter-reference";
+    close(0);
+    void *state;
+    char err[512], note[2048];
+    ck_assert_msg(gt_target_adapter_ops.open(bin, &state, err, sizeof err) == 0, "%s", err);
+    gt_case_input input = syntax_case;
+    input.raw = (const unsigned char *)"```json\n{}\n```";
+    input.raw_len = 14;
+    gt_observed observed;
+    ck_assert_msg(check_once(state, &input, &observed, note, sizeof note) == GT_CHECK_DONE, "%s", note);
+    ck_assert_str_eq(observed.reason, "markdown_fence");
+    gt_observed_clear(&observed);
+    gt_target_adapter_ops.close(state);
+    /* the whole command, started with fd 0 closed, runs every case */
+    char command[1024];
+    snprintf(command, sizeof command, "%s run corpus/syntax --target 'adapter:%s' <&- 2>&1 | tail -n 1",
+             getenv("GAUNTLET") ? getenv("GAUNTLET") : "build/gauntlet", bin);
+    FILE *pipe = popen(command, "r");
+    ck_assert_ptr_nonnull(pipe);
+    char line[256] = "";
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, pipe));
+    pclose(pipe);
+    ck_assert_msg(strstr(line, " passed, 0 failed, 0 skipped") != NULL && line[0] != '0', "%s", line);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("adapter target");
@@ -320,6 +353,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_protocol_violations);
     tcase_add_test(tc, test_bad_handshakes);
     tcase_add_test(tc, test_reference_adapter_round_trip);
+    tcase_add_test(tc, test_parent_without_stdin);
     tcase_add_test(tc, test_reply_depth);
     tcase_add_test(tc, test_python_json_dumps_replies);
     tcase_add_test(tc, test_python_adapter_syntax_corpus_has_no_error);

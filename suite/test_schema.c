@@ -620,6 +620,13 @@ START_TEST(test_cli_refs_and_nul)
     ck_assert_msg(strstr(out, "2 passed, 0 failed") != NULL, "%s", out);
     char *jsts_missing[] = {"jsts", group, "--ref", "/nonexistent/x.json", NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_jsts, jsts_missing, out, sizeof out), 2);
+    /* a test that stops on an evaluation limit names the limit */
+    write_text(suite, "cycle.json", "[{\"description\":\"cycle\",\"schema\":{\"$ref\":\"#\"},\"tests\":["
+                                    "{\"description\":\"one\",\"data\":1,\"valid\":true}]}]");
+    snprintf(group, sizeof group, "%s/cycle.json", suite);
+    char *jsts_cycle[] = {"jsts", group, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_jsts, jsts_cycle, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "evaluation stopped by a limit: schema_ref_cycle") != NULL, "%s", out);
     /* wire commands read a schema whose pattern holds \u0000 (SchemaStore has them) */
     write_text(dir, "nulpat.json", "{\"type\":\"string\",\"pattern\":\"^[^\\u0000]*$\"}");
     snprintf(path, sizeof path, "%s/nulpat.json", dir);
