@@ -90,7 +90,7 @@ typedef struct vctx {
 } vctx;
 
 static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evalset *ev);
-static bool charge(vctx *c, const char *location, size_t units);
+static inline bool charge(vctx *c, const char *location, size_t units);
 
 /* ---- small helpers ---- */
 
@@ -110,7 +110,7 @@ static bool is_integer_in(const gt_value *v, gt_schema_dialect dialect)
     return dialect == GT_SCHEMA_DRAFT4 ? (v->flags & GT_NUM_INTEGER_LITERAL) != 0 : gt_number_is_integer(v);
 }
 
-static uint32_t instance_bits(const gt_value *v, gt_schema_dialect dialect)
+static inline uint32_t instance_bits(const gt_value *v, gt_schema_dialect dialect)
 {
     switch (v->type) {
     case GT_NULL: return SC_T_NULL;
@@ -383,7 +383,7 @@ NOINLINE static void fail_limit(vctx *c, gt_schema_failure failure, const char *
 
 /* Count `units` of work against the evaluation budget (and, every so often,
  * the deadline). False when a bound was hit. */
-static bool charge(vctx *c, const char *location, size_t units)
+static inline bool charge(vctx *c, const char *location, size_t units)
 {
     size_t before = c->evaluations;
     c->evaluations += units;
@@ -1091,10 +1091,11 @@ static bool kw_ref(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
 
 /* ---- dispatch ---- */
 
-static bool eval_kw(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst, evalset *ev)
+/* `bits`: the instance's type bits (instance_bits), computed once per node. */
+static bool eval_kw(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst, uint32_t bits, evalset *ev)
 {
     switch (kw->kind) {
-    case KW_TYPE: return kw_type(c, n, kw, inst);
+    case KW_TYPE: return (bits & kw->u.types) != 0 || kw_type(c, n, kw, inst);
     case KW_ENUM: return kw_enum(c, kw, inst);
     case KW_CONST: return kw_const(c, kw, inst);
     case KW_MULTIPLE_OF: return kw_multiple_of(c, kw, inst);
@@ -1256,7 +1257,7 @@ static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evals
         const sc_kw *kw = &n->kws[i];
         if (!(kw->applies & bits))
             continue;
-        if (!eval_kw(c, n, kw, inst, ev)) {
+        if (!eval_kw(c, n, kw, inst, bits, ev)) {
             ok = false;
             if (!c->collect || c->stop || c->fatal)
                 break;
