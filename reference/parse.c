@@ -292,7 +292,8 @@ static void *fail_at(parser *ps, gt_syntax_reason reason, const unsigned char *a
 
 static inline const unsigned char *skip_ws(const unsigned char *p, const unsigned char *end)
 {
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    /* model outputs are often compact: one compare settles most calls */
+    while (p < end && *p <= ' ' && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
         p++;
     return p;
 }
@@ -505,7 +506,7 @@ static const char *parse_string(parser *ps, size_t *len_out, gt_value **value_ou
     }
     size_t len = raw_len;
     if (!escaped) {
-        memcpy(out, begin, raw_len);
+        gt_swar_copy(out, begin, raw_len);
     } else {
         /* Pass 2: decode escapes (the output is never longer than the input). */
         const unsigned char *r = begin;

@@ -82,6 +82,12 @@ typedef struct vctx {
     size_t scope_len, scope_cap;
     pcre2_match_data *md;
     gt_arena *scratch;
+    /* which members (bit i = member i, objects of at most 64 members) the last
+     * complete `properties` pass over `props_inst` declared: additionalProperties
+     * of the same node then needs no second lookup */
+    const gt_value *props_inst;
+    const sc_kw *props_kw;
+    uint64_t props_declared;
     const void **guards; /* (node, instance) pairs entered at loop-guarded nodes */
     size_t guards_len, guards_cap;
     path_seg path_local[64];
@@ -770,12 +776,14 @@ static const sc_prop *find_prop(const sc_kw *kw, const char *name, size_t len)
 static bool kw_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
 {
     bool ok = true;
-    size_t count = inst->u.obj.count;
-    for (size_t i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
+    size_t count = inst->u.obj.count, i;
+    uint64_t declared = 0;
+    for (i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
         const gt_member *m = &inst->u.obj.members[i];
         const sc_prop *p = find_prop(kw, m->key, m->key_len);
         if (p == NULL)
             continue;
+        declared |= i < 64 ? 1ull << i : 0;
         eval_mark(c, ev, i, count);
         if (p->schema->is_bool && p->schema->bool_value)
             continue;
@@ -784,6 +792,8 @@ static bool kw_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalse
         ok &= validate_child(c, p->schema, m->value);
         pop(c);
     }
+    if (i == count && count <= 64) /* after the children, which may have used it */
+        c->props_inst = inst, c->props_kw = kw, c->props_declared = declared;
     return ok;
 }
 
@@ -810,9 +820,14 @@ static bool kw_pattern_properties(vctx *c, const sc_kw *kw, const gt_value *inst
     return ok;
 }
 
-static bool matched_elsewhere(vctx *c, const sc_node *n, const gt_member *m)
+/* Is member `i` of `inst` declared by properties or patternProperties? */
+static bool matched_elsewhere(vctx *c, const sc_node *n, const gt_value *inst, size_t i)
 {
-    if (n->properties && find_prop(n->properties, m->key, m->key_len))
+    const gt_member *m = &inst->u.obj.members[i];
+    if (n->properties && c->props_inst == inst && c->props_kw == n->properties) {
+        if ((c->props_declared >> i) & 1)
+            return true;
+    } else if (n->properties && find_prop(n->properties, m->key, m->key_len))
         return true;
     if (n->pattern_properties)
         for (size_t k = 0; k < n->pattern_properties->u.pats.count; k++)
@@ -831,7 +846,7 @@ NOINLINE static bool kw_extra_properties(vctx *c, const sc_node *n, const sc_kw 
     const sc_node *sub = kw->u.sub.schema;
     for (size_t i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
         const gt_member *m = &inst->u.obj.members[i];
-        if (unevaluated ? eval_has(ev, i) : matched_elsewhere(c, n, m))
+        if (unevaluated ? eval_has(ev, i) : matched_elsewhere(c, n, inst, i))
             continue;
         eval_mark(c, ev, i, count);
         if (sub->is_bool && sub->bool_value)
@@ -1364,6 +1379,7 @@ gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *ins
     c.path = c.path_local, c.path_len = 0, c.path_cap = sizeof c.path_local / sizeof c.path_local[0];
     c.scope = c.scope_local, c.scope_len = 0, c.scope_cap = sizeof c.scope_local / sizeof c.scope_local[0];
     c.guards = c.guards_local, c.guards_len = 0, c.guards_cap = sizeof c.guards_local / sizeof c.guards_local[0];
+    c.props_inst = NULL, c.props_kw = NULL, c.props_declared = 0;
     c.md = errors ? errors->match_data : NULL;
     c.scratch = errors ? errors->scratch : NULL;
     c.failure = GT_SCHEMA_FAILURE_NONE;

@@ -74,4 +74,24 @@ static inline bool gt_swar_same(const char *a, const char *b, size_t n)
     return true;
 }
 
+/* memcpy for the short strings of JSON values: overlapping word moves up to
+ * 16 bytes, a call to memcpy beyond. */
+static inline void gt_swar_copy(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (n > 16)
+        memcpy(d, s, n);
+    else if (n >= 8) {
+        uint64_t head = gt_swar_load(s), tail = gt_swar_load(s + n - 8);
+        memcpy(d, &head, 8), memcpy(d + n - 8, &tail, 8);
+    } else if (n >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, s, 4), memcpy(&tail, s + n - 4, 4);
+        memcpy(d, &head, 4), memcpy(d + n - 4, &tail, 4);
+    } else
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+}
+
 #endif

@@ -534,7 +534,8 @@ START_TEST(test_word_scan_finds_every_offset)
 END_TEST
 
 /* gt_swar_same (member names, duplicate checks) compares overlapping words:
- * every length from 0 to 40, a difference at every position is seen. */
+ * every length from 0 to 40, a difference at every position is seen; and
+ * gt_swar_copy copies exactly the bytes asked for. */
 START_TEST(test_word_compare_sees_every_byte)
 {
     char a[48], b[48];
@@ -542,6 +543,10 @@ START_TEST(test_word_compare_sees_every_byte)
         for (size_t i = 0; i < n; i++)
             a[i] = b[i] = (char)('a' + (i * 7) % 26);
         ck_assert(gt_swar_same(a, b, n));
+        char copy[48] = {0};
+        gt_swar_copy(copy, a, n); /* the short-string copy moves exactly n bytes */
+        ck_assert(gt_swar_same(copy, a, n));
+        ck_assert_int_eq(copy[n], 0);
         for (size_t at = 0; at < n; at++) {
             b[at] ^= 0x20;
             ck_assert_msg(!gt_swar_same(a, b, n), "length %zu, difference at %zu", n, at);

@@ -238,6 +238,30 @@ START_TEST(test_many_properties_lookup)
 }
 END_TEST
 
+/* additionalProperties reuses the members `properties` declared on the same
+ * object; nested objects (checked in between) must not lend theirs. */
+START_TEST(test_additional_properties_after_nested_objects)
+{
+    const char *schema = "{\"properties\":{\"a\":{\"properties\":{\"x\":{},\"c\":{}},\"additionalProperties\":false},"
+                         "\"b\":{}},\"required\":[\"a\"],\"additionalProperties\":false}";
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(check(schema, "{\"a\":{\"x\":1,\"y\":2},\"c\":3,\"b\":1}", &errors), GT_SCHEMA_INVALID);
+    ck_assert_uint_eq(errors.count, 2);
+    ck_assert_str_eq(errors.items[0].instance_path, "/a/y");
+    ck_assert_str_eq(errors.items[1].instance_path, "/c");
+    gt_schema_errors_free(&errors);
+    ck_assert(valid(schema, "{\"b\":{\"y\":1},\"a\":{\"c\":{\"z\":1}}}"));
+    /* additionalProperties before properties: what a sibling declared is no answer */
+    schema = "{\"properties\":{\"p\":{\"properties\":{\"z\":{}}},"
+             "\"o\":{\"additionalProperties\":false,\"properties\":{\"k\":{}}}}}";
+    ck_assert_int_eq(check(schema, "{\"p\":{\"z\":1},\"o\":{\"q\":1,\"k\":1}}", &errors), GT_SCHEMA_INVALID);
+    ck_assert_uint_eq(errors.count, 1);
+    ck_assert_str_eq(errors.items[0].instance_path, "/o/q");
+    gt_schema_errors_free(&errors);
+}
+END_TEST
+
 START_TEST(test_multiple_of_decimal)
 {
     ck_assert(valid("{\"multipleOf\":0.01}", "0.07"));
@@ -816,6 +840,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_multiple_of_decimal);
     tcase_add_test(tc, test_multiple_of_integer_path_agrees);
     tcase_add_test(tc, test_many_properties_lookup);
+    tcase_add_test(tc, test_additional_properties_after_nested_objects);
     tcase_add_test(tc, test_numbers_are_exact);
     tcase_add_test(tc, test_code_point_lengths);
     tcase_add_test(tc, test_applicators);
