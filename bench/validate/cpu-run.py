@@ -9,9 +9,13 @@ import subprocess
 import sys
 import time
 
+# children this interpreter inherited the accounting of (a pyenv shim's own
+# helpers, for one) are not the command's: count from here
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
 start = time.perf_counter()
 out = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, text=True).stdout
 wall = time.perf_counter() - start
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 print((out.splitlines() or [""])[0])
-print("%.4f %.4f" % (usage.ru_utime + usage.ru_stime, wall))
+print("%.4f %.4f" % (cpu, wall))
