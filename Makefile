@@ -20,10 +20,10 @@ endif
 OPT     ?= -O2
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS  ?= $(OPT) -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -I$(BUILD)/gen $(shell pkg-config --cflags $(PKGS)) -pthread
+CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -I. -I$(BUILD)/gen $(shell pkg-config --cflags $(PKGS)) -pthread
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) $(UNISTRING) -lm -pthread
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
-# The gauntlet binary links neither libcurl nor libmicrohttpd: runner/lazy_net.c
+# The gauntlet binary links neither libcurl nor libmicrohttpd: runner/cli/lazy_net.c
 # dlopens them on the first HTTP call, so one-shot commands skip loading their
 # dependency trees (bench/startup.sh). The sonames come from the -dev packages.
 NET_PKGS := libcurl libmicrohttpd
@@ -51,7 +51,7 @@ LIB_SRC  := $(sort $(wildcard reference/*.c))
 # Generated sources (embedded metaschemas, ...) are compiled into libgauntlet.
 GEN_SRC  :=
 # Everything the CLI needs besides libgauntlet: runner, reports, mock server.
-APP_SRC  := $(sort $(filter-out runner/main.c runner/lazy_net.c,$(wildcard runner/*.c)) $(wildcard reports/*.c) $(wildcard mocks/*.c))
+APP_SRC  := $(sort $(wildcard runner/*.c runner/targets/*.c) $(filter-out runner/cli/main.c runner/cli/lazy_net.c,$(wildcard runner/cli/*.c)) $(wildcard reports/*.c) $(wildcard mocks/*.c))
 TEST_SRC := $(sort $(wildcard suite/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 ADAPTER_SRC := $(sort $(wildcard adapters/*/main.c))
@@ -83,9 +83,9 @@ ifeq ($(BUILD),build)
 	@ln -sf $(LIBGT) libgauntlet.a
 endif
 
-$(BUILD)/%.o: %.c $(wildcard include/gauntlet/*.h) $(wildcard runner/*.h reports/*.h mocks/*.h reference/*.h) | $(GEN_SRC)
+$(BUILD)/%.o: %.c $(wildcard include/gauntlet/*.h include/gauntlet/runner/*.h) $(wildcard runner/*.h runner/*/*.h reports/*.h mocks/*.h reference/*.h) | $(GEN_SRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Irunner -Ireports -Imocks -Ireference -c $< -o $@
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(LIBGT): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -104,22 +104,22 @@ $(SHARED_LIB): $(LIB_OBJ) $(APP_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libgauntlet.so.$(SOVERSION) -Wl,-z,defs $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/runner/lazy_net.o: CFLAGS += $(LAZY_NET_DEFS)
+$(BUILD)/runner/cli/lazy_net.o: CFLAGS += $(LAZY_NET_DEFS)
 
-$(GAUNTLET): $(BUILD)/runner/main.o $(BUILD)/runner/lazy_net.o $(LIBAPP) $(LIBGT)
+$(GAUNTLET): $(BUILD)/runner/cli/main.o $(BUILD)/runner/cli/lazy_net.o $(LIBAPP) $(LIBGT)
 	$(CC) $(LDFLAGS) -o $@ $^ $(GAUNTLET_LDLIBS)
 
 $(BUILD)/adapters/gauntlet-adapter-%: adapters/%/main.c $(LIBAPP) $(LIBGT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Irunner $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(LDLIBS)
 
 $(BUILD)/suite/%: suite/%.c suite/gt_test.h $(LIBAPP) $(LIBGT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Irunner -Ireports -Imocks -Ireference $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(CHECK_LIBS) $(LDLIBS)
 
 $(BUILD)/bench/%: bench/%.c $(LIBAPP) $(LIBGT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Irunner -Ireports -Ireference $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(LDLIBS)
 
 # The syntax gate's second peer, simdjson (C++, bench only, Debian
 # libsimdjson-dev): linked into bench_parse when pkg-config finds it, else
@@ -132,7 +132,7 @@ $(BUILD)/bench/simdjson_peer.o: bench/peers/simdjson_peer.cpp
 
 $(BUILD)/bench/bench_parse: bench/bench_parse.c $(LIBAPP) $(LIBGT) $(if $(SIMDJSON_FOUND),$(BUILD)/bench/simdjson_peer.o)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(if $(SIMDJSON_FOUND),-DGT_BENCH_SIMDJSON) -Irunner -Ireports -Ireference $(LDFLAGS) -o $@ $< \
+	$(CC) $(CFLAGS) $(if $(SIMDJSON_FOUND),-DGT_BENCH_SIMDJSON) $(LDFLAGS) -o $@ $< \
 	    $(if $(SIMDJSON_FOUND),$(BUILD)/bench/simdjson_peer.o $(shell pkg-config --libs simdjson) -lstdc++) \
 	    $(LIBAPP) $(LIBGT) $(LDLIBS)
 
@@ -167,7 +167,7 @@ bench-run: $(GAUNTLET) $(ADAPTER_BIN) $(BENCH_BIN)
 
 ## format: clang-format every C source and header
 format:
-	clang-format -i $(wildcard include/gauntlet/*.h reference/*.[ch] runner/*.[ch] reports/*.[ch] mocks/*.[ch] suite/*.[ch] bench/*.[ch] fuzz/*.[ch])
+	clang-format -i $(wildcard include/gauntlet/*.h include/gauntlet/runner/*.h reference/*.[ch] runner/*.[ch] runner/*/*.[ch] reports/*.[ch] mocks/*.[ch] suite/*.[ch] bench/*.[ch] fuzz/*.[ch])
 
 ## deps: install the Debian packages gauntlet needs (only the missing ones)
 deps:

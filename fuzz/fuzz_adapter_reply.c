@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "gauntlet/run.h"
-#include "target_adapter.h"
+#include "gauntlet/runner/run.h"
+#include "runner/targets/target_adapter.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

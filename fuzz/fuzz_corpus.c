@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

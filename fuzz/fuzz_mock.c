@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "gauntlet/mock.h"
+#include "gauntlet/runner/mock.h"
 
 static gt_mock_server *server;
 

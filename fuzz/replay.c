@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli_io.h"
+#include "gauntlet/util.h"
 #include "fuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));

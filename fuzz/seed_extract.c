@@ -15,9 +15,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli_io.h"
+#include "gauntlet/util.h"
 #include "gauntlet/arena.h"
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/value.h"
 

@@ -29,11 +29,11 @@ fuzz-run: $(FUZZ_NAMES:%=$(BUILD)/fuzz/%) $(BUILD)/fuzz/seed_extract
 
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Irunner -Ireports -Imocks -Ireference -Ifuzz -fsanitize=fuzzer -o $@ $< $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a $(LDLIBS)
+	$(CC) $(CFLAGS) -Ifuzz -fsanitize=fuzzer -o $@ $< $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a $(LDLIBS)
 
 $(BUILD)/fuzz/seed_extract: fuzz/seed_extract.c $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Irunner $(FUZZ_SAN) -o $@ $< $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(FUZZ_SAN) -o $@ $< $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a $(LDLIBS)
 
 # Every harness also builds without libFuzzer (fuzz/replay.c: each argument, a
 # file or a directory, is fed once) in a normal build, and `make test` depends
@@ -42,7 +42,7 @@ FUZZ_REPLAY := $(FUZZ_NAMES:fuzz_%=$(BUILD)/replay/replay_%)
 
 $(BUILD)/replay/replay_%: fuzz/fuzz_%.c fuzz/replay.c fuzz/fuzz.h $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Irunner -Ireports -Imocks -Ireference -Ifuzz $(LDFLAGS) -o $@ $< fuzz/replay.c $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a $(LDLIBS)
+	$(CC) $(CFLAGS) -Ifuzz $(LDFLAGS) -o $@ $< fuzz/replay.c $(BUILD)/libgtapp.a $(BUILD)/libgauntlet.a $(LDLIBS)
 
 ifneq ($(FUZZ),1)
 test: $(FUZZ_REPLAY)

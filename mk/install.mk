@@ -3,7 +3,7 @@
 # function the installed headers declare, the headers, gauntlet.pc, the
 # corpus (share/gauntlet/corpus, where the binary looks for it), a man page
 # per command and bash/zsh completion generated from the help texts
-# (runner/cmd_help.c). scripts/test-install.sh (run by make test) installs
+# (runner/cli/cmd_help.c). scripts/test-install.sh (run by make test) installs
 # into a temporary DESTDIR and uses only the installed tree.
 MAN_DIR := $(BUILD)/man
 DESTROOT = $(DESTDIR)$(PREFIX)
@@ -18,7 +18,7 @@ man: $(BUILD)/gauntlet
 
 ## install: binary, libgauntlet (.a and .so), headers, gauntlet.pc, corpus, man pages, completion under DESTDIR/PREFIX
 install: all $(DIST_LIB) $(SHARED_LIB) man
-	install -d $(DESTROOT)/bin $(DESTROOT)/lib/pkgconfig $(DESTROOT)/include/gauntlet \
+	install -d $(DESTROOT)/bin $(DESTROOT)/lib/pkgconfig $(DESTROOT)/include/gauntlet/runner \
 	    $(DESTROOT)/share/gauntlet $(DESTROOT)/share/man/man1 \
 	    $(DESTROOT)/share/bash-completion/completions $(DESTROOT)/share/zsh/site-functions
 	install -m 755 $(BUILD)/gauntlet $(DESTROOT)/bin/gauntlet
@@ -27,6 +27,7 @@ install: all $(DIST_LIB) $(SHARED_LIB) man
 	ln -sf libgauntlet.so.$(VERSION) $(DESTROOT)/lib/libgauntlet.so.$(SOVERSION)
 	ln -sf libgauntlet.so.$(SOVERSION) $(DESTROOT)/lib/libgauntlet.so
 	install -m 644 include/gauntlet/*.h $(DESTROOT)/include/gauntlet/
+	install -m 644 include/gauntlet/runner/*.h $(DESTROOT)/include/gauntlet/runner/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' gauntlet.pc.in > $(DESTROOT)/lib/pkgconfig/gauntlet.pc
 	rm -rf $(DESTROOT)/share/gauntlet/corpus
 	cp -R corpus $(DESTROOT)/share/gauntlet/corpus

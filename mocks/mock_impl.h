@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "gauntlet/mock.h"
+#include "gauntlet/runner/mock.h"
 #include "mock_buf.h"
 
 struct cJSON;

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_io.h"
+#include "gauntlet/util.h"
 #include "mock_form.h"
 #include "mock_render.h"
 

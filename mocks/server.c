@@ -36,7 +36,7 @@
 #include "mock_faults.h"
 #include "mock_form.h"
 #include "mock_impl.h"
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 #include "gauntlet/loop.h"
 #include "mock_render.h"
 

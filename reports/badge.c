@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "report_util.h"
 
 typedef struct badge {

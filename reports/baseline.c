@@ -2,11 +2,11 @@
  * id), so CI can fail only on regressions: a case that passed in the
  * baseline and fails or errors now. Fixed cases, new cases and cases that
  * passed but are skipped now are listed without gating. Not for: reading the
- * report (read.c) or deciding the exit code (runner/cmd_run.c). */
+ * report (read.c) or deciding the exit code (runner/cli/cmd_run.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "report_util.h"
 
 const char *gt_baseline_kind_name(gt_baseline_kind kind)

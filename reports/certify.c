@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "report_util.h"
 
 const char *const gt_report_accounting_names[6] = {"attempts_used",    "attempts_limit", "retracted",

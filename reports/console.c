@@ -8,7 +8,7 @@
  * the caller says the output is a terminal. */
 #include <string.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "report_util.h"
 
 #define COLOUR_RED "\033[31m"

@@ -12,7 +12,7 @@
  * an element and no injected script ran. */
 #include <string.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "report_util.h"
 
 static const char page_style[] =

@@ -4,7 +4,7 @@
  * retyped within a format version (new fields may appear). Absent values are
  * null, never omitted, so consumers can index without checks. Every case
  * object sits on one line, so two reports diff case by case. */
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "report_util.h"
 
 static void write_counts(FILE *out, const gt_run_counts *counts)

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "report_util.h"
 
 typedef struct junit_suite_head {

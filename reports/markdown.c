@@ -10,7 +10,7 @@
  * link, image or @mention in a case can take effect. */
 #include <string.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "report_util.h"
 
 static void rate_cell(FILE *out, const gt_run_counts *row)

@@ -9,11 +9,11 @@
  * escaped for the format; only the hand-written notes are copied as Markdown.
  * The HTML page holds no script and carries the same Content-Security-Policy
  * as the run report; the observation of a cell is one click away in a
- * <details>. Not for: running anything (runner/cmd_matrix.c). */
+ * <details>. Not for: running anything (runner/cli/cmd_matrix.c). */
 #include <string.h>
 #include <time.h>
 
-#include "gauntlet/matrix.h"
+#include "gauntlet/runner/matrix.h"
 #include "report_util.h"
 
 /* A gate with more selected cases than this is summarised per category in

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "report_doc.h"
 #include "report_util.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "gauntlet/arena.h"
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "report_util.h"
 #include "report_doc.h"
 

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
+#include "gauntlet/util.h"
 #include "report_util.h"
 
 size_t gt_report_utf8_decode(const unsigned char *text, size_t len, uint32_t *code_point)
@@ -316,63 +317,19 @@ const char *gt_report_verdict_text(gt_verdict verdict)
     return verdict == GT_VERDICT_ACCEPT ? "accept" : verdict == GT_VERDICT_REJECT ? "reject" : NULL;
 }
 
-static const char base64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 void gt_report_base64_json(FILE *out, const unsigned char *bytes, size_t len)
 {
+    char *text = gt_base64_encode(bytes, len);
     fputc('"', out);
-    for (size_t i = 0; i < len; i += 3) {
-        uint32_t group = (uint32_t)bytes[i] << 16;
-        if (i + 1 < len)
-            group |= (uint32_t)bytes[i + 1] << 8;
-        if (i + 2 < len)
-            group |= bytes[i + 2];
-        fputc(base64_alphabet[group >> 18 & 63], out);
-        fputc(base64_alphabet[group >> 12 & 63], out);
-        fputc(i + 1 < len ? base64_alphabet[group >> 6 & 63] : '=', out);
-        fputc(i + 2 < len ? base64_alphabet[group & 63] : '=', out);
-    }
+    if (text != NULL)
+        fputs(text, out);
     fputc('"', out);
-}
-
-static int base64_value(char c)
-{
-    const char *at = c ? strchr(base64_alphabet, c) : NULL;
-    return at ? (int)(at - base64_alphabet) : -1;
+    free(text);
 }
 
 unsigned char *gt_report_base64_decode(const char *text, size_t *len)
 {
-    size_t text_len = strlen(text);
-    if (text_len % 4 != 0)
-        return NULL;
-    unsigned char *bytes = malloc(text_len / 4 * 3 + 1);
-    if (bytes == NULL)
-        return NULL;
-    size_t used = 0;
-    for (size_t i = 0; i < text_len; i += 4) {
-        int v[4];
-        bool last = i + 4 == text_len;
-        for (int k = 0; k < 4; k++)
-            v[k] = base64_value(text[i + k]);
-        int padding = last && text[i + 3] == '=' ? (text[i + 2] == '=' ? 2 : 1) : 0;
-        bool bad = v[0] < 0 || v[1] < 0 || (padding < 2 && v[2] < 0) || (padding < 1 && v[3] < 0) ||
-                   (padding == 2 && (v[1] & 15) != 0) || (padding == 1 && (v[2] & 3) != 0);
-        if (bad) {
-            free(bytes);
-            return NULL;
-        }
-        uint32_t group = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)(padding < 2 ? v[2] : 0) << 6 |
-                         (uint32_t)(padding < 1 ? v[3] : 0);
-        bytes[used++] = (unsigned char)(group >> 16);
-        if (padding < 2)
-            bytes[used++] = (unsigned char)(group >> 8);
-        if (padding < 1)
-            bytes[used++] = (unsigned char)group;
-    }
-    bytes[used] = '\0';
-    *len = used;
-    return bytes;
+    return gt_base64_decode(text, strlen(text), len);
 }
 
 size_t gt_report_problem_count(const gt_run *run, const gt_report_info *info)

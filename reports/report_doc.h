@@ -4,7 +4,7 @@
 #define GT_REPORT_DOC_H
 
 #include "gauntlet/arena.h"
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 
 struct gt_report_doc {
     gt_run run;       /* results malloc'd; run.corpus is NULL */

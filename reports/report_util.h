@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <nettle/sha2.h>
 
-#include "gauntlet/report.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/report.h"
+#include "gauntlet/runner/result.h"
 
 #include "gauntlet/version.h"
 

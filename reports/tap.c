@@ -10,7 +10,7 @@
  * directive. */
 #include <string.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "report_util.h"
 
 /* A description: no newline, no control byte, '#' and '\' escaped. */

@@ -7,9 +7,9 @@
  * to it. A broken case is skipped (its siblings load); a broken file (not
  * JSON, wrong format, bad defaults) contributes nothing. docs/corpus-format.md
  * is the reference for every rule enforced here. Not for: running cases. */
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 
-#include "cli_io.h"
+#include "gauntlet/util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,7 +26,7 @@
 
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "gauntlet/schema.h"
 #include "gauntlet/semantic.h"
 #include "gauntlet/value.h"
@@ -782,15 +782,16 @@ static const gt_value *case_field(const gt_value *kase, const gt_value *defaults
     return inherited;
 }
 
-static bool register_id(file_ctx *ctx, const char *id, unsigned line, const gt_value *where, const char *pointer)
+/* Enter `id` into the corpus-wide id table. Returns 1, 0 when the id is
+ * already there (*clash is its first definition), -1 when out of memory. */
+static int id_register(gt_corpus *corpus, const char *id, const char *file, unsigned line, const id_entry **clash)
 {
-    gt_corpus *corpus = ctx->corpus;
     if (corpus->id_count * 2 >= corpus->id_cap) {
         size_t new_cap = corpus->id_cap ? corpus->id_cap * 2 : 256;
         id_entry *table = calloc(new_cap, sizeof *table);
         if (table == NULL) {
             corpus->out_of_memory = true;
-            return false;
+            return -1;
         }
         for (size_t i = 0; i < corpus->id_cap; i++) {
             if (corpus->ids[i].id == NULL)
@@ -813,15 +814,23 @@ static bool register_id(file_ctx *ctx, const char *id, unsigned line, const gt_v
     size_t slot = (size_t)(hash & (corpus->id_cap - 1));
     while (corpus->ids[slot].id != NULL) {
         if (strcmp(corpus->ids[slot].id, id) == 0) {
-            problem(ctx, where, pointer, "duplicate id '%s': already defined at %s:%u", id, corpus->ids[slot].file,
-                    corpus->ids[slot].line);
-            return false;
+            *clash = &corpus->ids[slot];
+            return 0;
         }
         slot = (slot + 1) & (corpus->id_cap - 1);
     }
-    corpus->ids[slot] = (id_entry){id, ctx->name, line};
+    corpus->ids[slot] = (id_entry){id, file, line};
     corpus->id_count++;
-    return true;
+    return 1;
+}
+
+static bool register_id(file_ctx *ctx, const char *id, unsigned line, const gt_value *where, const char *pointer)
+{
+    const id_entry *clash = NULL;
+    int status = id_register(ctx->corpus, id, ctx->name, line, &clash);
+    if (status == 0)
+        problem(ctx, where, pointer, "duplicate id '%s': already defined at %s:%u", id, clash->file, clash->line);
+    return status == 1;
 }
 
 /* A non-empty string, or a non-empty array of non-empty strings. */
@@ -1446,6 +1455,104 @@ static void ctx_release(file_ctx *ctx)
     gt_arena_free(ctx->scratch);
     ctx->line_starts = NULL;
     ctx->scratch = NULL;
+}
+
+void gt_corpus_add_problem(gt_corpus *corpus, const char *file, unsigned line, const char *field, const char *message)
+{
+    const char *copy = corpus_strdup(corpus, file, strlen(file));
+    if (copy != NULL)
+        add_problem_at(corpus, copy, line, field, message);
+}
+
+/* A copy of `text` in the corpus, NULL for NULL (out of memory is flagged). */
+static const char *corpus_copy(gt_corpus *corpus, const char *text)
+{
+    return text != NULL ? corpus_strdup(corpus, text, strlen(text)) : NULL;
+}
+
+static const char *const *corpus_copy_list(gt_corpus *corpus, const char *const *list, size_t count)
+{
+    if (count == 0)
+        return NULL;
+    const char **copy = gt_arena_alloc(corpus->arena, count * sizeof *copy);
+    if (copy == NULL) {
+        corpus->out_of_memory = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < count; i++)
+        copy[i] = corpus_copy(corpus, list[i]);
+    return copy;
+}
+
+int gt_corpus_add_case(gt_corpus *corpus, const gt_case *kase)
+{
+    gt_case *added = gt_arena_alloc(corpus->arena, sizeof *added);
+    if (added == NULL)
+        return -1;
+    *added = *kase;
+    gt_case_input *in = &added->input;
+    in->id = corpus_copy(corpus, kase->input.id);
+    int gate = kase->input.gate != NULL ? gt_gate_from_name(kase->input.gate) : -1;
+    in->gate = gate >= 0 ? gt_gate_name((gt_gate)gate) : NULL;
+    if (kase->input.raw != NULL) {
+        unsigned char *raw = gt_arena_alloc(corpus->arena, kase->input.raw_len + 1);
+        if (raw != NULL) {
+            memcpy(raw, kase->input.raw, kase->input.raw_len);
+            raw[kase->input.raw_len] = '\0';
+        }
+        in->raw = raw;
+    }
+    in->schema_json = corpus_copy(corpus, kase->input.schema_json);
+    in->schema_origin = corpus_copy(corpus, kase->input.schema_origin);
+    in->case_json = corpus_copy(corpus, kase->input.case_json);
+    in->schemas_dir = corpus_copy(corpus, kase->input.schemas_dir);
+    in->remotes_dir = corpus_copy(corpus, kase->input.remotes_dir);
+    gt_expect *ex = &added->expect;
+    ex->gate = corpus_copy(corpus, kase->expect.gate);
+    ex->reason = corpus_copy(corpus, kase->expect.reason);
+    ex->expect_json = corpus_copy(corpus, kase->expect.expect_json);
+    ex->subtype = corpus_copy(corpus, kase->expect.subtype);
+    ex->output_json = corpus_copy(corpus, kase->expect.output_json);
+    ex->structured_output_json = corpus_copy(corpus, kase->expect.structured_output_json);
+    ex->output_at_json = corpus_copy(corpus, kase->expect.output_at_json);
+    ex->trace_json = corpus_copy(corpus, kase->expect.trace_json);
+    ex->output_contains_json = corpus_copy(corpus, kase->expect.output_contains_json);
+    ex->output_excludes_json = corpus_copy(corpus, kase->expect.output_excludes_json);
+    if (kase->expect.error_count > 0) {
+        gt_expected_error *errors = gt_arena_alloc(corpus->arena, kase->expect.error_count * sizeof *errors);
+        for (size_t i = 0; errors != NULL && i < kase->expect.error_count; i++) {
+            errors[i].path = corpus_copy(corpus, kase->expect.errors[i].path);
+            errors[i].keyword = corpus_copy(corpus, kase->expect.errors[i].keyword);
+        }
+        corpus->out_of_memory |= errors == NULL;
+        ex->errors = errors;
+    }
+    added->category = corpus_copy(corpus, kase->category);
+    added->description = corpus_copy(corpus, kase->description);
+    added->tags = corpus_copy_list(corpus, kase->tags, kase->tag_count);
+    added->rules = corpus_copy_list(corpus, kase->rules, kase->rule_count);
+    added->file = corpus_copy(corpus, kase->file);
+    if (corpus->out_of_memory || (kase->input.raw != NULL && in->raw == NULL))
+        return -1;
+    if (in->id == NULL || in->gate == NULL) {
+        add_problem_at(corpus, added->file ? added->file : "", added->line, "",
+                       in->id == NULL ? "a case needs an id" : "a case needs a known gate");
+        return 0;
+    }
+    const id_entry *clash = NULL;
+    int status = id_register(corpus, in->id, added->file, added->line, &clash);
+    if (status == 0) {
+        char message[1024];
+        snprintf(message, sizeof message, "duplicate id '%s': already defined at %s:%u", in->id, clash->file,
+                 clash->line);
+        add_problem_at(corpus, added->file, added->line, "", message);
+    }
+    if (status != 1)
+        return status;
+    if (!grow((void **)&corpus->cases, &corpus->cap, corpus->count + 1, sizeof *corpus->cases))
+        return -1;
+    corpus->cases[corpus->count++] = added;
+    return 1;
 }
 
 int gt_corpus_load_text(gt_corpus *corpus, const char *name, const char *text, size_t len)

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 
 /* Keep shard `index` (1-based) of `count` of the current selection: the
  * cases at positions index-1, index-1+count, ... (round-robin). Position p of

@@ -1,5 +1,6 @@
-/* run.c — gate names, observed outcomes, the target registry, the comparison
- * of an expectation with an observation, and the scheduler.
+/* run.c — the target registry, the comparison of an expectation with an
+ * observation, and the scheduler (gate names, observed outcomes and run
+ * counts are the result model: result.c).
  *
  * The scheduler owns no policy about what a case means: it hands each case's
  * input to a target, compares what came back with the case's expectation and
@@ -7,7 +8,7 @@
  * order whatever the number of threads, and no case is ever dropped (a target
  * failure is an `error` result). Not for: loading cases (corpus.c) or
  * printing (reports/). */
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 
 #include "gauntlet/parse.h"
 #include "gauntlet/semantic.h"
@@ -21,123 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "target_adapter.h"
-
-/* ---- gates and outcomes ------------------------------------------------- */
-
-static const char *const gate_names[GT_GATE_COUNT] = {
-    "syntax", "structure", "semantic", "policy", "stream", "loop", "wire",
-};
-
-const char *gt_gate_name(gt_gate gate)
-{
-    if ((int)gate < 0 || gate >= GT_GATE_COUNT)
-        return "unknown";
-    return gate_names[gate];
-}
-
-int gt_gate_from_name(const char *name)
-{
-    if (name == NULL)
-        return -1;
-    for (int gate = 0; gate < GT_GATE_COUNT; gate++)
-        if (strcmp(name, gate_names[gate]) == 0)
-            return gate;
-    return -1;
-}
-
-const char *gt_outcome_name(gt_outcome outcome)
-{
-    switch (outcome) {
-    case GT_OUTCOME_PASS: return "pass";
-    case GT_OUTCOME_FAIL: return "fail";
-    case GT_OUTCOME_ERROR: return "error";
-    case GT_OUTCOME_SKIP: return "skip";
-    }
-    return "unknown";
-}
-
-/* ---- observed outcome helpers ------------------------------------------- */
-
-static char *copy_string(const char *text)
-{
-    if (text == NULL)
-        return NULL;
-    size_t len = strlen(text);
-    char *copy = malloc(len + 1);
-    if (copy != NULL)
-        memcpy(copy, text, len + 1);
-    return copy;
-}
-
-void gt_observed_clear(gt_observed *observed)
-{
-    if (observed == NULL)
-        return;
-    free(observed->gate);
-    free(observed->reason);
-    free(observed->message);
-    for (size_t i = 0; i < observed->error_count; i++) {
-        free(observed->errors[i].path);
-        free(observed->errors[i].keyword);
-        free(observed->errors[i].message);
-    }
-    free(observed->errors);
-    free(observed->output_json);
-    free(observed->subtype);
-    free(observed->transcript);
-    free(observed->trace_json);
-    free(observed->violation);
-    memset(observed, 0, sizeof *observed);
-}
-
-int gt_observed_add_error(gt_observed *observed, const char *path, const char *keyword, const char *message)
-{
-    gt_observed_error *grown = realloc(observed->errors, (observed->error_count + 1) * sizeof *grown);
-    if (grown == NULL)
-        return -1;
-    observed->errors = grown;
-    gt_observed_error *error = &grown[observed->error_count];
-    error->path = copy_string(path ? path : "");
-    error->keyword = copy_string(keyword ? keyword : "");
-    error->message = copy_string(message);
-    if (error->path == NULL || error->keyword == NULL || (message != NULL && error->message == NULL)) {
-        free(error->path);
-        free(error->keyword);
-        free(error->message);
-        return -1;
-    }
-    observed->error_count++;
-    return 0;
-}
-
-int gt_observed_reject(gt_observed *observed, const char *gate, const char *reason, const char *message)
-{
-    char *gate_copy = copy_string(gate);
-    char *reason_copy = copy_string(reason);
-    char *message_copy = copy_string(message);
-    if ((gate && !gate_copy) || (reason && !reason_copy) || (message && !message_copy)) {
-        free(gate_copy);
-        free(reason_copy);
-        free(message_copy);
-        return -1;
-    }
-    free(observed->gate);
-    free(observed->reason);
-    free(observed->message);
-    observed->verdict = GT_VERDICT_REJECT;
-    observed->gate = gate_copy;
-    observed->reason = reason_copy;
-    observed->message = message_copy;
-    int gate_index = gt_gate_from_name(gate);
-    if (gate_index >= 0)
-        observed->gates[gate_index] = GT_GATE_FAILED;
-    return 0;
-}
 
 /* ---- target registry ---------------------------------------------------- */
 
+/* The built-in kinds are defined in runner/targets/ (one file each); the
+ * engine names them here and never includes a target's header. */
 extern const gt_target_ops gt_target_reference_ops;      /* target_reference.c */
+extern const gt_target_ops gt_target_adapter_ops;        /* target_adapter.c */
 extern const gt_target_ops gt_target_http_reference_ops; /* target_http_reference.c */
 extern const gt_target_ops gt_target_http_ops;           /* target_http.c */
 
@@ -609,7 +500,7 @@ static double now_ms(void)
 
 static char *note_from(const char *text, const char *fallback)
 {
-    return copy_string(text != NULL && text[0] != '\0' ? text : fallback);
+    return strdup(text != NULL && text[0] != '\0' ? text : fallback);
 }
 
 /* Run one case on one target and fill its result. Never fails: a target
@@ -707,7 +598,7 @@ static void mark_not_run(gt_run *run, const gt_corpus *corpus)
             continue;
         result->kase = gt_corpus_case(corpus, i);
         result->outcome = GT_OUTCOME_SKIP;
-        result->note = copy_string(GT_RUN_NOT_RUN_NOTE);
+        result->note = strdup(GT_RUN_NOT_RUN_NOTE);
     }
 }
 
@@ -722,7 +613,7 @@ gt_run *gt_run_cases_with(const gt_corpus *corpus, const gt_run_options *options
     }
     run->corpus = corpus;
     run->count = gt_corpus_count(corpus);
-    run->target = copy_string(target_spec);
+    run->target = target_spec != NULL ? strdup(target_spec) : NULL;
     run->results = calloc(run->count ? run->count : 1, sizeof *run->results);
     time_t wall = time(NULL);
     struct tm utc;
@@ -758,7 +649,7 @@ gt_run *gt_run_cases_with(const gt_corpus *corpus, const gt_run_options *options
             return NULL;
         }
     }
-    run->target_name = copy_string(gt_target_name(targets[0]));
+    run->target_name = strdup(gt_target_name(targets[0]));
 
     scheduler shared = {.corpus = corpus,
                         .run = run,
@@ -788,54 +679,4 @@ gt_run *gt_run_cases_with(const gt_corpus *corpus, const gt_run_options *options
         gt_target_close(targets[i]);
     free(targets), free(workers), free(threads);
     return run;
-}
-
-void gt_run_free(gt_run *run)
-{
-    if (run == NULL)
-        return;
-    if (run->results != NULL) {
-        for (size_t i = 0; i < run->count; i++) {
-            gt_observed_clear(&run->results[i].observed);
-            free(run->results[i].note);
-        }
-    }
-    free(run->results);
-    free(run->target);
-    free(run->target_name);
-    free(run);
-}
-
-static void count_outcome(gt_run_counts *row, gt_outcome outcome)
-{
-    row->cases++;
-    switch (outcome) {
-    case GT_OUTCOME_PASS: row->pass++; break;
-    case GT_OUTCOME_FAIL: row->fail++; break;
-    case GT_OUTCOME_ERROR: row->error++; break;
-    case GT_OUTCOME_SKIP: row->skip++; break;
-    }
-}
-
-void gt_run_count(const gt_run *run, gt_run_counts counts[GT_GATE_COUNT + 1])
-{
-    memset(counts, 0, sizeof(gt_run_counts) * (GT_GATE_COUNT + 1));
-    for (size_t i = 0; i < run->count; i++) {
-        const gt_case_result *result = &run->results[i];
-        int gate = result->kase ? gt_gate_from_name(result->kase->input.gate) : -1;
-        count_outcome(&counts[GT_GATE_COUNT], result->outcome);
-        if (gate >= 0)
-            count_outcome(&counts[gate], result->outcome);
-    }
-}
-
-void gt_run_count_tiers(const gt_run *run, gt_run_counts tiers[GT_TIER_COUNT])
-{
-    memset(tiers, 0, sizeof(gt_run_counts) * GT_TIER_COUNT);
-    for (size_t i = 0; i < run->count; i++) {
-        const gt_case_result *result = &run->results[i];
-        count_outcome(&tiers[result->kase && result->kase->tier == GT_TIER_OPTIONAL ? GT_TIER_OPTIONAL
-                                                                                    : GT_TIER_REQUIRED],
-                      result->outcome);
-    }
 }

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gauntlet/corpus.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/runner/run.h"
 #include "smoke.h"
 
 /* One accept case per kind of target input, tried in order; the first one

@@ -28,6 +28,22 @@ jsts_check() { # label floor args...
     fi
 }
 
+# `gauntlet run --jsts`: the suite's tests as structure cases through the
+# normal scheduler; the required tier must pass in full (optional tests may
+# fail: the syntax gate refuses bignums a double cannot hold).
+jsts_run_check() { # label args...
+    _label=$1; shift
+    _out=$("$GAUNTLET" run --jsts "$@" 2>&1); _rc=$?
+    _tier=$(echo "$_out" | sed -n -E 's/^tiers +required [0-9.]+% \(([0-9]+)\/([0-9]+)\).*/\1 \2/p')
+    _pass=${_tier% *}; _all=${_tier#* }
+    if [ -n "$_tier" ] && [ "$_pass" = "$_all" ] && [ "$_all" -gt 0 ] && [ "$_rc" -le 1 ]; then
+        echo "jsts run: $_label: required $_pass/$_all"; passed=$((passed + 1))
+    else
+        echo "jsts run: $_label: required tier not all passed (exit $_rc): $(echo "$_out" | grep -E '^(FAIL|tiers)' | head -n 5)"
+        failed=$((failed + 1)); status=1
+    fi
+}
+
 if [ -d "$JSTS_DIR/tests" ]; then
     echo "== JSON-Schema-Test-Suite ($JSTS_DIR)"
     _rows=$(echo "$JSTS_FLOORS" | tr ' ' ':')
@@ -37,6 +53,9 @@ if [ -d "$JSTS_DIR/tests" ]; then
         jsts_check "$_d optional/format --formats" "$_fmt" "$JSTS_DIR/tests/$_d/optional/format" --formats
         jsts_check "$_d optional (not format)" "$_opt" "$JSTS_DIR/tests/$_d/optional"
     done
+    jsts_run_check "draft2020-12 against the reference" "$JSTS_DIR/tests/draft2020-12" --formats
+    jsts_run_check "draft7 through the reference adapter" "$JSTS_DIR/tests/draft7" \
+        --target "adapter:$GAUNTLET_ADAPTER_REFERENCE"
 else
     echo "jsts: skipped: JSON-Schema-Test-Suite not found at $JSTS_DIR"
     skipped=$((skipped + 1))

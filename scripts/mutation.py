@@ -286,7 +286,10 @@ class Builder:
         if name not in self.compile:
             obj = f"{self.build}/reference/{name[:-2]}.o"
             line = make_command(self.build, obj, f"-o {obj}")
-            self.compile[name] = line.replace(f"reference/{name}", "{src}").replace(f"-o {obj}", "-o {obj}")
+            # The mutant's copy sits in its own folder, so the headers beside
+            # the original (decimal.h, schema_impl.h, ...) are put on the path.
+            line = line.replace(f"reference/{name}", "-iquote reference {src}")
+            self.compile[name] = line.replace(f"-o {obj}", "-o {obj}")
         return self.compile[name]
 
     def build_mutant(self, mutant):
@@ -312,10 +315,12 @@ class Builder:
 # ---------------------------------------------------------------- running
 
 
-def replay(gauntlet, corpus, report, timeout, adapter=None):
-    """Replay the corpus with `gauntlet` (against `adapter` when given, else
-    the reference target): (status, failing case ids)."""
+def replay(gauntlet, corpus, report, timeout, adapter=None, case_id=None):
+    """Replay the corpus (or only `case_id` of it) with `gauntlet` (against
+    `adapter` when given, else the reference target): (status, failing case ids)."""
     cmd = [gauntlet, "run", corpus, "--quiet", "--timeout", "2s", "--report", f"json:{report}"]
+    if case_id is not None:
+        cmd += ["--id", case_id]
     if adapter is not None:
         cmd += ["--target", f"adapter:{adapter}"]
     try:
@@ -336,6 +341,33 @@ def replay(gauntlet, corpus, report, timeout, adapter=None):
         return "killed", failed
     if any(c.get("outcome") == "error" for c in data.get("cases", [])):
         return "error", []
+    return "survived", []
+
+
+# A file's (or a case's) replay in the fallback after a crash or hang may take
+# this long: a hang then costs one file or case, not the mutant's verdict.
+FILE_TIMEOUT = 10.0
+
+
+def replay_by_file(gauntlet, lister, corpus, report):
+    """Replay every case file of `corpus` on its own, then each case of a file
+    that crashed or hung on its own: ("killed", failing case ids) at the
+    first failure, else ("survived", []). `lister` is an unmutated gauntlet
+    (it lists a file's case ids)."""
+    files = sorted(os.path.join(d, f) for d, _, names in os.walk(corpus) for f in names if f.endswith(".cases.json"))
+    broken = []
+    for path in files:
+        status, failed = replay(gauntlet, path, report, FILE_TIMEOUT)
+        if status == "killed":
+            return status, failed
+        if status in ("crash", "timeout"):
+            broken.append(path)
+    for path in broken:
+        listed = subprocess.run([lister, "run", path, "--list"], cwd=ROOT, capture_output=True, text=True)
+        for case_id in listed.stdout.split():
+            status, failed = replay(gauntlet, path, report, FILE_TIMEOUT, case_id=case_id)
+            if status == "killed":
+                return status, failed
     return "survived", []
 
 
@@ -388,6 +420,7 @@ def run(args):
         timeout = max(20.0, 20 * baseline)
         print(f"mutation: seed {args.seed}, {len(mutants)} mutants over {len(files)} files, build {args.build}, target {args.target}")
         for i, m in enumerate(mutants, 1):
+            after = None
             if m["id"] in equivalent:
                 status, failed = "equivalent", []
             else:
@@ -400,15 +433,29 @@ def run(args):
                         status, failed = replay(runner, args.corpus, report, timeout, gauntlet)
                     else:
                         status, failed = replay(gauntlet, args.corpus, report, timeout)
+                    if status in ("crash", "timeout") and args.target == "reference":
+                        # One crashing or hanging case hides every other
+                        # case's answer. Replay file by file, then case by
+                        # case inside the files that still crash or hang (a
+                        # crash or hang then costs only its own case): the
+                        # mutant is killed only if another case fails.
+                        again, again_failed = replay_by_file(gauntlet, runner, args.corpus, report)
+                        if again == "killed":
+                            after, status, failed = status, again, again_failed
                 shutil.rmtree(os.path.join(workdir, m["id"]), ignore_errors=True)
-            results.append(dict(m, status=status, failed=failed[:3]))
-            print(f"[{i}/{len(mutants)}] {status:<10} {m['id']} {m['file']}:{m['line']} {m['op']}", flush=True)
+            results.append(dict(m, status=status, failed=failed[:3], after=after))
+            note = f" (whole corpus: {after}; a case failed when replayed file by file or case by case)" if after else ""
+            print(f"[{i}/{len(mutants)}] {status:<10} {m['id']} {m['file']}:{m['line']} {m['op']}{note}", flush=True)
     except KeyboardInterrupt:
         print("mutation: interrupted; partial results below")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print()
     print(score_table(results, files))
+    rescued = [r for r in results if r.get("after")]
+    if rescued:
+        print(f"\nkilled file by file or case by case after a whole-corpus {'/'.join(sorted({r['after'] for r in rescued}))} "
+              f"({len(rescued)}): " + " ".join(r["id"] for r in rescued))
     left = [r for r in results if r["status"] not in ("killed", "stillborn", "equivalent")]
     if left:
         print(f"\nnot killed by a case ({len(left)}):")
@@ -423,8 +470,9 @@ def run(args):
 
 
 def self_test(args):
-    """Fast checks for `make test`: the sample is deterministic for a seed, and
-    one known mutant (the policy gate never finding the caller's role) is killed."""
+    """Fast checks for `make test`: the sample is deterministic for a seed,
+    one known mutant (the policy gate never finding the caller's role) is
+    killed, and a mutant of a file with a header beside it compiles."""
     problems = []
     first = sample_mutants(["policy.c", "parse.c"], 7, 6)
     again = sample_mutants(["policy.c", "parse.c"], 7, 6)
@@ -453,6 +501,15 @@ def self_test(args):
                     problems.append(f"known mutant {known[0]['id']} was {status}, not killed")
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
+    # A file that includes a private header beside it (parse.c: decimal.h)
+    # must compile from the mutant's own folder too.
+    beside = file_mutants(os.path.join(ROOT, "reference", "parse.c"))[:1]
+    workdir = tempfile.mkdtemp(prefix="gt-mutation-self-")
+    try:
+        if not beside or Builder(args.build, workdir).build_mutant(beside[0]) is None:
+            problems.append("a parse.c mutant did not compile (headers beside reference/parse.c not found?)")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
     for p in problems:
         print(f"mutation self-test: FAIL: {p}")
     print("mutation self-test: " + ("FAIL" if problems else "ok"))

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Run every Check suite binary given as arguments, then the bundled corpus
-# against the reference and through the reference adapter, the rule coverage
-# (gauntlet rules), then the
+# against the reference and through the reference adapter, the layout check
+# (scripts/check-layout.py), the rule coverage (gauntlet rules), then the
 # JSON-Schema-Test-Suite floor; add the counts
 # up into the final "N passed, N failed" line. Exit non-zero on any failure.
 GAUNTLET=${GAUNTLET:-build/gauntlet}
@@ -76,6 +76,21 @@ corpus_run "reference adapter" --target "adapter:$GAUNTLET_ADAPTER_REFERENCE" \
 # attachment, a fallback retracting an older message).
 SKIPS_ALLOWED=3 corpus_run "reference client over HTTP, black box" corpus/loop corpus/stream \
     --target "http:adapters/http-reference-client/run.sh" -j2
+
+# The include graph against the room table of docs/architecture.md (arrows
+# one way, every C file in a room), and the check's own proof that it fails
+# on planted violations: two checks.
+for args in "" "--self-test"; do
+    echo "== check-layout $args"
+    python3 scripts/check-layout.py $args >"$log" 2>&1; rc=$?
+    cat "$log"
+    if [ "$rc" -eq 0 ]; then
+        passed=$((passed + 1))
+    else
+        note "check-layout$args" '^layout'
+        failed=$((failed + 1)); status=1
+    fi
+done
 
 # Every rule of the corpus's rule list (corpus/rules.json) is named by at
 # least one case: one check, passed when `gauntlet rules` exits 0 (it lists

@@ -38,8 +38,8 @@ fi
 
 # (1) the files
 missing=""
-for f in bin/gauntlet lib/libgauntlet.a lib/libgauntlet.so lib/pkgconfig/gauntlet.pc include/gauntlet/run.h \
-    include/gauntlet/report.h share/gauntlet/corpus/VERSION share/gauntlet/corpus/rules.json \
+for f in bin/gauntlet lib/libgauntlet.a lib/libgauntlet.so lib/pkgconfig/gauntlet.pc include/gauntlet/parse.h \
+    include/gauntlet/runner/run.h include/gauntlet/runner/report.h share/gauntlet/corpus/VERSION share/gauntlet/corpus/rules.json \
     share/man/man1/gauntlet.1 share/bash-completion/completions/gauntlet share/zsh/site-functions/_gauntlet; do
     [ -e "$root/$f" ] || missing="$missing $f"
 done
@@ -68,9 +68,9 @@ line=$(cd "$tmp" && "$root/bin/gauntlet" run -q 2>&1 | tail -n 1)
 export PKG_CONFIG_PATH="$root/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$stage"
 cat >"$tmp/prog.c" <<'EOF'
 #include <stdio.h>
-#include <gauntlet/corpus.h>
-#include <gauntlet/report.h>
-#include <gauntlet/run.h>
+#include <gauntlet/runner/corpus.h>
+#include <gauntlet/runner/report.h>
+#include <gauntlet/runner/run.h>
 #include <gauntlet/version.h>
 
 /* Load a corpus, run it against the in-process reference, print the totals
@@ -130,7 +130,8 @@ else
 fi
 
 # (4) every function an installed header declares is defined in both libraries
-for h in "$root"/include/gauntlet/*.h; do echo "#include <gauntlet/$(basename "$h")>"; done >"$tmp/all.c"
+# (both layers: the library's API in gauntlet/, the runner's in gauntlet/runner/)
+(cd "$root/include" && for h in gauntlet/*.h gauntlet/runner/*.h; do echo "#include <$h>"; done) >"$tmp/all.c"
 if $CC $cflags -aux-info "$tmp/aux.txt" -c "$tmp/all.c" -o "$tmp/all.o" 2>"$tmp/cc.log"; then
     grep "/include/gauntlet/" "$tmp/aux.txt" | grep -v "static" |
         sed -n 's/.*[ *]\([A-Za-z_][A-Za-z0-9_]*\) (.*/\1/p' | sort -u >"$tmp/declared.txt"

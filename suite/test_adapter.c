@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include "gt_test.h"
-#include "commands.h"
+#include "runner/cli/commands.h"
 #include "gauntlet/limits.h"
-#include "target_adapter.h"
+#include "runner/targets/target_adapter.h"
 
 static const gt_case_input syntax_case = {
     .id = "syntax.test.one",

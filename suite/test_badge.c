@@ -5,9 +5,9 @@
 #include <cJSON.h>
 #include <string.h>
 
-#include "commands.h"
-#include "gauntlet/report.h"
-#include "gauntlet/run.h"
+#include "runner/cli/commands.h"
+#include "gauntlet/runner/report.h"
+#include "gauntlet/runner/run.h"
 #include "gt_test.h"
 
 /* A run of `required` + `optional` cases of which the first `failed`

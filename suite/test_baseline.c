@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "gauntlet/report.h"
+#include "runner/cli/commands.h"
+#include "gauntlet/runner/report.h"
 #include "gt_test.h"
 
 /* Three cases against the reference: a.pass and c.pass pass, b.fail fails

@@ -16,16 +16,16 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "gauntlet/corpus.h"
-#include "gauntlet/mock.h"
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/runner/mock.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/pipeline.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "gauntlet/schema.h"
 #include "gauntlet/stream.h"
-#include "commands.h"
+#include "runner/cli/commands.h"
 #include "gt_test.h"
-#include "target_adapter.h"
+#include "runner/targets/target_adapter.h"
 
 /* The issue's schema: every level offers two equal references, so a naive
  * evaluator of an invalid instance tries 2^depth paths. */

@@ -7,9 +7,9 @@
  * log gets when standard output is not a terminal. */
 #include <string.h>
 
-#include "cli.h"
-#include "commands.h"
-#include "gauntlet/run.h"
+#include "runner/cli/cli.h"
+#include "runner/cli/commands.h"
+#include "gauntlet/runner/run.h"
 #include "gauntlet/version.h"
 #include "gt_test.h"
 

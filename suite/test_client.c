@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "gauntlet/client.h"
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 #include "gauntlet/loop.h"
-#include "gauntlet/mock.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/mock.h"
+#include "gauntlet/runner/run.h"
 #include "gt_test.h"
 
 extern const gt_target_ops gt_target_http_reference_ops;

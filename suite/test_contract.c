@@ -3,7 +3,7 @@
  * record. */
 #include <string.h>
 
-#include "cli_io.h"
+#include "gauntlet/util.h"
 #include "gauntlet/contract.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/pipeline.h"

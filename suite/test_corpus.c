@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 #include "gt_test.h"
 
 #define LOADER_DIR "suite/data/loader"

@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "gt_test.h"
-#include "report_util.h"
+#include "reports/report_util.h"
 
 #define BROWSER_TIMEOUT_S 120
 #define SENTINEL "GTPWNED" /* payloads build it as 'GT'+'PWNED', so it is never in the page as text */

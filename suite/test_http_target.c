@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gauntlet/corpus.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/runner/run.h"
 #include "gt_test.h"
 
 extern const gt_target_ops gt_target_http_ops;

@@ -6,9 +6,9 @@
  * observed verdicts and the input, cut at a character boundary. */
 #include <string.h>
 
-#include "commands.h"
-#include "gauntlet/report.h"
-#include "gauntlet/run.h"
+#include "runner/cli/commands.h"
+#include "gauntlet/runner/report.h"
+#include "gauntlet/runner/run.h"
 #include "gt_test.h"
 
 /* `gauntlet run` over the bundled corpus against fake.sh in `mode`, with a

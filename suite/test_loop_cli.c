@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "runner/cli/commands.h"
 #include "gt_test.h"
 
 typedef struct cli_run {

@@ -5,11 +5,11 @@
  * cases rely on it). */
 #include <string.h>
 
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 #include "gauntlet/parse.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "gt_test.h"
-#include "reference_hooks.h"
+#include "runner/targets/reference_hooks.h"
 
 static gt_corpus *load(void)
 {

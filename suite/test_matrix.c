@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "gauntlet/matrix.h"
+#include "runner/cli/commands.h"
+#include "gauntlet/runner/matrix.h"
 #include "gt_test.h"
 
 #define CASES "corpus/loop/attempts"

@@ -20,8 +20,8 @@
 
 #include "gauntlet/client.h"
 #include "gauntlet/loop.h"
-#include "gauntlet/mock.h"
-#include "mock_impl.h"
+#include "gauntlet/runner/mock.h"
+#include "mocks/mock_impl.h"
 #include "gt_test.h"
 
 #define SCENARIOS "suite/data/mock"

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gauntlet/corpus.h"
-#include "gauntlet/mock.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/runner/mock.h"
+#include "gauntlet/runner/run.h"
 #include "gt_test.h"
 
 #define SCENARIOS "suite/data/mock"

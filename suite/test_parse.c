@@ -6,7 +6,7 @@
 
 #include "gauntlet/parse.h"
 #include "gt_test.h"
-#include "swar.h"
+#include "reference/swar.h"
 
 static gt_arena *arena;
 

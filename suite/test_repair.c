@@ -5,12 +5,12 @@
  * through the reference hook. */
 #include <string.h>
 
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/repair.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "gt_test.h"
-#include "reference_hooks.h"
+#include "runner/targets/reference_hooks.h"
 
 static gt_arena *arena;
 static gt_schema *triage;

@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "gauntlet/report.h"
+#include "gauntlet/runner/report.h"
 #include "gt_test.h"
-#include "report_util.h"
+#include "reports/report_util.h"
 
 /* A nasty note: control bytes, an escape sequence, invalid UTF-8, markup. */
 #define NASTY_NOTE "crash \x01\x1b[31m red \xff\xfe </script><script>alert(1)</script> \xe2\x80\xa8 end"

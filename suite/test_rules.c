@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "gauntlet/corpus.h"
+#include "runner/cli/commands.h"
+#include "gauntlet/runner/corpus.h"
 #include "gt_test.h"
 
 #define RULES_DATA "suite/data/rules-cli"

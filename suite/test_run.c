@@ -7,9 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "gauntlet/corpus.h"
-#include "gauntlet/run.h"
+#include "runner/cli/commands.h"
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/runner/run.h"
 #include "gt_test.h"
 
 /* ---- compare ------------------------------------------------------------ */

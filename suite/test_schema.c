@@ -8,12 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "decimal.h"
+#include "runner/cli/commands.h"
+#include "reference/decimal.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
 #include "gt_test.h"
-#include "schema_impl.h"
+#include "reference/schema_impl.h"
 
 static gt_schema *compile(const char *json, gt_schema_problem *problem)
 {

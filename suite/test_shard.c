@@ -11,11 +11,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "corpus_shard.h"
-#include "gauntlet/report.h"
+#include "runner/cli/commands.h"
+#include "runner/corpus_shard.h"
+#include "gauntlet/runner/report.h"
+#include "gauntlet/runner/run.h"
 #include "gt_test.h"
-#include "report_util.h"
+#include "reports/report_util.h"
 
 static char dir[64];
 

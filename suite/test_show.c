@@ -5,7 +5,7 @@
  * characters), and that a rejection the case asks for is not called FAILED. */
 #include <string.h>
 
-#include "commands.h"
+#include "runner/cli/commands.h"
 #include "gt_test.h"
 
 static char out[262144];

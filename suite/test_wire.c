@@ -5,13 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 #include "gauntlet/parse.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "gauntlet/wire.h"
 #include "gt_test.h"
-#include "commands.h"
-#include "reference_hooks.h"
+#include "runner/cli/commands.h"
+#include "runner/targets/reference_hooks.h"
 
 static gt_arena *arena;
 

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_io.h"
-#include "gauntlet/corpus.h"
+#include "gauntlet/util.h"
+#include "gauntlet/runner/corpus.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
 #include "gauntlet/wire.h"

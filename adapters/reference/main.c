@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_io.h"
+#include "gauntlet/util.h"
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 #include "gauntlet/schema.h"
 
 #include "gauntlet/version.h"
@@ -144,6 +144,7 @@ static void handle_check(gt_target *target, const gt_value *request, schemas_cac
                          : 0,
         .schemas_dir = schemas_dir,
         .schemas = schemas_of(cache, schemas_dir),
+        .remotes_dir = string_member(request, "remotes_dir"),
     };
     gt_observed observed;
     memset(&observed, 0, sizeof observed);

@@ -1,0 +1,448 @@
+/* cmd_matrix.c — `gauntlet matrix`: many implementations over one corpus
+ * selection, side by side (after bowtie.report for JSON Schema validators).
+ *
+ * Contract:
+ *   gauntlet matrix --target NAME=SPEC [--target NAME=SPEC]... [--report FORMAT:FILE[,...]]
+ *                   [--gate G] [--tag T] [--id GLOB] [-j N] [--notes DIR] [--version NAME=TEXT]... [PATH...]
+ *   stdout: one line per implementation (`NAME: played N, pass P, fail F
+ *           (unsafe U), error E, skip S`), then `matrix: N implementations,
+ *           M cases, K could not run`;
+ *   stderr: progress per implementation, smoke failures, load problems;
+ *   exit:   0 every implementation ran (whatever its cells say: a matrix
+ *           is a comparison, not a gate), 1 an implementation could not run
+ *           (its smoke failed; its column says why), 2 usage, I/O or case-file
+ *           error, or an empty selection.
+ * Each target is smoked (run --smoke) and then run like `gauntlet run`
+ * (gt_run_cases, -j threads); versions come from the envelopes' optional
+ * "implementation" object, an adapter's handshake, or --version. Formats:
+ * json, html, md (reports/matrix.c, docs/matrix-format.md). */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/runner/matrix.h"
+#include "gauntlet/runner/report.h"
+#include "gauntlet/runner/run.h"
+#include "gauntlet/util.h"
+#include "reports/report_util.h"
+#include "runner/smoke.h"
+
+#define MATRIX_MAX_TARGETS 64
+#define MATRIX_MAX_REPORTS 8
+#define MATRIX_MAX_PATHS 64
+
+typedef int (*matrix_writer)(FILE *out, const gt_matrix *matrix);
+
+typedef struct matrix_report {
+    const char *format;
+    const char *path;
+    matrix_writer writer;
+} matrix_report;
+
+typedef struct matrix_options {
+    const char *names[MATRIX_MAX_TARGETS], *specs[MATRIX_MAX_TARGETS], *versions[MATRIX_MAX_TARGETS];
+    size_t target_count;
+    const char *paths[MATRIX_MAX_PATHS];
+    size_t path_count;
+    matrix_report reports[MATRIX_MAX_REPORTS];
+    size_t report_count;
+    const char *gate, *tag, *id_glob, *notes_dir;
+    unsigned jobs;
+    char *owned[MATRIX_MAX_TARGETS * 2 + MATRIX_MAX_REPORTS]; /* strdup'd values split in place */
+    size_t owned_count;
+} matrix_options;
+
+static void matrix_usage(FILE *out)
+{
+    fputs("usage: gauntlet matrix --target NAME=SPEC [--target NAME=SPEC]... [--report FORMAT:FILE[,...]]\n"
+          "                       [--gate G] [--tag T] [--id GLOB] [-j N] [--notes DIR] [--version NAME=TEXT]...\n"
+          "                       [PATH...]\n"
+          "\n"
+          "Run one corpus selection against several implementations and report them side by side.\n"
+          "  --target NAME=SPEC   an implementation: NAME labels its column, SPEC is what `run --target` takes\n"
+          "                       (reference, adapter:CMD, http:CMD, http-reference); repeatable, in column order\n"
+          "  --report FORMAT:FILE json, html or md (FILE '-' = standard output); comma-separated or repeated\n"
+          "  --gate G, --tag T, --id GLOB   select cases, as for `gauntlet run`\n"
+          "  -j, --jobs N         worker threads per implementation (default 1)\n"
+          "  --notes DIR          hand-written notes: DIR/NAME.md is copied into NAME's section of the md report\n"
+          "  --version NAME=TEXT  the version shown for NAME when its envelopes and handshake name none\n"
+          "Exit: 0 every implementation ran, 1 one could not run (its smoke failed), 2 usage, I/O or case-file error.\n",
+          out);
+}
+
+static int usage_error(const char *message, const char *detail)
+{
+    fprintf(stderr, "gauntlet matrix: %s%s\n", message, detail ? detail : "");
+    matrix_usage(stderr);
+    return 2;
+}
+
+static char *own(matrix_options *options, const char *value)
+{
+    char *copy = strdup(value);
+    if (copy != NULL && options->owned_count < sizeof options->owned / sizeof options->owned[0])
+        options->owned[options->owned_count++] = copy;
+    return copy;
+}
+
+/* NAME=VALUE into name and value (split in an owned copy); NAME is
+ * [A-Za-z0-9._-]+. */
+static bool split_pair(matrix_options *options, const char *text, const char **name, const char **value)
+{
+    char *copy = own(options, text);
+    char *equals = copy ? strchr(copy, '=') : NULL;
+    if (equals == NULL || equals == copy || equals[1] == '\0')
+        return false;
+    *equals = '\0';
+    for (const char *p = copy; *p; p++)
+        if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *p) == NULL)
+            return false;
+    *name = copy;
+    *value = equals + 1;
+    return true;
+}
+
+static int add_reports(matrix_options *options, const char *value)
+{
+    char *copy = own(options, value);
+    for (char *item = copy, *next; item != NULL; item = next) {
+        next = strchr(item, ',');
+        if (next != NULL)
+            *next++ = '\0';
+        char *colon = strchr(item, ':');
+        if (colon == NULL || colon == item || colon[1] == '\0')
+            return usage_error("--report needs FORMAT:FILE (json, html or md), got ", item);
+        *colon = '\0';
+        matrix_writer writer = strcmp(item, "json") == 0                                   ? gt_matrix_json
+                               : strcmp(item, "html") == 0                                 ? gt_matrix_html
+                               : strcmp(item, "md") == 0 || strcmp(item, "markdown") == 0 ? gt_matrix_markdown
+                                                                                          : NULL;
+        if (writer == NULL)
+            return usage_error("unknown matrix report format (json, html, md): ", item);
+        if (options->report_count == MATRIX_MAX_REPORTS)
+            return usage_error("too many reports", NULL);
+        options->reports[options->report_count++] = (matrix_report){item, colon + 1, writer};
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, matrix_options *options, bool *help)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool takes_value = strcmp(arg, "--target") == 0 || strcmp(arg, "--report") == 0 || strcmp(arg, "--gate") == 0 ||
+                           strcmp(arg, "--tag") == 0 || strcmp(arg, "--id") == 0 || strcmp(arg, "-j") == 0 ||
+                           strcmp(arg, "--jobs") == 0 || strcmp(arg, "--notes") == 0 || strcmp(arg, "--version") == 0;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            *help = true;
+            return 0;
+        }
+        if (!takes_value) {
+            if (arg[0] == '-')
+                return usage_error("unknown option ", arg);
+            if (options->path_count == MATRIX_MAX_PATHS)
+                return usage_error("too many paths", NULL);
+            options->paths[options->path_count++] = arg;
+            continue;
+        }
+        if (i + 1 >= argc)
+            return usage_error("missing value after ", arg);
+        const char *value = argv[++i];
+        if (strcmp(arg, "--target") == 0) {
+            if (options->target_count == MATRIX_MAX_TARGETS)
+                return usage_error("too many targets", NULL);
+            size_t at = options->target_count;
+            if (!split_pair(options, value, &options->names[at], &options->specs[at]))
+                return usage_error("--target needs NAME=SPEC (NAME: letters, digits, . _ -), got ", value);
+            for (size_t j = 0; j < at; j++)
+                if (strcmp(options->names[j], options->names[at]) == 0)
+                    return usage_error("--target names must differ: ", options->names[at]);
+            options->target_count++;
+        } else if (strcmp(arg, "--version") == 0) {
+            const char *name, *text;
+            if (!split_pair(options, value, &name, &text))
+                return usage_error("--version needs NAME=TEXT, got ", value);
+            bool known = false;
+            for (size_t j = 0; j < options->target_count; j++)
+                if (strcmp(options->names[j], name) == 0) {
+                    options->versions[j] = text;
+                    known = true;
+                }
+            if (!known)
+                return usage_error("--version names no --target given before it: ", name);
+        } else if (strcmp(arg, "--report") == 0) {
+            if (add_reports(options, value) != 0)
+                return 2;
+        } else if (strcmp(arg, "--gate") == 0) {
+            options->gate = value;
+        } else if (strcmp(arg, "--tag") == 0) {
+            options->tag = value;
+        } else if (strcmp(arg, "--id") == 0) {
+            options->id_glob = value;
+        } else if (strcmp(arg, "--notes") == 0) {
+            options->notes_dir = value;
+        } else {
+            char *end;
+            errno = 0;
+            unsigned long jobs = strtoul(value, &end, 10);
+            if (errno || *end || jobs == 0 || jobs > 64)
+                return usage_error("-j needs a number from 1 to 64, got ", value);
+            options->jobs = (unsigned)jobs;
+        }
+    }
+    if (options->target_count == 0)
+        return usage_error("at least one --target NAME=SPEC is needed", NULL);
+    return 0;
+}
+
+/* ---- what each implementation is -------------------------------------------- */
+
+typedef struct column_text {
+    char about[256], version[128], language[64], packages[512];
+    char *unavailable; /* malloc'd smoke explanation */
+    char *notes;       /* malloc'd notes file */
+} column_text;
+
+/* The first envelope's "implementation" object: {name, version, language,
+ * packages: {name: version}}. */
+static bool describe_from_envelopes(const gt_run *run, column_text *text)
+{
+    for (size_t i = 0; run && i < run->count; i++) {
+        const char *envelope = run->results[i].observed.output_json;
+        if (envelope == NULL || strstr(envelope, "\"implementation\"") == NULL)
+            continue;
+        cJSON *root = cJSON_Parse(envelope);
+        const cJSON *impl = cJSON_GetObjectItemCaseSensitive(root, "implementation");
+        if (!cJSON_IsObject(impl)) {
+            cJSON_Delete(root);
+            continue;
+        }
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(impl, "name"));
+        const char *version = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(impl, "version"));
+        const char *language = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(impl, "language"));
+        snprintf(text->about, sizeof text->about, "%s", name ? name : "");
+        snprintf(text->version, sizeof text->version, "%s", version ? version : "");
+        snprintf(text->language, sizeof text->language, "%s", language ? language : "");
+        size_t used = 0;
+        const cJSON *package;
+        cJSON_ArrayForEach(package, cJSON_GetObjectItemCaseSensitive(impl, "packages"))
+        {
+            const char *package_version = cJSON_GetStringValue(package);
+            int n = snprintf(text->packages + used, sizeof text->packages - used, "%s%s %s", used ? ", " : "",
+                             package->string, package_version ? package_version : "?");
+            if (n < 0 || (size_t)n >= sizeof text->packages - used)
+                break;
+            used += (size_t)n;
+        }
+        cJSON_Delete(root);
+        return true;
+    }
+    return false;
+}
+
+static char *read_small_file(const char *path)
+{
+    FILE *file = fopen(path, "rb");
+    if (file == NULL)
+        return NULL;
+    char *text = malloc(65537);
+    size_t len = text ? fread(text, 1, 65536, file) : 0;
+    fclose(file);
+    if (text)
+        text[len] = '\0';
+    return text;
+}
+
+/* Smoke the target, capturing the explanation; 0 when it can run. */
+static int smoke(const char *spec, char **explanation)
+{
+    *explanation = NULL;
+    if (!gt_smoke_wanted(spec))
+        return 0;
+    char *said = NULL, *why = NULL;
+    size_t said_len = 0, why_len = 0;
+    FILE *out = open_memstream(&said, &said_len);
+    FILE *err = open_memstream(&why, &why_len);
+    int rc = out && err ? gt_smoke_run(spec, out, err) : -1;
+    if (out)
+        fclose(out);
+    if (err)
+        fclose(err);
+    free(said);
+    if (rc != 0)
+        *explanation = why ? why : strdup("the smoke test could not run (out of memory)");
+    else
+        free(why);
+    return rc;
+}
+
+static void iso_now(char out[32])
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* What write_report hands to gt_write_file_atomic. */
+typedef struct matrix_job {
+    matrix_writer writer;
+    const gt_matrix *matrix;
+} matrix_job;
+
+static int write_matrix_job(FILE *out, const void *user)
+{
+    const matrix_job *job = user;
+    return job->writer(out, job->matrix);
+}
+
+static int write_report(const matrix_report *report, const gt_matrix *matrix)
+{
+    if (strcmp(report->path, "-") == 0)
+        return report->writer(stdout, matrix) == 0 && fflush(stdout) == 0 ? 0 : -1;
+    matrix_job job = {report->writer, matrix};
+    if (gt_write_file_atomic(report->path, write_matrix_job, &job) == 0)
+        return 0;
+    fprintf(stderr, "gauntlet matrix: cannot write the %s report %s: %s\n", report->format, report->path,
+            strerror(errno ? errno : EIO));
+    return -1;
+}
+
+static void print_problems(const gt_corpus *corpus)
+{
+    for (size_t i = 0; i < gt_corpus_problem_count(corpus); i++) {
+        const gt_load_problem *problem = gt_corpus_problem(corpus, i);
+        fprintf(stderr, "%s:%u: %s: %s\n", problem->file, problem->line, problem->field, problem->message);
+    }
+}
+
+int gt_cmd_matrix(int argc, char **argv)
+{
+    matrix_options options = {.jobs = 1};
+    bool help = false;
+    int status = parse_args(argc, argv, &options, &help);
+    if (status != 0 || help) {
+        if (help)
+            matrix_usage(stdout);
+        for (size_t i = 0; i < options.owned_count; i++)
+            free(options.owned[i]);
+        return status;
+    }
+    gt_corpus *corpus = gt_corpus_new();
+    char bundled[PATH_MAX];
+    if (options.path_count == 0 && gt_cmd_default_corpus(bundled, sizeof bundled))
+        options.paths[options.path_count++] = bundled;
+    for (size_t i = 0; corpus && i < options.path_count; i++)
+        if (gt_corpus_load(corpus, options.paths[i]) < 0) {
+            gt_corpus_free(corpus);
+            corpus = NULL;
+        }
+    char *command = gt_cmd_command_line(argc, argv);
+    char sha256[65] = "";
+    if (corpus)
+        gt_report_corpus_hash(corpus, sha256);
+    size_t selected = corpus ? gt_corpus_filter(corpus, options.gate, options.tag, options.id_glob) : 0;
+    if (corpus == NULL || command == NULL || selected == 0) {
+        if (corpus)
+            print_problems(corpus);
+        fprintf(stderr, "gauntlet matrix: %s\n",
+                corpus == NULL || command == NULL ? "out of memory, or no corpus found"
+                                                  : "no case matches the selection: a matrix of nothing is not a result");
+        gt_corpus_free(corpus);
+        free(command);
+        for (size_t i = 0; i < options.owned_count; i++)
+            free(options.owned[i]);
+        return 2;
+    }
+
+    gt_matrix_column columns[MATRIX_MAX_TARGETS];
+    column_text texts[MATRIX_MAX_TARGETS];
+    gt_run *runs[MATRIX_MAX_TARGETS];
+    memset(columns, 0, sizeof columns);
+    memset(texts, 0, sizeof texts);
+    memset(runs, 0, sizeof runs);
+    size_t unavailable = 0;
+    for (size_t t = 0; t < options.target_count; t++) {
+        column_text *text = &texts[t];
+        fprintf(stderr, "matrix: [%zu/%zu] %s (%s): ", t + 1, options.target_count, options.names[t], options.specs[t]);
+        fflush(stderr);
+        char err[512] = "";
+        if (smoke(options.specs[t], &text->unavailable) == 0) {
+            runs[t] = gt_run_cases(corpus, options.specs[t], options.jobs, NULL, NULL, err, sizeof err);
+            if (runs[t] == NULL)
+                text->unavailable = strdup(err[0] ? err : "the target could not be opened");
+        }
+        if (runs[t] == NULL) {
+            unavailable++;
+            fprintf(stderr, "could not run\n%s", text->unavailable ? text->unavailable : "");
+        } else {
+            fprintf(stderr, "%zu cases in %.1f s\n", runs[t]->count, runs[t]->elapsed_ms / 1000.0);
+        }
+        if (!describe_from_envelopes(runs[t], text) && runs[t] != NULL && runs[t]->target_name &&
+            strncmp(options.specs[t], "adapter:", 8) == 0) {
+            char name[256], version[128];
+            gt_report_split_name(runs[t]->target_name, name, sizeof name, version, sizeof version);
+            snprintf(text->about, sizeof text->about, "%s", name);
+            snprintf(text->version, sizeof text->version, "%s", version);
+        }
+        if (options.versions[t])
+            snprintf(text->version, sizeof text->version, "%s", options.versions[t]);
+        if (options.notes_dir) {
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%s/%s.md", options.notes_dir, options.names[t]);
+            text->notes = read_small_file(path);
+        }
+        columns[t] = (gt_matrix_column){
+            .name = options.names[t],
+            .spec = options.specs[t],
+            .run = runs[t],
+            .unavailable = text->unavailable,
+            .about = text->about[0] ? text->about : NULL,
+            .version = text->version[0] ? text->version : NULL,
+            .language = text->language[0] ? text->language : NULL,
+            .packages = text->packages[0] ? text->packages : NULL,
+            .notes = text->notes,
+        };
+    }
+    char generated[32];
+    iso_now(generated);
+    gt_matrix matrix = {corpus, columns, options.target_count, command, sha256, generated};
+
+    for (size_t t = 0; t < options.target_count; t++) {
+        if (runs[t] == NULL) {
+            printf("%s: could not run\n", options.names[t]);
+            continue;
+        }
+        gt_run_counts counts[GT_GATE_COUNT + 1];
+        gt_run_count(runs[t], counts);
+        size_t unsafe = 0;
+        for (size_t i = 0; i < runs[t]->count; i++)
+            unsafe += gt_matrix_classify(&runs[t]->results[i]) == GT_MATRIX_UNSAFE;
+        const gt_run_counts *total = &counts[GT_GATE_COUNT];
+        printf("%s: played %zu, pass %zu, fail %zu (unsafe %zu), error %zu, skip %zu\n", options.names[t],
+               total->pass + total->fail, total->pass, total->fail, unsafe, total->error, total->skip);
+    }
+    bool io_failed = false;
+    for (size_t i = 0; i < options.report_count; i++)
+        io_failed |= write_report(&options.reports[i], &matrix) != 0;
+    printf("matrix: %zu implementations, %zu cases, %zu could not run\n", options.target_count, selected, unavailable);
+    print_problems(corpus);
+    status = io_failed || gt_corpus_problem_count(corpus) > 0 ? 2 : unavailable > 0 ? 1 : 0;
+    for (size_t t = 0; t < options.target_count; t++) {
+        gt_run_free(runs[t]);
+        free(texts[t].unavailable);
+        free(texts[t].notes);
+    }
+    gt_corpus_free(corpus);
+    free(command);
+    for (size_t i = 0; i < options.owned_count; i++)
+        free(options.owned[i]);
+    return status;
+}

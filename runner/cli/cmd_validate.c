@@ -1,0 +1,423 @@
+/* cmd_validate.c — `gauntlet validate`: syntax then structure gate.
+ *
+ * Contract (relied on by external checks):
+ *   validate --schema S.json [--formats] [--reject-nul] [--ref FILE]... [--ref-dir DIR]... [FILE|-]
+ *     exit 0 valid; 1 invalid, one error per line `<$path> <keyword>: <message>`
+ *     (a syntax rejection prints exactly what `gauntlet parse` prints);
+ *     2 usage error, unreadable input or invalid schema (file and location named).
+ *   validate --schema S.json --jsonl FILE
+ *     each line is a JSON string literal holding one raw model output; prints
+ *     `N valid, M invalid` then one `<gate> <reason> <count>` line per reason.
+ *     Compiles once, streams the file line by line (memory bounded by the
+ *     longest line, not the file) and reuses one arena (gt_arena_reset) per line. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_io.h"
+#include "commands.h"
+#include "gauntlet/parse.h"
+#include "gauntlet/schema.h"
+#include "reference/swar.h"
+
+/* --jsonl reads through a stdio buffer this large: few read(2) calls on a
+ * large file, and still a fixed amount of memory. */
+#define GT_JSONL_READ_BUFFER (256u * 1024u)
+
+typedef struct validate_args {
+    const char *schema_path;
+    const char *input;
+    const char *jsonl;
+    const char *remotes;
+    bool formats;
+    int dialect;
+    gt_parse_options parse; /* the syntax gate's policy (--reject-nul) */
+    gt_schema_registry *registry; /* --ref / --ref-dir, or NULL */
+} validate_args;
+
+static void validate_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gauntlet validate --schema S.json [--formats] [--dialect D] [--remotes DIR] [--reject-nul]\n"
+            "                         [--ref FILE]... [--ref-dir DIR]... [FILE|-]\n"
+            "       gauntlet validate --schema S.json [options] --jsonl FILE\n"
+            "\n"
+            "Run the syntax gate, then the structure gate (JSON Schema), on one raw model output,\n"
+            "or on every line of a JSONL file whose lines are JSON string literals.\n"
+            "  --schema S.json  the JSON Schema (dialect from its $schema; default 2020-12)\n"
+            "  --formats        make `format` an assertion (default: annotation only)\n"
+            "  --dialect D      dialect when the schema has no $schema (draft4 ... draft2020-12)\n"
+            "  --remotes DIR    local directory that stands in for http://localhost:1234/\n"
+            GT_CLI_REF_HELP GT_CLI_NUL_HELP
+            "  --jsonl FILE     batch mode: print 'N valid, M invalid' and counts by gate and reason\n"
+            "exit: 0 valid, 1 invalid, 2 usage error, unreadable input or invalid schema\n");
+}
+
+static int parse_args(int argc, char **argv, validate_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->dialect = GT_SCHEMA_DRAFT2020_12;
+    gt_parse_options_init(&a->parse);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        int ref = gt_cli_ref_flag("gauntlet validate", argc, argv, &i, &a->registry);
+        if (ref < 0)
+            return 2;
+        if (ref > 0 || gt_cli_nul_flag(arg, &a->parse.reject_nul))
+            continue;
+        bool takes_value = !strcmp(arg, "--schema") || !strcmp(arg, "--jsonl") || !strcmp(arg, "--remotes") ||
+                           !strcmp(arg, "--dialect");
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            validate_usage(stdout);
+            return 0;
+        } else if (!strcmp(arg, "--formats"))
+            a->formats = true;
+        else if (takes_value) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "gauntlet validate: %s needs a value\n", arg);
+                return 2;
+            }
+            const char *value = argv[++i];
+            if (!strcmp(arg, "--schema"))
+                a->schema_path = value;
+            else if (!strcmp(arg, "--jsonl"))
+                a->jsonl = value;
+            else if (!strcmp(arg, "--remotes"))
+                a->remotes = value;
+            else if ((a->dialect = gt_schema_dialect_from_name(value)) < 0) {
+                fprintf(stderr, "gauntlet validate: unknown dialect '%s'\n", value);
+                return 2;
+            }
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            fprintf(stderr, "gauntlet validate: unknown option '%s'\n", arg);
+            validate_usage(stderr);
+            return 2;
+        } else if (a->input != NULL) {
+            fprintf(stderr, "gauntlet validate: more than one input ('%s' and '%s')\n", a->input, arg);
+            return 2;
+        } else
+            a->input = arg;
+    }
+    if (a->schema_path == NULL) {
+        fprintf(stderr, "gauntlet validate: --schema is required\n");
+        validate_usage(stderr);
+        return 2;
+    }
+    if (a->jsonl != NULL && a->input != NULL) {
+        fprintf(stderr, "gauntlet validate: --jsonl and an input file ('%s') exclude each other\n", a->input);
+        return 2;
+    }
+    return -1;
+}
+
+static gt_schema *load_schema(const validate_args *a)
+{
+    char err[512];
+    size_t len;
+    char *text = gt_read_file(a->schema_path, &len, err, sizeof err);
+    if (text == NULL) {
+        fprintf(stderr, "gauntlet validate: %s\n", err);
+        return NULL;
+    }
+    gt_schema_options options;
+    gt_schema_options_init(&options);
+    options.assert_formats = a->formats;
+    options.default_dialect = (gt_schema_dialect)a->dialect;
+    options.remotes_dir = a->remotes;
+    options.registry = a->registry;
+    char base[8192];
+    if (strcmp(a->schema_path, "-") != 0 && gt_schema_file_uri(a->schema_path, base, sizeof base) == 0)
+        options.base_uri = base; /* relative $ref resolve beside the schema file */
+    gt_schema_problem problem;
+    gt_schema *schema = gt_schema_compile(text, len, &options, &problem);
+    free(text);
+    if (schema == NULL)
+        fprintf(stderr, "gauntlet validate: invalid schema %s at \"%s\": %s: %s\n", a->schema_path, problem.location,
+                gt_schema_problem_code_str(problem.code), problem.message);
+    return schema;
+}
+
+static int validate_one(const gt_schema *schema, const gt_parse_options *parse, const char *path)
+{
+    char err[512];
+    gt_arena *arena = gt_arena_new();
+    char *text = NULL;
+    gt_parse_error perr;
+    gt_value *value = arena ? gt_read_and_parse(arena, path, parse, &text, &perr, err, sizeof err) : NULL;
+    if (arena != NULL && text == NULL) {
+        gt_arena_free(arena);
+        fprintf(stderr, "gauntlet validate: %s\n", err);
+        return 2;
+    }
+    int status;
+    if (arena == NULL) {
+        fprintf(stderr, "gauntlet validate: out of memory\n");
+        status = 2;
+    } else if (value == NULL) {
+        printf("reject syntax %s at %u:%u: %s\n", gt_syntax_reason_code(perr.reason), perr.line, perr.column,
+               perr.message);
+        status = perr.reason == GT_SYNTAX_OUT_OF_MEMORY ? 2 : 1;
+    } else {
+        gt_schema_errors errors;
+        gt_schema_errors_init(&errors);
+        gt_schema_result r = gt_schema_validate(schema, value, &errors);
+        for (size_t i = 0; i < errors.count; i++)
+            printf("%s %s: %s\n", errors.items[i].instance_path_dollar, errors.items[i].keyword,
+                   errors.items[i].message);
+        if (r == GT_SCHEMA_ERROR && gt_schema_failure_is_limit(errors.failure))
+            fprintf(stderr, "gauntlet validate: evaluation stopped at a limit (%s)\n",
+                    gt_schema_failure_code_str(errors.failure));
+        else if (r == GT_SCHEMA_ERROR)
+            fprintf(stderr, "gauntlet validate: evaluation failed (out of memory)\n");
+        status = r == GT_SCHEMA_VALID ? 0 : r == GT_SCHEMA_INVALID ? 1 : 2;
+        gt_schema_errors_free(&errors);
+    }
+    gt_arena_free(arena);
+    free(text);
+    return status;
+}
+
+/* Counts by (gate, reason), in order of first appearance. */
+typedef struct reason_count {
+    const char *gate;
+    char reason[64];
+    size_t count;
+} reason_count;
+
+typedef struct tally {
+    reason_count *items;
+    size_t count, cap;
+    size_t valid, invalid;
+} tally;
+
+static void tally_add(tally *t, const char *gate, const char *reason)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (t->items[i].gate == gate && strcmp(t->items[i].reason, reason) == 0) {
+            t->items[i].count++;
+            return;
+        }
+    if (t->count == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 16;
+        reason_count *grown = realloc(t->items, cap * sizeof *grown);
+        if (grown == NULL)
+            return;
+        t->items = grown, t->cap = cap;
+    }
+    reason_count *rc = &t->items[t->count++];
+    rc->gate = gate, rc->count = 1;
+    snprintf(rc->reason, sizeof rc->reason, "%s", reason);
+}
+
+typedef struct line_buffer {
+    char *data;
+    size_t cap;
+} line_buffer;
+
+static int hex4(const char *p)
+{
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = p[i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+static size_t put_utf8(char *w, unsigned long cp)
+{
+    if (cp < 0x80)
+        return w[0] = (char)cp, 1;
+    if (cp < 0x800)
+        return w[0] = (char)(0xc0 | (cp >> 6)), w[1] = (char)(0x80 | (cp & 0x3f)), 2;
+    if (cp < 0x10000)
+        return w[0] = (char)(0xe0 | (cp >> 12)), w[1] = (char)(0x80 | ((cp >> 6) & 0x3f)),
+               w[2] = (char)(0x80 | (cp & 0x3f)), 3;
+    w[0] = (char)(0xf0 | (cp >> 18)), w[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    w[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), w[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+/* Fast path for the common line: exactly one string literal with ordinary
+ * escapes. Returns the decoded length, or (size_t)-1 when the line needs the
+ * full syntax gate (anything unusual, including lone surrogates). UTF-8 of the
+ * decoded text is checked by the syntax gate that runs on it next. */
+static size_t decode_literal(const char *line, size_t len, line_buffer *buf)
+{
+    if (len < 2 || line[0] != '"' || line[len - 1] != '"')
+        return (size_t)-1;
+    if (buf->cap < len) {
+        char *grown = realloc(buf->data, len);
+        if (grown == NULL)
+            return (size_t)-1;
+        buf->data = grown, buf->cap = len;
+    }
+    char *w = buf->data;
+    for (size_t i = 1; i < len - 1; i++) {
+        if (i + 8 <= len - 1) {
+            /* a word at a time up to the next quote, backslash or control
+             * byte; w trails i, so the whole word fits the buffer */
+            uint64_t word = gt_swar_load((const unsigned char *)line + i);
+            uint64_t stops = gt_swar_string_stops(word);
+            memcpy(w, &word, sizeof word);
+            if (stops == 0) {
+                w += 8, i += 7;
+                continue;
+            }
+            unsigned run = gt_swar_first(stops);
+            w += run, i += run;
+        }
+        unsigned char c = (unsigned char)line[i];
+        if (c == '"' || c < 0x20)
+            return (size_t)-1;
+        if (c != '\\') {
+            *w++ = (char)c;
+            continue;
+        }
+        if (++i >= len - 1)
+            return (size_t)-1;
+        switch (line[i]) {
+        case '"': *w++ = '"'; break;
+        case '\\': *w++ = '\\'; break;
+        case '/': *w++ = '/'; break;
+        case 'b': *w++ = '\b'; break;
+        case 'f': *w++ = '\f'; break;
+        case 'n': *w++ = '\n'; break;
+        case 'r': *w++ = '\r'; break;
+        case 't': *w++ = '\t'; break;
+        case 'u': {
+            if (i + 4 >= len - 1)
+                return (size_t)-1;
+            long cp = hex4(line + i + 1);
+            i += 4;
+            if (cp < 0 || (cp >= 0xdc00 && cp <= 0xdfff))
+                return (size_t)-1;
+            if (cp >= 0xd800 && cp <= 0xdbff) {
+                if (i + 6 >= len - 1 || line[i + 1] != '\\' || line[i + 2] != 'u')
+                    return (size_t)-1;
+                long lo = hex4(line + i + 3);
+                if (lo < 0xdc00 || lo > 0xdfff)
+                    return (size_t)-1;
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                i += 6;
+            }
+            w += put_utf8(w, (unsigned long)cp);
+            break;
+        }
+        default: return (size_t)-1;
+        }
+    }
+    return (size_t)(w - buf->data);
+}
+
+/* One JSONL line: decode the string literal, then both gates. Returns 0, or 2
+ * when the line is not a JSON string literal. */
+static int jsonl_line(const gt_schema *schema, const gt_parse_options *parse, gt_arena *arena, gt_schema_errors *errors,
+                      const char *line, size_t len, line_buffer *buf, tally *t)
+{
+    gt_parse_error perr;
+    const char *raw;
+    size_t raw_len = decode_literal(line, len, buf);
+    if (raw_len != (size_t)-1)
+        raw = buf->data;
+    else {
+        gt_parse_options lo;
+        gt_parse_options_init(&lo);
+        lo.max_bytes = 1024u * 1024u * 1024u;
+        gt_value *literal = gt_parse(arena, line, len, &lo, &perr);
+        if (literal == NULL || literal->type != GT_STRING)
+            return 2;
+        raw = literal->u.str.chars, raw_len = literal->u.str.len;
+    }
+    gt_value *value = gt_parse(arena, raw, raw_len, parse, &perr);
+    if (value == NULL) {
+        t->invalid++;
+        tally_add(t, "syntax", gt_syntax_reason_code(perr.reason));
+        return 0;
+    }
+    gt_schema_result r = gt_schema_validate(schema, value, errors);
+    if (r == GT_SCHEMA_VALID)
+        t->valid++;
+    else {
+        t->invalid++;
+        tally_add(t, "structure",
+                  r == GT_SCHEMA_ERROR ? (gt_schema_failure_is_limit(errors->failure) ? gt_schema_errors_reason(errors)
+                                                                                        : "evaluation_error")
+                                       : gt_schema_errors_reason(errors));
+    }
+    return 0;
+}
+
+/* Streams the file (or stdin for "-") a line at a time: memory is bounded by
+ * the longest line (one reused line buffer, one decode buffer, one arena reset
+ * per line), never by the file size. */
+static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse, const char *path)
+{
+    bool use_stdin = strcmp(path, "-") == 0;
+    FILE *in = use_stdin ? stdin : fopen(path, "rb");
+    if (in == NULL) {
+        fprintf(stderr, "gauntlet validate: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    setvbuf(in, NULL, _IOFBF, GT_JSONL_READ_BUFFER);
+    char *line = NULL;
+    size_t line_cap = 0;
+    line_buffer buf = {0};
+    gt_arena *arena = gt_arena_new();
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    tally t = {0};
+    int status = arena ? 0 : 2;
+    size_t line_no = 0;
+    ssize_t got;
+    while (status == 0 && (got = getline(&line, &line_cap, in)) >= 0) {
+        size_t n = (size_t)got;
+        if (n > 0 && line[n - 1] == '\n')
+            n--;
+        line_no++;
+        if (n == 0 || (n == 1 && line[0] == '\r'))
+            continue;
+        gt_arena_reset(arena);
+        if (jsonl_line(schema, parse, arena, &errors, line, n, &buf, &t) != 0) {
+            fprintf(stderr, "gauntlet validate: %s:%zu: not a JSON string literal\n", path, line_no);
+            status = 2;
+        }
+    }
+    if (status == 0 && ferror(in)) {
+        fprintf(stderr, "gauntlet validate: %s: %s\n", path, strerror(errno));
+        status = 2;
+    }
+    if (status == 0) {
+        printf("%zu valid, %zu invalid\n", t.valid, t.invalid);
+        for (size_t i = 0; i < t.count; i++)
+            printf("%s %s %zu\n", t.items[i].gate, t.items[i].reason, t.items[i].count);
+        status = t.invalid == 0 ? 0 : 1;
+    }
+    free(t.items);
+    free(buf.data);
+    free(line);
+    gt_schema_errors_free(&errors);
+    gt_arena_free(arena);
+    if (!use_stdin)
+        fclose(in);
+    return status;
+}
+
+int gt_cmd_validate(int argc, char **argv)
+{
+    validate_args a;
+    int rc = parse_args(argc, argv, &a);
+    gt_schema *schema = rc < 0 ? load_schema(&a) : NULL;
+    if (rc < 0)
+        rc = schema == NULL ? 2
+             : a.jsonl    ? validate_jsonl(schema, &a.parse, a.jsonl)
+                          : validate_one(schema, &a.parse, a.input);
+    gt_schema_free(schema);
+    gt_schema_registry_free(a.registry); /* read only while compiling */
+    return rc;
+}
