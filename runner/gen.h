@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gauntlet/run.h"
+#include "gauntlet/runner/run.h"
 
 /* Families of operators, for --gates (valid cases are always generated). */
 #define GT_GEN_SYNTAX 1u

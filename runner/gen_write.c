@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli_io.h"
+#include "gauntlet/util.h"
 #include "gauntlet/parse.h"
 #include "gen_impl.h"
 

@@ -7,13 +7,13 @@
 #include <dirent.h>
 #include <time.h>
 
-#include "cli.h"
-#include "commands.h"
-#include "gauntlet/corpus.h"
-#include "gauntlet/run.h"
-#include "gen.h"
+#include "runner/cli/cli.h"
+#include "runner/cli/commands.h"
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/runner/run.h"
+#include "runner/gen.h"
 #include "gt_test.h"
-#include "shrink.h"
+#include "runner/shrink.h"
 
 #define OUT_LEN (1 << 16)
 

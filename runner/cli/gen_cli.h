@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "gen.h"
+#include "runner/gen.h"
 
 #define GT_GEN_CLI_MAX_SAMPLES 64
 

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "gauntlet/corpus.h"
-#include "gen.h"
+#include "gauntlet/runner/corpus.h"
+#include "runner/gen.h"
 #include "gen_cli.h"
 
 static void gen_usage(FILE *out)

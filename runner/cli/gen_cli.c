@@ -7,7 +7,7 @@
 
 #include "cli_io.h"
 #include "commands.h"
-#include "gauntlet/corpus.h"
+#include "gauntlet/runner/corpus.h"
 
 bool gt_gen_cli_count(const char *text, size_t *out)
 {

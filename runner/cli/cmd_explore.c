@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "gen.h"
+#include "runner/gen.h"
 #include "gen_cli.h"
-#include "report_util.h"
-#include "shrink.h"
+#include "reports/report_util.h"
+#include "runner/shrink.h"
 
 #define EXPLORE_DEFAULT_BUDGET 5000
 
