@@ -100,6 +100,36 @@ START_TEST(exponential_any_of_is_memoised)
 }
 END_TEST
 
+/* The memo is kept only for nodes one instance can meet twice: here both
+ * properties and patternProperties apply #/$defs/x to member "a", so 40
+ * levels of {"a": ...} would be 2^40 evaluations without it. */
+START_TEST(node_shared_by_two_child_keywords_is_memoised)
+{
+    gt_schema *schema = compile_with("{\"$defs\":{\"x\":{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/$defs/x\"}},"
+                                     "\"patternProperties\":{\"^a$\":{\"$ref\":\"#/$defs/x\"}}}},\"$ref\":\"#/$defs/x\"}",
+                                     10000);
+    enum { LEVELS = 40 };
+    char text[LEVELS * 8 + 8]; /* valid: a verdict the memo may reuse */
+    size_t len = 0;
+    for (int i = 0; i < LEVELS; i++)
+        len += (size_t)sprintf(text + len, "{\"a\":");
+    text[len++] = '{', text[len++] = '}';
+    for (int i = 0; i < LEVELS; i++)
+        text[len++] = '}';
+    text[len] = '\0';
+    gt_arena *arena = gt_arena_new();
+    const gt_value *value = parse_in(arena, text);
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(gt_schema_validate(schema, value, &errors), GT_SCHEMA_VALID);
+    ck_assert_int_eq(errors.failure, GT_SCHEMA_FAILURE_NONE);
+    ck_assert_uint_eq(errors.count, 0);
+    gt_schema_errors_free(&errors);
+    gt_arena_free(arena);
+    gt_schema_free(schema);
+}
+END_TEST
+
 START_TEST(evaluation_budget_is_its_own_reason)
 {
     gt_schema *schema = compile_with(EXP_ALL_OF, 5000);
@@ -602,6 +632,7 @@ static Suite *make_suite(void)
     TCase *schema = tcase_create("schema");
     tcase_set_timeout(schema, 60);
     tcase_add_test(schema, exponential_any_of_is_memoised);
+    tcase_add_test(schema, node_shared_by_two_child_keywords_is_memoised);
     tcase_add_test(schema, evaluation_budget_is_its_own_reason);
     tcase_add_test(schema, default_budget_bounds_the_issue_input);
     tcase_add_test(schema, reference_target_has_a_deadline);
