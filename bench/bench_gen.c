@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli_io.h"
-#include "gen.h"
+#include "gauntlet/util.h"
+#include "runner/gen.h"
 
 #define BENCH_GEN_ROUNDS 5
 #define BENCH_GEN_FLOOR 10000.0
