@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "swar.h"
+
 const char *gt_type_name(gt_type type)
 {
     switch (type) {
@@ -41,7 +43,7 @@ const gt_value *gt_value_get(const gt_value *object, const char *key, size_t key
         return NULL;
     for (size_t i = 0; i < object->u.obj.count; i++) {
         const gt_member *member = &object->u.obj.members[i];
-        if (member->key_len == key_len && memcmp(member->key, key, key_len) == 0)
+        if (member->key_len == key_len && gt_swar_same(member->key, key, key_len))
             return member->value;
     }
     return NULL;

@@ -184,6 +184,44 @@ START_TEST(jsonl_stream_keeps_the_line_contract)
 }
 END_TEST
 
+/* The line decoder copies plain bytes a word (8 bytes) at a time: an escape
+ * (\", \n, \u00e9) or a raw control byte at any offset, inside a word or
+ * across two, decodes to the same text as the byte-by-byte path. */
+START_TEST(jsonl_decoder_handles_escapes_at_every_offset)
+{
+    char dir[] = "/tmp/gt-test-process-XXXXXX", path[512], command[2048], out[4096];
+    make_workload(dir, 1);
+    snprintf(path, sizeof path, "%s/s.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    /* k: 23 'a' and one special character (a quote, a newline or an e-acute) */
+    fputs("{\"required\":[\"k\"],\"properties\":{\"k\":{\"type\":\"string\",\"minLength\":24,\"maxLength\":24,"
+          "\"pattern\":\"^a*(\\\"|\\n|\u00e9)a*$\"}}}",
+          f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/d.jsonl", dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    static const char *const specials[] = {"\\\\\\\"", "\\\\n", "\\u00e9"}; /* in the line: \\\" \\n \u00e9 */
+    for (size_t kind = 0; kind < 3; kind++)
+        for (int at = 0; at < 24; at++)
+            fprintf(f, "\"{\\\"k\\\": \\\"%.*s%s%.*s\\\"}\"\n", at, "aaaaaaaaaaaaaaaaaaaaaaaa", specials[kind],
+                    23 - at, "aaaaaaaaaaaaaaaaaaaaaaaa");
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(command, sizeof command, "%s validate --schema %s/s.json --jsonl %s/d.jsonl", gauntlet(), dir, dir);
+    ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 0);
+    ck_assert_str_eq(out, "72 valid, 0 invalid\n");
+    for (int at = 1; at < 20; at++) { /* a raw tab: not a JSON string literal, at any offset */
+        snprintf(command, sizeof command,
+                 "printf '\"{\\\\\"k\\\\\": \\\\\"%.*s\\t%.*s\\\\\"}\"\\n' | %s validate --schema %s/s.json --jsonl - 2>&1",
+                 at, "aaaaaaaaaaaaaaaaaaaaaaaa", 23 - at, "aaaaaaaaaaaaaaaaaaaaaaaa", gauntlet(), dir);
+        ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 2);
+        ck_assert_str_eq(out, "gauntlet validate: -:1: not a JSON string literal\n");
+    }
+    remove_workload(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("process");
@@ -198,6 +236,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(jsonl, 120);
     tcase_add_test(jsonl, jsonl_memory_is_bounded_by_the_longest_line);
     tcase_add_test(jsonl, jsonl_stream_keeps_the_line_contract);
+    tcase_add_test(jsonl, jsonl_decoder_handles_escapes_at_every_offset);
     suite_add_tcase(suite, jsonl);
     return suite;
 }

@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
+#include "reference/swar.h"
 
 /* --jsonl reads through a stdio buffer this large: few read(2) calls on a
  * large file, and still a fixed amount of memory. */
@@ -258,6 +259,19 @@ static size_t decode_literal(const char *line, size_t len, line_buffer *buf)
     }
     char *w = buf->data;
     for (size_t i = 1; i < len - 1; i++) {
+        if (i + 8 <= len - 1) {
+            /* a word at a time up to the next quote, backslash or control
+             * byte; w trails i, so the whole word fits the buffer */
+            uint64_t word = gt_swar_load((const unsigned char *)line + i);
+            uint64_t stops = gt_swar_string_stops(word);
+            memcpy(w, &word, sizeof word);
+            if (stops == 0) {
+                w += 8, i += 7;
+                continue;
+            }
+            unsigned run = gt_swar_first(stops);
+            w += run, i += run;
+        }
         unsigned char c = (unsigned char)line[i];
         if (c == '"' || c < 0x20)
             return (size_t)-1;
