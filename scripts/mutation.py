@@ -225,7 +225,8 @@ def make_vars(build):
 
 def make_command(build, target, marker):
     """The command line `make` would run to build `target` (the line containing `marker`)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    # WERROR too: `make WERROR=1 test` exports it, and a mutant may warn
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "WERROR")}
     out = subprocess.run(["make", "-n", "-B", "--no-print-directory"] + make_vars(build) + [target],
                          cwd=ROOT, capture_output=True, text=True, env=env).stdout
     for line in out.splitlines():
