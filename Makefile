@@ -113,7 +113,7 @@ $(BUILD)/adapters/gauntlet-adapter-%: adapters/%/main.c $(LIBAPP) $(LIBGT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(LDLIBS)
 
-$(BUILD)/suite/%: suite/%.c suite/gt_test.h $(LIBAPP) $(LIBGT)
+$(BUILD)/suite/%: suite/%.c $(wildcard suite/*.h) $(LIBAPP) $(LIBGT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBAPP) $(LIBGT) $(CHECK_LIBS) $(LDLIBS)
 

@@ -22,10 +22,11 @@ typedef struct textbuf {
     bool failed;
 } textbuf;
 
-static void text_add(textbuf *t, const char *bytes, size_t len)
+/* Room for `len` more bytes and a NUL; false (and `failed` set) when there is none. */
+static bool text_reserve(textbuf *t, size_t len)
 {
     if (t->failed)
-        return;
+        return false;
     if (t->len + len + 1 > t->cap) {
         size_t cap = t->cap ? t->cap : 256;
         while (cap < t->len + len + 1)
@@ -33,11 +34,18 @@ static void text_add(textbuf *t, const char *bytes, size_t len)
         char *data = realloc(t->data, cap);
         if (data == NULL) {
             t->failed = true;
-            return;
+            return false;
         }
         t->data = data;
         t->cap = cap;
     }
+    return true;
+}
+
+static void text_add(textbuf *t, const char *bytes, size_t len)
+{
+    if (!text_reserve(t, len))
+        return;
     memcpy(t->data + t->len, bytes, len);
     t->len += len;
     t->data[t->len] = '\0';
@@ -52,16 +60,21 @@ static void text_printf(textbuf *t, const char *fmt, ...) __attribute__((format(
 
 static void text_printf(textbuf *t, const char *fmt, ...)
 {
-    char buffer[1024];
     va_list args;
     va_start(args, fmt);
-    int wrote = vsnprintf(buffer, sizeof buffer, fmt, args);
+    int wrote = vsnprintf(NULL, 0, fmt, args);
     va_end(args);
     if (wrote < 0) {
         t->failed = true;
         return;
     }
-    text_add(t, buffer, (size_t)wrote < sizeof buffer ? (size_t)wrote : sizeof buffer - 1);
+    /* Format straight into the buffer: a long trusted text (the fallback) is never cut. */
+    if (!text_reserve(t, (size_t)wrote))
+        return;
+    va_start(args, fmt);
+    vsnprintf(t->data + t->len, (size_t)wrote + 1, fmt, args);
+    va_end(args);
+    t->len += (size_t)wrote;
 }
 
 static char *text_finish(textbuf *t, size_t *len)
@@ -163,15 +176,17 @@ static void data_block(textbuf *t, const char *label, bool open)
     text_puts(t, ">>>\n");
 }
 
-/* Cut `len` to at most `limit` bytes without splitting a UTF-8 sequence. */
+/* Cut `len` to at most `limit` bytes without splitting a UTF-8 sequence: back
+ * up over at most 3 continuation bytes (a sequence is at most 4 bytes long),
+ * so a run of stray continuation bytes (invalid UTF-8) is still echoed. */
 static size_t cut_utf8(const char *bytes, size_t len, size_t limit)
 {
     if (len <= limit)
         return len;
     size_t cut = limit;
-    while (cut > 0 && ((unsigned char)bytes[cut] & 0xC0) == 0x80)
+    while (cut > 0 && limit - cut < 3 && ((unsigned char)bytes[cut] & 0xC0) == 0x80)
         cut--;
-    return cut;
+    return ((unsigned char)bytes[cut] & 0xC0) == 0x80 ? limit : cut;
 }
 
 char *gt_repair_request_text(const gt_repair_request_spec *spec, size_t *len)

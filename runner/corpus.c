@@ -855,9 +855,14 @@ static bool check_expect_object(file_ctx *ctx, const gt_value *member, const cha
     char pointer[512], field[800];
     bool texts = strcmp(name, "output_contains") == 0 || strcmp(name, "output_excludes") == 0;
     bool output_at = texts || strcmp(name, "output_at") == 0;
+    snprintf(pointer, sizeof pointer, "%s/expect/%s", case_pointer, name);
+    if (strcmp(name, "message_contains") == 0) {
+        if (!is_text_list(member))
+            problem(ctx, member, pointer, "expect.message_contains is a non-empty string or an array of them");
+        return is_text_list(member);
+    }
     if (!output_at && strcmp(name, "trace") != 0)
         return true;
-    snprintf(pointer, sizeof pointer, "%s/expect/%s", case_pointer, name);
     if (member->type != GT_OBJECT || member->u.obj.count == 0) {
         problem(ctx, member, pointer, "expect.%s must be a non-empty object (%s), not %s", name,
                 output_at ? "JSON Pointer: value" : "trace field: value",
@@ -928,10 +933,12 @@ static void load_expect_layers(file_ctx *ctx, const gt_value *value, const char 
                 *slots[which] = (int)member->value->u.num.number;
         }
     }
-    const char *const json_members[] = {"output",    "structured_output", "output_at",
-                                        "trace",     "output_contains",   "output_excludes"};
-    const char **slots_json[] = {&expect->output_json, &expect->structured_output_json, &expect->output_at_json,
-                                 &expect->trace_json,  &expect->output_contains_json,   &expect->output_excludes_json};
+    const char *const json_members[] = {"output",          "structured_output", "output_at",       "trace",
+                                        "output_contains", "output_excludes",   "message_contains"};
+    const char **slots_json[] = {&expect->output_json,          &expect->structured_output_json,
+                                 &expect->output_at_json,       &expect->trace_json,
+                                 &expect->output_contains_json, &expect->output_excludes_json,
+                                 &expect->message_contains_json};
     for (size_t i = 0; i < sizeof json_members / sizeof json_members[0]; i++) {
         const gt_value *member = member_value(value, json_members[i]);
         if (member == NULL || !check_expect_object(ctx, member, case_pointer, json_members[i]))
@@ -988,6 +995,11 @@ static bool load_expect(file_ctx *ctx, const gt_value *value, const char *case_p
     } else if (expect->verdict == GT_VERDICT_REJECT)
         problem(ctx, value, pointer, "expect.gate is required when the verdict is reject");
 
+    const gt_value *message_texts = member_value(value, "message_contains");
+    if (message_texts != NULL && expect->verdict == GT_VERDICT_ACCEPT) {
+        snprintf(pointer, sizeof pointer, "%s/expect/message_contains", case_pointer);
+        problem(ctx, message_texts, pointer, "expect.message_contains is only for reject (the rejection's message)");
+    }
     snprintf(pointer, sizeof pointer, "%s/expect/reason", case_pointer);
     if (reason != NULL) {
         if (!is_reason_code(reason))

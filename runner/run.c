@@ -363,6 +363,33 @@ static bool compare_texts(const char *expected, const char *observed, bool want,
     return ok;
 }
 
+/* expect.message_contains: each text occurs in the rejection's message (the
+ * gate's one human line). A target that reports no message cannot show it:
+ * the case is skipped for it, never passed. */
+static gt_outcome compare_message(const char *expected, const gt_observed *observed, text_buf *buf)
+{
+    if (observed->black_box || observed->message == NULL) {
+        buf_printf(buf, "expect.message_contains: %s", observed->black_box
+                                                           ? "a black-box client's rejection message is not observable"
+                                                           : "the target reported no rejection message");
+        return GT_OUTCOME_SKIP;
+    }
+    gt_arena *arena = gt_arena_new();
+    const gt_value *texts = arena ? parse_loose(arena, expected) : NULL;
+    gt_outcome outcome = texts != NULL ? GT_OUTCOME_PASS : GT_OUTCOME_FAIL;
+    size_t count = texts == NULL ? 0 : texts->type == GT_ARRAY ? texts->u.arr.count : 1;
+    for (size_t k = 0; k < count && outcome == GT_OUTCOME_PASS; k++) {
+        const gt_value *text = texts->type == GT_ARRAY ? texts->u.arr.items[k] : texts;
+        if (text->type == GT_STRING && strstr(observed->message, text->u.str.chars) == NULL) {
+            buf_printf(buf, "expected the message to hold \"%.200s\"; it is \"%.300s\"", text->u.str.chars,
+                       observed->message);
+            outcome = GT_OUTCOME_FAIL;
+        }
+    }
+    gt_arena_free(arena);
+    return outcome;
+}
+
 /* Loop, stream and wire expectations: terminal subtype, attempt accounting
  * (each figure the case gives), the exact output, values at places in it,
  * and the trace record. */
@@ -447,6 +474,8 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
     gt_outcome outcome = compare_layers(&figures_only, observed, buf);
     if (outcome == GT_OUTCOME_FAIL && observed->beyond_script_calls > 0)
         buf_printf(buf, "; calls beyond the script: %d", observed->beyond_script_calls);
+    if (outcome == GT_OUTCOME_PASS && expect->message_contains_json != NULL)
+        outcome = compare_message(expect->message_contains_json, observed, buf);
     return outcome;
 }
 
@@ -486,7 +515,10 @@ gt_outcome gt_compare(const gt_expect *expect, const gt_observed *observed, char
             return GT_OUTCOME_FAIL;
         }
     }
-    return compare_layers(expect, observed, &buf);
+    gt_outcome outcome = compare_layers(expect, observed, &buf);
+    if (outcome == GT_OUTCOME_PASS && expect->message_contains_json != NULL && expect->verdict == GT_VERDICT_REJECT)
+        outcome = compare_message(expect->message_contains_json, observed, &buf);
+    return outcome;
 }
 
 /* ---- scheduler ---------------------------------------------------------- */

@@ -25,6 +25,7 @@
 #include "gauntlet/stream.h"
 #include "runner/cli/commands.h"
 #include "gt_test.h"
+#include "gt_test_http.h"
 #include "runner/targets/target_adapter.h"
 
 /* The issue's schema: every level offers two equal references, so a naive
@@ -514,39 +515,23 @@ END_TEST
 
 /* ---- mock server: sessions and connections ---- */
 
-/* POST an Anthropic request to `path` of `server`; the HTTP status. */
+/* POST an Anthropic request to `path` of `server`; the HTTP status (0 when
+ * the transfer failed). */
 static long mock_post(const gt_mock_server *server, const char *path)
 {
     static const char body[] = "{\"model\":\"m\",\"max_tokens\":16,\"messages\":[{\"role\":\"user\","
                                "\"content\":\"hi\"}]}";
-    char url[512];
-    snprintf(url, sizeof url, "%s%s", gt_mock_base_url(server), path);
-    CURL *curl = curl_easy_init();
-    struct curl_slist *headers = curl_slist_append(NULL, "content-type: application/json");
-    FILE *sink = fopen("/dev/null", "w");
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, sink);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
-    long status = 0;
-    if (curl_easy_perform(curl) == CURLE_OK)
-        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    fclose(sink);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
+    gt_test_response r = gt_test_mock_request(server, NULL, path, body, NULL);
+    long status = r.code == CURLE_OK ? r.status : 0;
+    gt_test_response_free(&r);
     return status;
 }
 
 static gt_mock_server *mock_with(size_t max_sessions)
 {
-    char err[256];
     gt_mock_options options = {0};
     options.max_sessions = max_sessions;
-    gt_mock_server *server = gt_mock_start(&options, err, sizeof err);
-    ck_assert_msg(server != NULL, "%s", err);
-    ck_assert_int_ge(gt_mock_load_corpus(server, "suite/data/mock", err, sizeof err), 1);
-    return server;
+    return gt_test_mock_start(&options, "suite/data/mock", 1);
 }
 
 /* Past the cap the least recently used session goes (its scenario starts

@@ -196,6 +196,39 @@ START_TEST(compare_output_at_and_trace)
 }
 END_TEST
 
+/* expect.message_contains: texts in the rejection's message; a target that
+ * reports no message, and a black box, skip the case (never a pass). */
+START_TEST(compare_message_contains)
+{
+    char why[512];
+    gt_expect expect = {.verdict = GT_VERDICT_REJECT, .gate = "policy", .reason = "role_not_permitted",
+                        .message_contains_json = "[\"role \\\"agent\\\"\",\"close_account\"]"};
+    gt_observed observed = {0};
+    ck_assert_int_eq(gt_observed_reject(&observed, "policy", "role_not_permitted", NULL), 0);
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_SKIP);
+    ck_assert_str_eq(why, "expect.message_contains: the target reported no rejection message");
+    gt_observed_clear(&observed);
+    ck_assert_int_eq(gt_observed_reject(&observed, "policy", "role_not_permitted",
+                                        "role \"agent\" may not take action \"close_account\""), 0);
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_PASS);
+    observed.black_box = true;
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_SKIP);
+    ck_assert_str_eq(why, "expect.message_contains: a black-box client's rejection message is not observable");
+    observed.black_box = false;
+    gt_observed_clear(&observed);
+    ck_assert_int_eq(gt_observed_reject(&observed, "policy", "role_not_permitted",
+                                        "role \"agent\" may not take action \"reply\""), 0);
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected the message to hold \"close_account\"; it is \"role \"agent\" may not take action "
+                          "\"reply\"\"");
+    /* a wrong verdict still fails, message or not */
+    observed.black_box = true;
+    expect.verdict = GT_VERDICT_ACCEPT;
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    gt_observed_clear(&observed);
+}
+END_TEST
+
 START_TEST(gate_names_round_trip)
 {
     for (int gate = 0; gate < GT_GATE_COUNT; gate++)
@@ -626,6 +659,7 @@ static Suite *make_suite(void)
     tcase_add_test(compare, compare_errors_as_sets);
     tcase_add_test(compare, compare_subtype_accounting_and_output);
     tcase_add_test(compare, compare_output_at_and_trace);
+    tcase_add_test(compare, compare_message_contains);
     tcase_add_test(compare, gate_names_round_trip);
     suite_add_tcase(suite, compare);
 

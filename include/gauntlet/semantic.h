@@ -33,6 +33,8 @@
 #define GT_REASON_MISSING_EVIDENCE "missing_evidence"
 #define GT_REASON_FORBIDDEN_FIELD "forbidden_field"
 #define GT_REASON_MISSING_CONTEXT "missing_trusted_context"
+/* The rule set itself does not compile: nothing is checked, the output is refused (fail closed). */
+#define GT_REASON_RULES_INVALID "rules_invalid"
 
 typedef struct gt_semantic_rules gt_semantic_rules;
 

@@ -47,6 +47,11 @@ typedef struct gates_case {
     char *context_json;
     char *schema_summary;
     char contract_name[GT_CONTRACT_MAX_NAME + 16];
+    /* A rule set or policy table that does not compile: the pipeline refuses
+     * to run (fail closed) and the case observes that refusal. */
+    const char *refused_gate, *refused_reason;
+    char refused_location[128]; /* JSON Pointer into the rule set or policy table */
+    char refused_message[512];
 } gates_case;
 
 static const gt_value *field(const gt_value *object, const char *name)
@@ -77,6 +82,19 @@ static gt_gate_status status_of(gt_pipeline_status status)
     return status == GT_PIPELINE_PASSED ? GT_GATE_PASSED
            : status == GT_PIPELINE_FAILED ? GT_GATE_FAILED
                                           : GT_GATE_NOT_RUN;
+}
+
+/* Record that the case's rule set or policy table does not compile: nothing
+ * is checked against it, the output is refused at that gate (docs/reason-codes.md). */
+static int refuse(gates_case *gc, const char *gate, const char *reason, const char *what, const char *location,
+                  const char *message)
+{
+    gc->refused_gate = gate;
+    gc->refused_reason = reason;
+    snprintf(gc->refused_location, sizeof gc->refused_location, "%s", location);
+    snprintf(gc->refused_message, sizeof gc->refused_message, "%s does not compile at \"%s\": %s (nothing is run against it)",
+             what, location, message);
+    return GT_CHECK_DONE;
 }
 
 /* Compile what the case declares. Returns GT_CHECK_DONE, or GT_CHECK_ERROR
@@ -114,20 +132,19 @@ static int prepare(gates_case *gc, const gt_case_input *input, char *note, size_
     const gt_value *rules = field(gc->kase, "semantic_rules");
     if (rules != NULL) {
         gt_semantic_problem problem;
+        memset(&problem, 0, sizeof problem);
         gc->rules = gt_semantic_compile_value(rules, &problem);
-        if (gc->rules == NULL) {
-            snprintf(note, note_len, "reference: semantic_rules%s: %s", problem.location, problem.message);
-            return GT_CHECK_ERROR;
-        }
+        if (gc->rules == NULL)
+            return refuse(gc, "semantic", GT_REASON_RULES_INVALID, "the semantic rule set", problem.location,
+                          problem.message);
     }
     const gt_value *policy = field(gc->kase, "policy");
     if (policy != NULL) {
         gt_policy_problem problem;
+        memset(&problem, 0, sizeof problem);
         gc->policy = gt_policy_compile_value(policy, &problem);
-        if (gc->policy == NULL) {
-            snprintf(note, note_len, "reference: policy%s: %s", problem.location, problem.message);
-            return GT_CHECK_ERROR;
-        }
+        if (gc->policy == NULL)
+            return refuse(gc, "policy", GT_REASON_POLICY_INVALID, "the policy table", problem.location, problem.message);
     }
     const gt_value *context = field(gc->kase, "context");
     if (context != NULL && context->type != GT_OBJECT) {
@@ -298,6 +315,7 @@ static int scripted_model(void *user, int attempt, const char *request, size_t r
     return 0;
 }
 
+/* {"repair": accounting, "request": text or null, "value": the accepted value or null}. */
 static char *repair_envelope(const gt_repair_result *result)
 {
     char *accounting = gt_repair_result_json(result);
@@ -314,10 +332,12 @@ static char *repair_envelope(const gt_repair_result *result)
             return NULL;
         }
     }
-    size_t size = strlen(accounting) + (request ? strlen(request) : 4) + 32;
+    const char *value = result->value_json ? result->value_json : "null";
+    size_t size = strlen(accounting) + (request ? strlen(request) : 4) + strlen(value) + 48;
     char *envelope = malloc(size);
     if (envelope != NULL)
-        snprintf(envelope, size, "{\"repair\":%s,\"request\":%s}", accounting, request ? request : "null");
+        snprintf(envelope, size, "{\"repair\":%s,\"request\":%s,\"value\":%s}", accounting,
+                 request ? request : "null", value);
     free(accounting);
     free(request);
     return envelope;
@@ -348,31 +368,19 @@ static int run_repair(gates_case *gc, const gt_case_input *input, const gt_value
     const gt_pipeline_outcome *outcome = &gc->outcome;
     fill_gates(outcome, observed);
     int status = 0;
-    if (result.status == GT_REPAIR_ACCEPTED || result.status == GT_REPAIR_REPAIRED) {
+    if (result.status == GT_REPAIR_ACCEPTED || result.status == GT_REPAIR_REPAIRED)
         observed->verdict = GT_VERDICT_ACCEPT;
-        observed->output_json = result.value_json;
-        result.value_json = NULL;
-    } else {
+    else {
         const char *reason = result.reason ? result.reason : outcome->reason;
         status = gt_observed_reject(observed, gt_pipeline_gate_name(outcome->failed_gate), reason, outcome->message);
         if (status == 0)
             status = add_errors(outcome, observed);
-        if (status == 0 && (observed->output_json = repair_envelope(&result)) == NULL)
-            status = -1;
     }
-    if (status == 0 && (result.status == GT_REPAIR_ACCEPTED || result.status == GT_REPAIR_REPAIRED)) {
-        /* accepted: keep the accounting beside the value in the transcript */
-        char *accounting = gt_repair_result_json(&result);
-        if (accounting == NULL)
-            status = -1;
-        else {
-            size_t size = strlen(accounting) + 16;
-            observed->transcript = malloc(size);
-            if (observed->transcript != NULL)
-                snprintf(observed->transcript, size, "repair: %s\n", accounting);
-            free(accounting);
-        }
-    } else if (status == 0 && observed->output_json != NULL) {
+    /* The output is the envelope either way, so a case can compare the accounting (tokens, fingerprints) of
+     * a repaired answer too; the accepted value is its "value". */
+    if (status == 0 && (observed->output_json = repair_envelope(&result)) == NULL)
+        status = -1;
+    if (status == 0) {
         size_t size = strlen(observed->output_json) + 16;
         observed->transcript = malloc(size);
         if (observed->transcript != NULL)
@@ -404,7 +412,13 @@ int gt_reference_check_gates(const gt_case_input *input, gt_observed *observed, 
     const gt_value *repair = field(gc.kase, "repair");
     gt_reference_arm_deadline(&gc.outcome.errors);
     int failed;
-    if (repair != NULL && repair->type == GT_OBJECT)
+    if (gc.refused_gate != NULL) {
+        /* the one error names the offending place in the rule set or policy table */
+        failed = gt_observed_reject(observed, gc.refused_gate, gc.refused_reason, gc.refused_message);
+        if (failed == 0)
+            failed = gt_observed_add_error(observed, gc.refused_location, gc.refused_reason, gc.refused_message);
+    }
+    else if (repair != NULL && repair->type == GT_OBJECT)
         failed = run_repair(&gc, input, repair, observed);
     else {
         failed = gt_pipeline_run((const char *)input->raw, input->raw_len, &gc.config, gc.arena, &gc.outcome);
