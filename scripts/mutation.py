@@ -349,8 +349,8 @@ def replay(gauntlet, corpus, report, timeout, adapter=None, case_id=None):
 # A file's (or a case's) replay in the fallback after a crash or hang may take
 # this long: a hang then costs one file or case, not the mutant's verdict.
 FILE_TIMEOUT = 5.0
-# ... and either phase of that fallback stops after this many crashing or
-# hanging runs in a row.
+# ... and either phase of that fallback stops after this many hanging runs in
+# a row.
 FALLBACK_STREAK = 10
 
 
@@ -359,18 +359,17 @@ def replay_by_file(gauntlet, lister, corpus, report):
     that crashed or hung on its own: ("killed", failing case ids) at the
     first failure, else ("survived", []). `lister` is an unmutated gauntlet
     (it lists a file's case ids). Each phase gives up after FALLBACK_STREAK
-    runs in a row that crash or hang (a mutant that breaks everything it
-    touches), so a hanging mutant costs minutes, not hours."""
+    runs in a row that hang (a crash costs milliseconds, a hang FILE_TIMEOUT),
+    so a mutant that hangs on everything costs minutes, not hours."""
     files = sorted(os.path.join(d, f) for d, _, names in os.walk(corpus) for f in names if f.endswith(".cases.json"))
     broken, streak = [], 0
     for path in files:
         status, failed = replay(gauntlet, path, report, FILE_TIMEOUT)
         if status == "killed":
             return status, failed
-        broken_now = status in ("crash", "timeout")
-        if broken_now:
+        if status in ("crash", "timeout"):
             broken.append(path)
-        streak = streak + 1 if broken_now else 0
+        streak = streak + 1 if status == "timeout" else 0
         if streak >= FALLBACK_STREAK:
             break
     streak = 0
@@ -380,7 +379,7 @@ def replay_by_file(gauntlet, lister, corpus, report):
             status, failed = replay(gauntlet, path, report, FILE_TIMEOUT, case_id=case_id)
             if status == "killed":
                 return status, failed
-            streak = streak + 1 if status in ("crash", "timeout") else 0
+            streak = streak + 1 if status == "timeout" else 0
             if streak >= FALLBACK_STREAK:
                 return "survived", []
     return "survived", []
