@@ -267,6 +267,7 @@ gt_gen *gt_gen_new(const char *schema_json, size_t len, const gt_gen_options *op
     }
     gt_schema_options schema_options;
     gt_schema_options_init(&schema_options);
+    schema_options.registry = gen->options.registry;
     gt_schema_problem problem;
     gt_schema *compiled = gt_schema_compile(schema_json, len, &schema_options, &problem);
     if (compiled == NULL) {
@@ -383,34 +384,134 @@ int gt_gen_add_sample(gt_gen *gen, const char *text, size_t len, const char *nam
     return status;
 }
 
+/* The schema written at `path` of `value` (NULL when none applies). */
+static const cJSON *schema_at(const gt_gen *gen, cJSON *value, const char *path)
+{
+    site_list sites = {0};
+    gen_collect_sites(gen->schema, value, gen->schema, "", &sites, 0);
+    const cJSON *schema = NULL;
+    for (size_t i = 0; i < sites.count; i++)
+        if (strcmp(sites.items[i].path, path) == 0)
+            schema = sites.items[i].schema;
+    gen_sites_free(&sites);
+    return schema;
+}
+
+/* The member a `required` error misses (`missing required property "x"`),
+ * or a dependentRequired one (`property "a" requires property "x"`): the
+ * last quoted name of the message. */
+static char *missing_name(const char *message)
+{
+    const char *close = message ? strrchr(message, '"') : NULL;
+    const char *open = close ? close - 1 : NULL;
+    while (open != NULL && open >= message && *open != '"')
+        open--;
+    return open != NULL && open >= message && open < close ? strndup(open + 1, (size_t)(close - open - 1)) : NULL;
+}
+
+/* One fix for one error of the reference on a synthesised value: a missing
+ * required member is added, a failing array element or optional member is
+ * dropped, any other failing value is drawn again. True when it changed. */
+static bool mend_error(gt_gen *gen, cJSON *value, const gt_observed_error *error, unsigned round)
+{
+    const char *path = error->path ? error->path : "";
+    cJSON *parent = NULL;
+    cJSON *node = gt_pointer_find(value, path, &parent);
+    char why[256];
+    if (node == NULL)
+        return false;
+    bool missing = error->keyword &&
+                   (strcmp(error->keyword, "required") == 0 || strcmp(error->keyword, "dependentRequired") == 0 ||
+                    strcmp(error->keyword, "dependencies") == 0);
+    if (missing && cJSON_IsObject(node)) {
+        char *name = missing_name(error->message);
+        bool added = false;
+        if (name != NULL && cJSON_GetObjectItemCaseSensitive(node, name) == NULL) {
+            gt_gen_view view;
+            gt_gen_view_build(gen->schema, &view, schema_at(gen, value, path), node, NULL);
+            cJSON *member = gt_gen_synthesize(gen->schema, gt_gen_property_schema(&view, name), false, &gen->rng, round,
+                                              1, why, sizeof why, path);
+            added = member != NULL && cJSON_AddItemToObject(node, name, member);
+        }
+        free(name);
+        return added;
+    }
+    if (parent == NULL)
+        return false;
+    bool optional = cJSON_IsArray(parent);
+    if (cJSON_IsObject(parent)) {
+        char *parent_path = strndup(path, (size_t)(strrchr(path, '/') - path));
+        gt_gen_view view;
+        gt_gen_view_build(gen->schema, &view, parent_path ? schema_at(gen, value, parent_path) : NULL, parent, NULL);
+        optional = !gt_gen_required(&view, node->string);
+        free(parent_path);
+    }
+    if (optional) {
+        cJSON_Delete(cJSON_DetachItemViaPointer(parent, node));
+        return true;
+    }
+    cJSON *redrawn =
+        gt_gen_synthesize(gen->schema, schema_at(gen, value, path), true, &gen->rng, round, 1, why, sizeof why, path);
+    if (redrawn == NULL)
+        return false;
+    if (node->string != NULL)
+        redrawn->string = strdup(node->string);
+    return cJSON_ReplaceItemViaPointer(parent, node, redrawn);
+}
+
+/* Mend `value` while the reference rejects it at the structure gate, one
+ * fix per round (if/then and dependentRequired show their next error only
+ * once the earlier one is fixed). `*raw` and `seen` follow the value. */
+static void mend(gt_gen *gen, cJSON *value, char **raw, size_t *len, gt_observed *seen)
+{
+    for (unsigned round = 1; round <= GT_GEN_MEND_ROUNDS && *raw != NULL && seen->verdict == GT_VERDICT_REJECT &&
+                             seen->gate != NULL && strcmp(seen->gate, "structure") == 0;
+         round++) {
+        bool changed = false;
+        for (size_t e = 0; e < seen->error_count && !changed; e++)
+            changed = mend_error(gen, value, &seen->errors[e], round);
+        if (!changed)
+            return;
+        free(*raw);
+        *raw = gt_json_compact(value, len);
+        gt_observed_clear(seen);
+        if (*raw != NULL)
+            check_text(gen, *raw, *len, seen);
+    }
+}
+
 /* The minimal instance (required members, smallest values) and a full one
- * (every member, values drawn from the seed). */
+ * (every member, values drawn from the seed), each mended by the
+ * reference's errors where the generator's reading of the schema fell short. */
 static void synthesize_bases(gt_gen *gen)
 {
     static const char *const names[] = {"the minimal instance", "the full instance"};
+    char *note = NULL;
+    bool any_valid = false;
     for (int full = 0; full < 2; full++) {
         char why[400] = "";
         cJSON *value = gt_gen_synthesize(gen->schema, gen->schema, full, &gen->rng, 0, 0, why, sizeof why, "");
         if (value == NULL) {
-            if (gen->note == NULL)
-                gen->note = gen_format_text("cannot synthesise a valid instance of %s: %s (give one with --sample)",
-                                            gen->options.origin, why);
+            if (note == NULL)
+                note = gen_format_text("cannot synthesise a valid instance of %s: %s (give one with --sample)",
+                                       gen->options.origin, why);
             continue;
         }
-        size_t len;
+        size_t len = 0;
         char *raw = gt_json_compact(value, &len);
         gt_observed seen = {0};
         if (raw != NULL)
             check_text(gen, raw, len, &seen);
-        if (seen.verdict != GT_VERDICT_ACCEPT && gen->note == NULL && full == 0) {
+        mend(gen, value, &raw, &len, &seen);
+        if (seen.verdict != GT_VERDICT_ACCEPT && note == NULL) {
             char detail[400];
             error_text(&seen, detail, sizeof detail);
-            gen->note =
-                gen_format_text("cannot synthesise a valid instance of %s: the reference rejects the attempt %s "
-                                "(%s) (give one with --sample)",
-                                gen->options.origin, raw ? raw : "", detail);
+            note = gen_format_text("cannot synthesise a valid instance of %s: the reference rejects the attempt %s "
+                                   "(%s) (give one with --sample)",
+                                   gen->options.origin, raw ? raw : "", detail);
         }
-        if (seen.verdict == GT_VERDICT_ACCEPT || full == 0)
+        any_valid = any_valid || seen.verdict == GT_VERDICT_ACCEPT;
+        if (raw != NULL && (seen.verdict == GT_VERDICT_ACCEPT || full == 0))
             add_base(gen, value, raw, len, strdup(names[full]), &seen);
         else {
             cJSON_Delete(value);
@@ -418,6 +519,10 @@ static void synthesize_bases(gt_gen *gen)
         }
         gt_observed_clear(&seen);
     }
+    if (any_valid)
+        free(note); /* one of the two is valid: enough to go on */
+    else
+        gen->note = note;
 }
 
 const char *gt_gen_synthesis_note(const gt_gen *gen)
@@ -732,5 +837,6 @@ void gt_gen_input(gt_gen *gen, const gt_gen_case *kase, gt_case_input *input)
         .schema_origin = gen->options.origin,
         .case_json = kase->case_json ? kase->case_json : "{}",
         .assert_formats = gen->options.formats,
+        .schemas = gen->options.registry,
     };
 }

@@ -30,12 +30,18 @@
 /* Enum members near-missed per path, and bad objects replayed as loops. */
 #define GT_GEN_MAX_ENUM_MEMBERS 8
 #define GT_GEN_MAX_LOOP_OBJECTS 6
+/* Rounds of mending a synthesised instance by the reference's errors. */
+#define GT_GEN_MEND_ROUNDS 24
 
 typedef struct gt_gen_options {
     uint64_t seed;
-    unsigned gates;     /* GT_GEN_* bits; 0 = all */
-    bool formats;       /* assert `format` (case option "formats") and add format near-misses */
-    const char *origin; /* the schema's file name, for messages and case descriptions */
+    unsigned gates;                            /* GT_GEN_* bits; 0 = all */
+    bool formats;                              /* assert `format` (case option "formats") and add format near-misses */
+    const char *origin;                        /* the schema's file name, for messages and case descriptions */
+    const struct gt_schema_registry *registry; /* documents $ref and $schema may name, or NULL */
+    const char *const *ref_paths;              /* the files and folders registered (--ref, --ref-dir): copied into the
+                                                  written corpus's schemas/ folder, which its loader registers */
+    size_t ref_count;
 } gt_gen_options;
 
 /* One candidate: its input, what its operator intends, and what the

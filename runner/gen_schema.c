@@ -22,6 +22,37 @@ static const cJSON *resolve_ref(const cJSON *root, const char *ref)
     return gt_pointer_find((cJSON *)root, ref + 1, NULL);
 }
 
+/* The first schema (document order, the root first) carrying `$dynamicAnchor`
+ * `anchor` (for "": `$recursiveAnchor: true`). */
+static const cJSON *find_anchor(const cJSON *node, const char *anchor, int depth)
+{
+    if ((!cJSON_IsObject(node) && !cJSON_IsArray(node)) || depth > 64)
+        return NULL;
+    const cJSON *mark = cJSON_GetObjectItemCaseSensitive(node, anchor[0] ? "$dynamicAnchor" : "$recursiveAnchor");
+    if (cJSON_IsObject(node) && ((anchor[0] && cJSON_IsString(mark) && strcmp(mark->valuestring, anchor) == 0) ||
+                                 (!anchor[0] && cJSON_IsTrue(mark))))
+        return node;
+    for (const cJSON *child = node->child; child != NULL; child = child->next) {
+        const cJSON *found = find_anchor(child, anchor, depth + 1);
+        if (found != NULL)
+            return found;
+    }
+    return NULL;
+}
+
+/* What "$dynamicRef": "#node" (or "$recursiveRef": "#") names: the outermost
+ * schema with that dynamic anchor, which for a contract that extends a
+ * generic tree is the contract itself; else a plain local reference. */
+static const cJSON *resolve_dynamic(const cJSON *root, const char *ref)
+{
+    if (ref[0] == '#' && ref[1] != '/') {
+        const cJSON *found = find_anchor(root, ref + 1, 0);
+        if (found != NULL || ref[1] != '\0')
+            return found;
+    }
+    return resolve_ref(root, ref);
+}
+
 static bool type_is(const cJSON *type, const char *name)
 {
     if (cJSON_IsString(type))
@@ -84,6 +115,15 @@ static void view_add(const cJSON *root, gt_gen_view *view, const cJSON *schema, 
     const cJSON *ref = cJSON_GetObjectItemCaseSensitive(schema, "$ref");
     if (cJSON_IsString(ref)) {
         const cJSON *target = resolve_ref(root, ref->valuestring);
+        if (target == NULL)
+            view->unresolved = true;
+        view_add(root, view, target, value, choice, depth + 1);
+    }
+    const cJSON *dynamic = cJSON_GetObjectItemCaseSensitive(schema, "$dynamicRef");
+    if (!cJSON_IsString(dynamic))
+        dynamic = cJSON_GetObjectItemCaseSensitive(schema, "$recursiveRef");
+    if (cJSON_IsString(dynamic)) {
+        const cJSON *target = resolve_dynamic(root, dynamic->valuestring);
         if (target == NULL)
             view->unresolved = true;
         view_add(root, view, target, value, choice, depth + 1);
@@ -213,12 +253,16 @@ void gt_gen_number_facts_read(const gt_gen_view *view, gt_gen_number_facts *fact
     value = gt_gen_kw_number(view, "exclusiveMinimum", &present);
     if (present && (!facts->has_low || value >= facts->low))
         facts->has_low = true, facts->low = value, facts->low_exclusive = true;
+    if (facts->has_low && cJSON_IsTrue(gt_gen_kw(view, "exclusiveMinimum"))) /* draft 4: a flag on minimum */
+        facts->low_exclusive = true;
     value = gt_gen_kw_number(view, "maximum", &present);
     if (present)
         facts->has_high = true, facts->high = value;
     value = gt_gen_kw_number(view, "exclusiveMaximum", &present);
     if (present && (!facts->has_high || value <= facts->high))
         facts->has_high = true, facts->high = value, facts->high_exclusive = true;
+    if (facts->has_high && cJSON_IsTrue(gt_gen_kw(view, "exclusiveMaximum")))
+        facts->high_exclusive = true;
 }
 
 /* The step between neighbouring allowed values, or 0 when they are dense. */
@@ -745,6 +789,8 @@ cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint
     }
     if (schema == NULL || cJSON_IsTrue(schema))
         return cJSON_CreateString("x");
+    if (depth >= GT_GEN_FULL_DEPTH)
+        full = false; /* deeper down, the minimal shape: a recursive schema ends */
     gt_gen_view view;
     gt_gen_view_build(root, &view, schema, NULL, full ? rng : NULL);
     if (view.never || !cJSON_IsObject(schema)) {
@@ -767,9 +813,13 @@ cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint
     const cJSON *type = gt_gen_kw(&view, "type");
     const char *kind = NULL;
     static const char *const kinds[] = {"object", "array", "string", "integer", "number", "boolean", "null"};
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && kind == NULL; i++)
-        if (type != NULL && type_is(type, kinds[i])) /* null last: a nullable member gets a value */
-            kind = kinds[i];
+    const char *listed[7];
+    size_t listed_count = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (type != NULL && type_is(type, kinds[i]) && (i < 6 || listed_count == 0)) /* null only when alone */
+            listed[listed_count++] = kinds[i];
+    if (listed_count > 0) /* the minimal instance takes the first listed; the full one any of them */
+        kind = listed[full ? gt_rng_below(rng, listed_count) : 0];
     if (kind == NULL) {
         kind = gt_gen_kw(&view, "properties") || gt_gen_kw(&view, "required") ? "object"
                : gt_gen_kw(&view, "items") || gt_gen_kw(&view, "prefixItems") ? "array"
@@ -834,14 +884,19 @@ cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint
             snprintf(why, why_len, "%s: minItems is over %d", path[0] ? path : "/", GT_GEN_MAX_BOUNDARY_LENGTH);
             return NULL;
         }
+        const cJSON *contains = gt_gen_kw(&view, "contains");
+        double min_contains = gt_gen_kw_number(&view, "minContains", &has_min);
+        size_t containing = contains == NULL ? 0 : has_min ? (size_t)min_contains : 1;
+        if (containing > count)
+            count = containing;
         cJSON *array = cJSON_CreateArray();
         for (size_t i = 0; array != NULL && i < count; i++) {
             char index[24];
             snprintf(index, sizeof index, "%zu", i);
             char *child_path = gt_pointer_append(path, index);
             cJSON *child = child_path
-                               ? gt_gen_synthesize(root, gt_gen_item_schema(&view, i), full, rng,
-                                                   variant * 31 + (unsigned)i, depth + 1, why, why_len, child_path)
+                               ? gt_gen_synthesize(root, i < containing ? contains : gt_gen_item_schema(&view, i), full,
+                                                   rng, variant * 31 + (unsigned)i, depth + 1, why, why_len, child_path)
                                : NULL;
             free(child_path);
             if (child == NULL) {

@@ -13,6 +13,9 @@
 #include "gen_json.h"
 
 #define GT_GEN_VIEW_PARTS 12
+/* Levels below the root where the full instance still adds optional members
+ * and second elements; deeper it is minimal, so recursive schemas end. */
+#define GT_GEN_FULL_DEPTH 4
 
 /* The schema objects that apply at one location: the schema itself, what its
  * $ref names, its allOf members and the anyOf/oneOf branch the value takes

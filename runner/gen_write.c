@@ -1,14 +1,15 @@
 /* gen_write.c — the generator's output: the corpus folder (schema.json,
  * rules.json, one case file per family) and the --report JSON
  * (docs/explore.md). Expectations are the reference's observations. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gauntlet/util.h"
 #include "gauntlet/parse.h"
+#include "gauntlet/util.h"
 #include "gen_impl.h"
 
 /* ---- output ---- */
@@ -132,6 +133,88 @@ static int write_json_file(const char *path, const cJSON *value, char *err, size
     return ok ? 0 : -1;
 }
 
+/* Copy one file into `dir` under `name`. */
+static int copy_file(const char *from, const char *dir, const char *name, char *err, size_t err_len)
+{
+    size_t len;
+    char *text = gt_read_file(from, &len, err, err_len);
+    if (text == NULL)
+        return -1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *out = fopen(path, "wb");
+    bool ok = out != NULL && fwrite(text, 1, len, out) == len;
+    if (out != NULL && fclose(out) != 0)
+        ok = false;
+    free(text);
+    if (!ok)
+        snprintf(err, err_len, "%s: cannot write: %s", path, strerror(errno));
+    return ok ? 0 : -1;
+}
+
+/* Copy every *.json below `from` into `dir`, flattened (a/b.json becomes
+ * PREFIXa-b.json: the loader registers documents by $id, not by name). */
+static int copy_json_tree(const char *from, const char *dir, const char *prefix, int depth, char *err, size_t err_len)
+{
+    DIR *folder = opendir(from);
+    if (folder == NULL) {
+        snprintf(err, err_len, "%s: %s", from, strerror(errno));
+        return -1;
+    }
+    int status = 0;
+    for (struct dirent *entry; status == 0 && (entry = readdir(folder)) != NULL;) {
+        if (entry->d_name[0] == '.')
+            continue;
+        char path[4096], name[1024];
+        snprintf(path, sizeof path, "%s/%s", from, entry->d_name);
+        snprintf(name, sizeof name, "%s%s", prefix, entry->d_name);
+        struct stat info;
+        if (stat(path, &info) != 0)
+            continue;
+        size_t len = strlen(entry->d_name);
+        if (S_ISDIR(info.st_mode) && depth < 8) {
+            char deeper[1100];
+            snprintf(deeper, sizeof deeper, "%s-", name);
+            status = copy_json_tree(path, dir, deeper, depth + 1, err, err_len);
+        } else if (S_ISREG(info.st_mode) && len > 5 && strcmp(entry->d_name + len - 5, ".json") == 0) {
+            status = copy_file(path, dir, name, err, err_len);
+        }
+    }
+    closedir(folder);
+    return status;
+}
+
+/* The --ref files and --ref-dir folders, into DIR/schemas/. */
+static int copy_refs(const gt_gen *gen, const char *dir, char *err, size_t err_len)
+{
+    if (gen->options.ref_count == 0)
+        return 0;
+    char schemas[4096];
+    snprintf(schemas, sizeof schemas, "%s/schemas", dir);
+    if (mkdir(schemas, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, err_len, "%s: cannot create the directory: %s", schemas, strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < gen->options.ref_count; i++) {
+        const char *path = gen->options.ref_paths[i];
+        struct stat info;
+        if (stat(path, &info) != 0) {
+            snprintf(err, err_len, "%s: %s", path, strerror(errno));
+            return -1;
+        }
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "ref%zu-", i + 1);
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        char name[1024];
+        snprintf(name, sizeof name, "%s%s", prefix, base);
+        int status = S_ISDIR(info.st_mode) ? copy_json_tree(path, schemas, prefix, 0, err, err_len)
+                                           : copy_file(path, schemas, name, err, err_len);
+        if (status != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, const struct gt_rule *rules,
                         size_t rule_count, char *err, size_t err_len)
 {
@@ -146,6 +229,8 @@ int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, co
         snprintf(err, err_len, "%s: cannot write: %s", path, strerror(errno));
         return -1;
     }
+    if (copy_refs(gen, dir, err, err_len) != 0)
+        return -1;
     /* the rules the written cases name, with their statements */
     cJSON *list = cJSON_CreateObject();
     cJSON_AddStringToObject(list, "format", GT_CORPUS_RULES_FORMAT);

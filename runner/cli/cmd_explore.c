@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "runner/gen.h"
 #include "gen_cli.h"
 #include "reports/report_util.h"
+#include "runner/gen.h"
 #include "runner/shrink.h"
 
 #define EXPLORE_DEFAULT_BUDGET 5000
@@ -223,13 +223,12 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
     return 1;
 }
 
-int gt_cmd_explore(int argc, char **argv)
+static int explore_main(int argc, char **argv, gt_gen_cli *cli)
 {
     static const char who[] = "gauntlet explore";
-    gt_gen_cli cli = {.seed = 1};
     static const char *const names[] = {"--target", "--save", "--budget", "--time", NULL};
     const char *values[4];
-    int parsed = gt_gen_cli_parse(who, argc, argv, &cli, names, values, explore_usage);
+    int parsed = gt_gen_cli_parse(who, argc, argv, cli, names, values, explore_usage);
     if (parsed != 0)
         return parsed == 1 ? 0 : 2;
     const char *target_spec = values[0], *save_dir = values[1];
@@ -240,8 +239,8 @@ int gt_cmd_explore(int argc, char **argv)
             return 2;
         }
     }
-    if (cli.schema_path == NULL || target_spec == NULL) {
-        fprintf(stderr, "%s: %s is required\n", who, cli.schema_path == NULL ? "--schema" : "--target");
+    if (cli->schema_path == NULL || target_spec == NULL) {
+        fprintf(stderr, "%s: %s is required\n", who, cli->schema_path == NULL ? "--schema" : "--target");
         explore_usage(stderr);
         return 2;
     }
@@ -257,13 +256,13 @@ int gt_cmd_explore(int argc, char **argv)
         fprintf(stderr, "%s: --target %s: %s\n", who, target_spec, err);
         return 2;
     }
-    state.gen = gt_gen_cli_build(who, &cli);
+    state.gen = gt_gen_cli_build(who, cli);
     if (state.gen == NULL) {
         gt_target_close(state.target);
         return 2;
     }
-    printf("gauntlet explore: %s against %s (seed %llu)\n", cli.schema_path, gt_target_name(state.target),
-           (unsigned long long)cli.seed);
+    printf("gauntlet explore: %s against %s (seed %llu)\n", cli->schema_path, gt_target_name(state.target),
+           (unsigned long long)cli->seed);
     fflush(stdout);
     size_t count = gt_gen_count(state.gen);
     size_t *order = calloc(count + 1, sizeof *order);
@@ -316,5 +315,13 @@ int gt_cmd_explore(int argc, char **argv)
     free(order);
     gt_gen_free(state.gen);
     gt_target_close(state.target);
+    return status;
+}
+
+int gt_cmd_explore(int argc, char **argv)
+{
+    gt_gen_cli cli = {.seed = 1};
+    int status = explore_main(argc, argv, &cli);
+    gt_gen_cli_free(&cli);
     return status;
 }

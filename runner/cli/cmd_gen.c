@@ -17,8 +17,8 @@
 
 #include "commands.h"
 #include "gauntlet/runner/corpus.h"
-#include "runner/gen.h"
 #include "gen_cli.h"
+#include "runner/gen.h"
 
 static void gen_usage(FILE *out)
 {
@@ -36,13 +36,12 @@ static void gen_usage(FILE *out)
           out);
 }
 
-int gt_cmd_gen(int argc, char **argv)
+static int gen_main(int argc, char **argv, gt_gen_cli *cli)
 {
     static const char who[] = "gauntlet gen";
-    gt_gen_cli cli = {.seed = 1};
     static const char *const names[] = {"--out", "--report", "--max", NULL};
     const char *values[3];
-    int parsed = gt_gen_cli_parse(who, argc, argv, &cli, names, values, gen_usage);
+    int parsed = gt_gen_cli_parse(who, argc, argv, cli, names, values, gen_usage);
     if (parsed != 0)
         return parsed == 1 ? 0 : 2;
     const char *out_dir = values[0], *report = values[1];
@@ -51,12 +50,12 @@ int gt_cmd_gen(int argc, char **argv)
         fprintf(stderr, "%s: --max wants a positive integer, got '%s'\n", who, values[2]);
         return 2;
     }
-    if (cli.schema_path == NULL || out_dir == NULL) {
-        fprintf(stderr, "%s: %s is required\n", who, cli.schema_path == NULL ? "--schema" : "--out");
+    if (cli->schema_path == NULL || out_dir == NULL) {
+        fprintf(stderr, "%s: %s is required\n", who, cli->schema_path == NULL ? "--schema" : "--out");
         gen_usage(stderr);
         return 2;
     }
-    gt_gen *gen = gt_gen_cli_build(who, &cli);
+    gt_gen *gen = gt_gen_cli_build(who, cli);
     if (gen == NULL)
         return 2;
     size_t kept = gt_gen_cap(gen, max);
@@ -82,4 +81,12 @@ int gt_cmd_gen(int argc, char **argv)
     }
     gt_gen_free(gen);
     return status == 0 ? 0 : 2;
+}
+
+int gt_cmd_gen(int argc, char **argv)
+{
+    gt_gen_cli cli = {.seed = 1};
+    int status = gen_main(argc, argv, &cli);
+    gt_gen_cli_free(&cli);
+    return status;
 }

@@ -8,6 +8,7 @@
 #include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/runner/corpus.h"
+#include "gauntlet/schema.h"
 
 bool gt_gen_cli_count(const char *text, size_t *out)
 {
@@ -51,6 +52,16 @@ int gt_gen_cli_option(const char *who, int argc, char **argv, int *i, gt_gen_cli
     const char *arg = argv[*i];
     bool takes_value = strcmp(arg, "--schema") == 0 || strcmp(arg, "--sample") == 0 || strcmp(arg, "--seed") == 0 ||
                        strcmp(arg, "--gates") == 0;
+    if (strcmp(arg, "--ref") == 0 || strcmp(arg, "--ref-dir") == 0) {
+        if (cli->ref_count == GT_GEN_CLI_MAX_SAMPLES) {
+            fprintf(stderr, "%s: at most %d --ref and --ref-dir\n", who, GT_GEN_CLI_MAX_SAMPLES);
+            return -1;
+        }
+        int taken = gt_cli_ref_flag(who, argc, argv, i, &cli->registry);
+        if (taken > 0)
+            cli->refs[cli->ref_count++] = argv[*i];
+        return taken;
+    }
     if (strcmp(arg, "--formats") == 0) {
         cli->formats = true;
         return 1;
@@ -81,6 +92,12 @@ int gt_gen_cli_option(const char *who, int argc, char **argv, int *i, gt_gen_cli
         return -1;
     }
     return 1;
+}
+
+void gt_gen_cli_free(gt_gen_cli *cli)
+{
+    gt_schema_registry_free(cli->registry);
+    cli->registry = NULL;
 }
 
 int gt_gen_cli_parse(const char *who, int argc, char **argv, gt_gen_cli *cli, const char *const *names,
@@ -124,8 +141,13 @@ gt_gen *gt_gen_cli_build(const char *who, const gt_gen_cli *cli)
         fprintf(stderr, "%s: %s\n", who, err);
         return NULL;
     }
-    gt_gen_options options = {
-        .seed = cli->seed, .gates = cli->gates, .formats = cli->formats, .origin = cli->schema_path};
+    gt_gen_options options = {.seed = cli->seed,
+                              .gates = cli->gates,
+                              .formats = cli->formats,
+                              .origin = cli->schema_path,
+                              .registry = cli->registry,
+                              .ref_paths = cli->refs,
+                              .ref_count = cli->ref_count};
     gt_gen *gen = gt_gen_new(schema, len, &options, err, sizeof err);
     free(schema);
     if (gen == NULL) {

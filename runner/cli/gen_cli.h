@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli_io.h"
 #include "runner/gen.h"
 
 #define GT_GEN_CLI_MAX_SAMPLES 64
@@ -19,7 +20,13 @@ typedef struct gt_gen_cli {
     uint64_t seed;
     unsigned gates;
     bool formats;
+    struct gt_schema_registry *registry; /* --ref / --ref-dir (free with gt_gen_cli_free) */
+    const char *refs[GT_GEN_CLI_MAX_SAMPLES];
+    size_t ref_count;
 } gt_gen_cli;
+
+/* Release what gt_gen_cli_option allocated. */
+void gt_gen_cli_free(gt_gen_cli *cli);
 
 /* When argv[*i] is --schema, --sample, --seed, --gates or --formats, take it
  * (and its value) into `cli` and step *i past it. Returns 1 when taken, 0 for
@@ -54,6 +61,7 @@ int gt_gen_cli_write(const char *who, const gt_gen *gen, const char *dir, const 
     "  --seed N               the random stream (default 1): the same seed gives the same bytes\n"                     \
     "  --gates LIST           operator families, comma-separated: syntax, structure, loop (default all;\n"             \
     "                         valid cases are always generated)\n"                                                     \
-    "  --formats              assert `format` (case option \"formats\") and add format near-misses\n"
+    "  --formats              assert `format` (case option \"formats\") and add format near-misses\n" GT_CLI_REF_HELP  \
+    "                         (copied into DIR/schemas/ of a written corpus, whose loader registers them)\n"
 
 #endif
