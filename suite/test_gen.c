@@ -475,8 +475,16 @@ START_TEST(test_explore_shrinks_naive_node_failure)
     ck_assert_int_eq(sscanf(shrunk, "shrunk from %zu to %zu bytes", &from, &to), 2);
     ck_assert_msg(to <= NAIVE_SHRUNK_MAX_BYTES && to < from, "shrunk only from %zu to %zu bytes:\n%s", from, to, out);
     ck_assert_msg(strstr(out, "reference  reject syntax/") && strstr(out, "target     accept"), "%s", out);
-    /* the saved case is a ready corpus case that the reference passes */
+    /* the saved case is a ready corpus case: the reference passes it, the naive pipeline fails it */
     ck_assert_uint_eq(run_against_reference(dir), 1);
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load(corpus, dir), 1);
+    char err[256];
+    gt_run *run = gt_run_cases(corpus, "adapter:node adapters/naive-node/adapter.js", 1, NULL, NULL, err, sizeof err);
+    ck_assert_msg(run != NULL, "%s", err);
+    ck_assert_int_eq(run->results[0].outcome, GT_OUTCOME_FAIL);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
     remove_tree(dir);
     free(dir);
     free(out);
