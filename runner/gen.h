@@ -30,6 +30,9 @@
 /* Enum members near-missed per path, and bad objects replayed as loops. */
 #define GT_GEN_MAX_ENUM_MEMBERS 8
 #define GT_GEN_MAX_LOOP_OBJECTS 6
+/* Instance locations mutated per base (evenly spaced beyond it): every
+ * mutation copies the instance, so a large sample stays linear. */
+#define GT_GEN_MAX_SITES 256
 /* Rounds of mending a synthesised instance by the reference's errors. */
 #define GT_GEN_MEND_ROUNDS 24
 

@@ -387,6 +387,33 @@ START_TEST(test_ref_dir_is_registered_and_copied)
 }
 END_TEST
 
+START_TEST(test_large_sample_stays_bounded)
+{
+    /* 2,000 elements: every mutation copies the instance, so the locations
+     * mutated and the cut points are capped (evenly spaced), not quadratic */
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char sample[512];
+    snprintf(sample, sizeof sample, "%s/big.json", dir);
+    FILE *file = fopen(sample, "w");
+    ck_assert_ptr_nonnull(file);
+    fputs("{\"cause\": \"disk full\", \"fixes\": [", file);
+    for (int i = 0; i < 2000; i++)
+        fprintf(file, "%s\"fix %d\"", i ? ", " : "", i);
+    fputs("]}", file);
+    fclose(file);
+    char *argv[] = {"gen", "--schema", "corpus/schemas/build-failure-v1.json", "--sample", sample, "--gates", "syntax",
+                    "--out", dir, NULL};
+    ck_assert_msg(gen_cli(argv, out) == 0, "%s", out);
+    size_t cases = 0;
+    ck_assert_int_eq(sscanf(out, "gauntlet gen: %zu cases", &cases), 1);
+    ck_assert_uint_lt(cases, 2 * 2 * GT_GEN_MAX_SITES + 2 * GT_GEN_MAX_SITES);
+    ck_assert_uint_gt(cases, GT_GEN_MAX_SITES);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
 /* Shrinker properties for the unit tests. */
 static bool holds_xyz(void *user, const unsigned char *bytes, size_t len)
 {
@@ -524,6 +551,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_unsatisfiable_pattern_is_said);
     tcase_add_test(tc, test_formats_adds_format_near_misses);
     tcase_add_test(tc, test_ref_dir_is_registered_and_copied);
+    tcase_add_test(tc, test_large_sample_stays_bounded);
     tcase_add_test(tc, test_shrinkers_keep_the_property);
     tcase_add_test(tc, test_explore_reference_finds_nothing);
     tcase_add_test(tc, test_explore_shrinks_naive_node_failure);
