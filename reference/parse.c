@@ -93,17 +93,21 @@ typedef struct parser {
     bool failed;
 } parser;
 
-/* The scratch stacks start in the caller's arena, so a loop that resets one
- * arena per document (validate --jsonl, a corpus run) parses without malloc;
- * past PARSE_ARENA_STACK bytes a stack moves to the heap, so that a huge
- * document does not leave its outgrown copies in the arena. */
+/* The scratch stacks start on gt_parse's own stack (PARSE_LOCAL_* entries),
+ * grow into the caller's arena, so a loop that resets one arena per document
+ * (validate --jsonl, a corpus run) parses without malloc, and past
+ * PARSE_ARENA_STACK bytes move to the heap, so that a huge document does not
+ * leave its outgrown copies in the arena. */
+#define PARSE_LOCAL_FRAMES 16
+#define PARSE_LOCAL_ITEMS 32
+#define PARSE_LOCAL_MEMBERS 32
 #define PARSE_ARENA_STACK (16u * 1024u)
 
-/* Double the stack `*items` of `*cap` entries of `size` bytes (first_cap when
- * empty). NULL when out of memory; the old stack is then still valid. */
-static void *grow_stack(parser *ps, void *items, size_t *cap, size_t size, size_t first_cap, bool *heap)
+/* Double the stack `*items` of `*cap` (> 0) entries of `size` bytes. NULL
+ * when out of memory; the old stack is then still valid. */
+static void *grow_stack(parser *ps, void *items, size_t *cap, size_t size, bool *heap)
 {
-    size_t ncap = *cap ? *cap * 2 : first_cap;
+    size_t ncap = *cap * 2;
     void *grown;
     if (*heap) {
         grown = realloc(items, ncap * size);
@@ -744,7 +748,7 @@ static bool push_frame(parser *ps, gt_value *container)
         return false;
     }
     if (ps->depth == ps->frames_cap) {
-        frame *grown = grow_stack(ps, ps->frames, &ps->frames_cap, sizeof *grown, 32, &ps->frames_heap);
+        frame *grown = grow_stack(ps, ps->frames, &ps->frames_cap, sizeof *grown, &ps->frames_heap);
         if (grown == NULL) {
             fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
             return false;
@@ -760,7 +764,7 @@ static bool push_frame(parser *ps, gt_value *container)
 static bool push_item(parser *ps, gt_value *item)
 {
     if (ps->items_len == ps->items_cap) {
-        gt_value **grown = grow_stack(ps, ps->items, &ps->items_cap, sizeof *grown, 64, &ps->items_heap);
+        gt_value **grown = grow_stack(ps, ps->items, &ps->items_cap, sizeof *grown, &ps->items_heap);
         if (grown == NULL) {
             fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
             return false;
@@ -774,7 +778,7 @@ static bool push_item(parser *ps, gt_value *item)
 static gt_member *push_member(parser *ps)
 {
     if (ps->members_len == ps->members_cap) {
-        gt_member *grown = grow_stack(ps, ps->members, &ps->members_cap, sizeof *grown, 64, &ps->members_heap);
+        gt_member *grown = grow_stack(ps, ps->members, &ps->members_cap, sizeof *grown, &ps->members_heap);
         if (grown == NULL)
             return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
         ps->members = grown;
@@ -1092,7 +1096,13 @@ gt_value *gt_parse(gt_arena *arena, const char *text, size_t len, const gt_parse
                    gt_parse_error *error)
 {
     parser ps;
+    frame local_frames[PARSE_LOCAL_FRAMES];
+    gt_value *local_items[PARSE_LOCAL_ITEMS];
+    gt_member local_members[PARSE_LOCAL_MEMBERS];
     memset(&ps, 0, sizeof ps);
+    ps.frames = local_frames, ps.frames_cap = PARSE_LOCAL_FRAMES;
+    ps.items = local_items, ps.items_cap = PARSE_LOCAL_ITEMS;
+    ps.members = local_members, ps.members_cap = PARSE_LOCAL_MEMBERS;
     if (options != NULL)
         ps.options = *options;
     else

@@ -447,9 +447,15 @@ static void render_value(strbuf *b, const gt_value *v, size_t max)
 NOINLINE static bool kw_enum(vctx *c, const sc_kw *kw, const gt_value *inst)
 {
     const gt_value *list = kw->value;
-    for (size_t i = 0; i < list->u.arr.count; i++)
-        if (gt_value_equal(list->u.arr.items[i], inst))
+    for (size_t i = 0; i < list->u.arr.count; i++) {
+        const gt_value *item = list->u.arr.items[i];
+        if (item->type != inst->type) /* the common miss, without a call */
+            continue;
+        if (inst->type == GT_STRING ? item->u.str.len == inst->u.str.len &&
+                                          gt_swar_same(item->u.str.chars, inst->u.str.chars, inst->u.str.len)
+                                    : gt_value_equal(item, inst))
             return true;
+    }
     if (c->collect) {
         strbuf b;
         sb_init(&b);

@@ -58,7 +58,7 @@ bool gt_value_equal(const gt_value *a, const gt_value *b)
     case GT_FALSE:
     case GT_TRUE: return true;
     case GT_NUMBER: return gt_number_compare(a, b) == 0;
-    case GT_STRING: return a->u.str.len == b->u.str.len && memcmp(a->u.str.chars, b->u.str.chars, a->u.str.len) == 0;
+    case GT_STRING: return a->u.str.len == b->u.str.len && gt_swar_same(a->u.str.chars, b->u.str.chars, a->u.str.len);
     case GT_ARRAY:
         if (a->u.arr.count != b->u.arr.count)
             return false;

@@ -225,7 +225,9 @@ def make_vars(build):
 
 def make_command(build, target, marker):
     """The command line `make` would run to build `target` (the line containing `marker`)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    # Not WERROR either (make exports `make WERROR=1 test` to the suite): a
+    # mutant that only warns must still compile.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "WERROR")}
     out = subprocess.run(["make", "-n", "-B", "--no-print-directory"] + make_vars(build) + [target],
                          cwd=ROOT, capture_output=True, text=True, env=env).stdout
     for line in out.splitlines():
