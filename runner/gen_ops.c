@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gauntlet/limits.h"
 #include "gen_impl.h"
 #include "gen_schema.h"
 
@@ -882,15 +883,15 @@ void gen_loop(gt_gen *gen, const gen_base *base, size_t structure_from)
         if (value == NULL)
             continue;
         script = script_new(gen);
-        for (unsigned turn = 1; turn <= 5; turn++)
+        for (unsigned turn = 1; turn <= GT_LOOP_DEFAULT_MAX_ATTEMPTS; turn++) /* the default attempt limit */
             add_turn(script, "message", tool_use(value, turn));
         cJSON *mock = cJSON_CreateObject();
         cJSON_AddStringToObject(mock, "after_script", "repeat_last");
         cJSON_AddItemToObject(script, "mock", mock);
-        add_script(
-            gen, "loop", "retry-limit", script, R_LOOP_LIMIT, GT_VERDICT_REJECT, "loop",
-            "error_max_structured_output_retries",
-            gen_format_text("five StructuredOutput calls with the object of %s (%s)", from->id, from->description));
+        add_script(gen, "loop", "retry-limit", script, R_LOOP_LIMIT, GT_VERDICT_REJECT, "loop",
+                   "error_max_structured_output_retries",
+                   gen_format_text("%d StructuredOutput calls with the object of %s (%s)", GT_LOOP_DEFAULT_MAX_ATTEMPTS,
+                                   from->id, from->description));
         cJSON_Delete(value);
     }
 
