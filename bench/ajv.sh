@@ -12,3 +12,5 @@ ensure_ajv() { # $1: the benchmark's name for the skip line
             echo "$1: skipped: npm install ajv failed"; return 1; }
     fi
 }
+# ajv's installed version ("8.17.1"); call after ensure_ajv succeeded.
+ajv_version() { node -e "console.log(require('$NODE_DIR/node_modules/ajv/package.json').version)"; }

@@ -5,23 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena_impl.h"
+
 #define ARENA_BLOCK_MIN (64u * 1024u)
-#define ARENA_ALIGN 16u
 /* gt_arena_reset keeps one block of at most this size for the next round:
  * enough for the tree of a 100 KB+ document, small beside the limits. */
 #define ARENA_KEEP_MAX (4u * 1024u * 1024u)
 
-typedef struct arena_block {
-    struct arena_block *next;
-    size_t size; /* usable bytes after the header */
-    size_t used;
-    max_align_t data[]; /* aligned payload */
-} arena_block;
-
-struct gt_arena {
-    arena_block *head; /* current block, newest first */
-    size_t total_used;
-};
 
 static arena_block *block_new(size_t size)
 {

@@ -264,10 +264,61 @@ bool gt_number_is_integer(const gt_value *v)
     return v->u.num.text == NULL || gt_decimal_text_is_integer(v->u.num.text, v->u.num.text_len);
 }
 
+/* A literal without exponent and of at most 18 digits: its digits as an
+ * integer and how many of them follow the point (12.50 is 1250 and 2). */
+static bool plain_literal(const char *text, size_t len, uint64_t *digits_out, int *fraction_out)
+{
+    uint64_t digits = 0;
+    int count = 0, fraction = 0;
+    bool in_fraction = false;
+    for (size_t i = text[0] == '-'; i < len; i++) {
+        char ch = text[i];
+        if (ch == '.') {
+            in_fraction = true;
+            continue;
+        }
+        if (ch < '0' || ch > '9' || ++count > 18)
+            return false;
+        digits = digits * 10 + (uint64_t)(ch - '0');
+        fraction += in_fraction;
+    }
+    *digits_out = digits, *fraction_out = fraction;
+    return true;
+}
+
+/* The common multipleOf (19.99 of 0.01, 40 of 5) in 64-bit integers: value
+ * a / 10^fa, divisor b / 10^fb, so value / divisor is a * 10^(fb - fa) / b.
+ * 1 a multiple, 0 not, -1 when the literals need the digit-string code. */
+static int plain_multiple(const gt_value *value, const gt_value *divisor)
+{
+    uint64_t a, b;
+    int fa, fb;
+    if (!plain_literal(value->u.num.text, value->u.num.text_len, &a, &fa) ||
+        !plain_literal(divisor->u.num.text, divisor->u.num.text_len, &b, &fb) || b == 0)
+        return -1;
+    if (a == 0)
+        return 1;
+    if (fa > fb) { /* b * 10^(fa - fb) must divide a */
+        for (int k = fb; k < fa; k++) {
+            if (b > UINT64_MAX / 10)
+                return -1;
+            b *= 10;
+        }
+        return a % b == 0;
+    }
+    uint64_t rem = a % b; /* b < 10^18: rem * 10 fits */
+    for (int k = fa; k < fb && rem != 0; k++)
+        rem = rem * 10 % b;
+    return rem == 0;
+}
+
 bool gt_number_is_multiple(const gt_value *value, const gt_value *divisor)
 {
     if (value->u.num.text == NULL || divisor->u.num.text == NULL)
         return double_is_multiple(value->u.num.number, divisor->u.num.number);
+    int plain = plain_multiple(value, divisor);
+    if (plain >= 0)
+        return plain == 1;
     int r = gt_decimal_multiple_text(value->u.num.text, value->u.num.text_len, divisor->u.num.text,
                                      divisor->u.num.text_len);
     return r < 0 ? double_is_multiple(value->u.num.number, divisor->u.num.number) : r == 1;

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena_impl.h"
 #include "decimal.h"
+#include "swar.h"
 
 static const char *const reason_codes[GT_SYNTAX_REASON_COUNT] = {
     [GT_SYNTAX_OK] = "ok",
@@ -87,8 +89,43 @@ typedef struct parser {
     size_t items_len, items_cap;
     gt_member *members; /* pending members of all open objects */
     size_t members_len, members_cap;
+    bool frames_heap, items_heap, members_heap; /* grown past the arena part (free them) */
     bool failed;
 } parser;
+
+/* The scratch stacks start on gt_parse's own stack (PARSE_LOCAL_* entries),
+ * grow into the caller's arena, so a loop that resets one arena per document
+ * (validate --jsonl, a corpus run) parses without malloc, and past
+ * PARSE_ARENA_STACK bytes move to the heap, so that a huge document does not
+ * leave its outgrown copies in the arena. */
+#define PARSE_LOCAL_FRAMES 16
+#define PARSE_LOCAL_ITEMS 32
+#define PARSE_LOCAL_MEMBERS 32
+#define PARSE_ARENA_STACK (16u * 1024u)
+
+/* Double the stack `*items` of `*cap` (> 0) entries of `size` bytes. NULL
+ * when out of memory; the old stack is then still valid. */
+static void *grow_stack(parser *ps, void *items, size_t *cap, size_t size, bool *heap)
+{
+    size_t ncap = *cap * 2;
+    void *grown;
+    if (*heap) {
+        grown = realloc(items, ncap * size);
+        if (grown != NULL)
+            *cap = ncap;
+        return grown;
+    }
+    if (ncap * size <= PARSE_ARENA_STACK)
+        grown = gt_arena_bump(ps->arena, ncap * size);
+    else if ((grown = malloc(ncap * size)) != NULL)
+        *heap = true;
+    if (grown == NULL)
+        return NULL;
+    if (*cap > 0)
+        memcpy(grown, items, *cap * size);
+    *cap = ncap;
+    return grown;
+}
 
 /* Line and code-point column of `offset`. */
 static void locate(const unsigned char *text, size_t offset, unsigned *line, unsigned *column)
@@ -259,7 +296,8 @@ static void *fail_at(parser *ps, gt_syntax_reason reason, const unsigned char *a
 
 static inline const unsigned char *skip_ws(const unsigned char *p, const unsigned char *end)
 {
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    /* model outputs are often compact: one compare settles most calls */
+    while (p < end && *p <= ' ' && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
         p++;
     return p;
 }
@@ -269,10 +307,15 @@ static inline bool is_word_char(unsigned char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$';
 }
 
-static bool word_is(const unsigned char *p, const unsigned char *end, const char *word)
+/* Do the bytes at p spell `word`, not followed by a word character? Inline:
+ * true, false and null are read through here. */
+static inline bool word_is(const unsigned char *p, const unsigned char *end, const char *word)
 {
-    size_t n = strlen(word);
-    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0 && (p + n == end || !is_word_char(p[n]));
+    size_t n = 0;
+    for (; word[n] != '\0'; n++)
+        if (p + n >= end || p[n] != (unsigned char)word[n])
+            return false;
+    return p + n == end || !is_word_char(p[n]);
 }
 
 /* ---- strings -------------------------------------------------------------- */
@@ -394,13 +437,25 @@ static size_t decode_escape(parser *ps, const unsigned char *p, unsigned char *o
 
 /* Parse the string whose opening quote is at ps->p. Returns its decoded
  * bytes in the arena (NUL-terminated) and length, advancing ps->p past the
- * closing quote. NULL after a recorded failure. */
-static const char *parse_string(parser *ps, size_t *len_out)
+ * closing quote. With `value_out`, a zeroed gt_value is allocated in front of
+ * the bytes (one allocation for a string value) and returned there. NULL
+ * after a recorded failure. */
+static const char *parse_string(parser *ps, size_t *len_out, gt_value **value_out)
 {
     const unsigned char *begin = ps->p + 1, *q = begin, *end = ps->end;
     bool escaped = false;
     /* Pass 1: find the closing quote, validating raw bytes. */
     for (;;) {
+        /* ASCII without quote, backslash or control bytes: a word at a time */
+        while (end - q >= 8) {
+            uint64_t word = gt_swar_load(q);
+            uint64_t stops = gt_swar_string_stops(word) | (word & GT_SWAR_HIGHS);
+            if (stops != 0) {
+                q += gt_swar_first(stops);
+                break;
+            }
+            q += 8;
+        }
         while (q < end && *q >= 0x20 && *q != '"' && *q != '\\' && *q < 0x80)
             q++;
         if (q >= end)
@@ -431,13 +486,18 @@ static const char *parse_string(parser *ps, size_t *len_out)
         }
         q += n;
     }
-    size_t raw_len = (size_t)(q - begin);
-    char *out = gt_arena_alloc(ps->arena, raw_len + 1);
+    size_t raw_len = (size_t)(q - begin), prefix = value_out != NULL ? sizeof(gt_value) : 0;
+    char *out = gt_arena_bump(ps->arena, prefix + raw_len + 1);
     if (out == NULL)
         return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, begin, NULL);
+    if (value_out != NULL) {
+        *value_out = (gt_value *)(void *)out;
+        memset(out, 0, prefix);
+        out += prefix;
+    }
     size_t len = raw_len;
     if (!escaped) {
-        memcpy(out, begin, raw_len);
+        gt_swar_copy(out, begin, raw_len);
     } else {
         /* Pass 2: decode escapes (the output is never longer than the input). */
         const unsigned char *r = begin;
@@ -497,6 +557,47 @@ static bool interoperable(parser *ps, gt_value *value, double number)
     return false;
 }
 
+/* Clinger's fast path: a literal of at most 19 digits whose digits make an
+ * integer m <= 2^53 and whose decimal exponent e has |e| <= 22 is m * 10^e or
+ * m / 10^-e, both operands exact doubles, so one IEEE operation rounds it
+ * correctly: the same double strtod returns, without strtod's big-number
+ * machinery. `p`..`end` is a literal parse_number has already checked.
+ * False when the literal needs strtod. */
+static bool fast_decimal(const unsigned char *p, const unsigned char *end, double *out)
+{
+    static const double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    bool negative = *p == '-';
+    p += negative;
+    uint64_t mantissa = 0;
+    int digits = 0;
+    long exponent = 0;
+    for (; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+        mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+    if (p < end && *p == '.')
+        for (p++; p < end && *p >= '0' && *p <= '9'; p++, digits++, exponent--)
+            mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+    if (digits > 19)
+        return false; /* mantissa may have wrapped */
+    if (p < end) {    /* 'e' or 'E' */
+        p++;
+        bool exp_negative = *p == '-';
+        p += *p == '-' || *p == '+';
+        long written = 0;
+        if (end - p > 4)
+            return false;
+        for (; p < end; p++)
+            written = written * 10 + (*p - '0');
+        exponent += exp_negative ? -written : written;
+    }
+    if (mantissa > (1ull << 53) || exponent < -22 || exponent > 22)
+        return false;
+    double number = (double)mantissa;
+    number = exponent < 0 ? number / powers[-exponent] : number * powers[exponent];
+    *out = negative ? -number : number;
+    return true;
+}
+
 static gt_value *parse_number(parser *ps)
 {
     const unsigned char *start = ps->p, *q = start, *end = ps->end;
@@ -546,7 +647,7 @@ static gt_value *parse_number(parser *ps)
         return fail_at(ps, GT_SYNTAX_BAD_NUMBER, start, NULL);
 
     size_t text_len = (size_t)(q - start);
-    gt_value *value = gt_arena_alloc(ps->arena, sizeof *value + text_len + 1);
+    gt_value *value = gt_arena_bump(ps->arena, sizeof *value + text_len + 1);
     if (value == NULL)
         return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, start, NULL);
     char *text = (char *)(value + 1);
@@ -565,6 +666,9 @@ static gt_value *parse_number(parser *ps)
         for (const unsigned char *d = start + (*start == '-'); d < int_end; d++)
             magnitude = magnitude * 10 + (*d - '0');
         value->u.num.number = *start == '-' ? -(double)magnitude : (double)magnitude;
+    } else if (fast_decimal(start, q, &value->u.num.number) &&
+               fabs(value->u.num.number) < GT_PARSE_MAX_SAFE_INTEGER) {
+        /* exact below 2^53-1: nothing for interoperable() to check */
     } else {
         double number = strtod(text, NULL);
         if (isinf(number) && ps->options.rfc8259) {
@@ -644,14 +748,12 @@ static bool push_frame(parser *ps, gt_value *container)
         return false;
     }
     if (ps->depth == ps->frames_cap) {
-        size_t cap = ps->frames_cap ? ps->frames_cap * 2 : 32;
-        frame *grown = realloc(ps->frames, cap * sizeof *grown);
+        frame *grown = grow_stack(ps, ps->frames, &ps->frames_cap, sizeof *grown, &ps->frames_heap);
         if (grown == NULL) {
             fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
             return false;
         }
         ps->frames = grown;
-        ps->frames_cap = cap;
     }
     frame *top = &ps->frames[ps->depth++];
     top->container = container;
@@ -662,14 +764,12 @@ static bool push_frame(parser *ps, gt_value *container)
 static bool push_item(parser *ps, gt_value *item)
 {
     if (ps->items_len == ps->items_cap) {
-        size_t cap = ps->items_cap ? ps->items_cap * 2 : 64;
-        gt_value **grown = realloc(ps->items, cap * sizeof *grown);
+        gt_value **grown = grow_stack(ps, ps->items, &ps->items_cap, sizeof *grown, &ps->items_heap);
         if (grown == NULL) {
             fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
             return false;
         }
         ps->items = grown;
-        ps->items_cap = cap;
     }
     ps->items[ps->items_len++] = item;
     return true;
@@ -678,12 +778,10 @@ static bool push_item(parser *ps, gt_value *item)
 static gt_member *push_member(parser *ps)
 {
     if (ps->members_len == ps->members_cap) {
-        size_t cap = ps->members_cap ? ps->members_cap * 2 : 64;
-        gt_member *grown = realloc(ps->members, cap * sizeof *grown);
+        gt_member *grown = grow_stack(ps, ps->members, &ps->members_cap, sizeof *grown, &ps->members_heap);
         if (grown == NULL)
             return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
         ps->members = grown;
-        ps->members_cap = cap;
     }
     return &ps->members[ps->members_len++];
 }
@@ -710,7 +808,7 @@ static bool check_duplicates(parser *ps, gt_member *members, size_t *count_io)
         for (size_t i = 1; i < count; i++)
             for (size_t j = 0; j < i; j++)
                 if (members[i].key_len == members[j].key_len &&
-                    memcmp(members[i].key, members[j].key, members[i].key_len) == 0)
+                    gt_swar_same(members[i].key, members[j].key, members[i].key_len))
                     goto duplicate_found;
         return true;
     duplicate_found:;
@@ -768,7 +866,7 @@ static gt_value *pop_frame(parser *ps)
         size_t count = ps->items_len - top->first;
         gt_value **items = NULL;
         if (count > 0) {
-            items = gt_arena_alloc(ps->arena, count * sizeof *items);
+            items = gt_arena_bump(ps->arena, count * sizeof *items);
             if (items == NULL)
                 return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
             memcpy(items, ps->items + top->first, count * sizeof *items);
@@ -782,7 +880,7 @@ static gt_value *pop_frame(parser *ps)
         if (count > 0) {
             if (!check_duplicates(ps, ps->members + top->first, &count))
                 return NULL;
-            members = gt_arena_alloc(ps->arena, count * sizeof *members);
+            members = gt_arena_bump(ps->arena, count * sizeof *members);
             if (members == NULL)
                 return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
             memcpy(members, ps->members + top->first, count * sizeof *members);
@@ -796,7 +894,7 @@ static gt_value *pop_frame(parser *ps)
 
 static gt_value *new_value(parser *ps, gt_type type, const unsigned char *at)
 {
-    gt_value *value = gt_arena_alloc(ps->arena, sizeof *value);
+    gt_value *value = gt_arena_bump(ps->arena, sizeof *value);
     if (value == NULL)
         return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, at, NULL);
     memset(value, 0, sizeof *value);
@@ -824,7 +922,7 @@ static bool parse_key(parser *ps)
     member->key_offset = (size_t)(p - ps->start);
     member->value = NULL;
     size_t key_len;
-    const char *key = parse_string(ps, &key_len);
+    const char *key = parse_string(ps, &key_len, NULL);
     if (key == NULL)
         return false;
     member->key = key;
@@ -860,12 +958,11 @@ static gt_value *parse_value_start(parser *ps, position where)
         return value;
     case '"': {
         size_t len;
-        value = new_value(ps, GT_STRING, p);
-        if (value == NULL)
-            return NULL;
-        const char *chars = parse_string(ps, &len);
+        const char *chars = parse_string(ps, &len, &value);
         if (chars == NULL)
             return NULL;
+        value->type = GT_STRING;
+        value->offset = (size_t)(p - ps->start);
         value->u.str.chars = chars;
         value->u.str.len = len;
         return value;
@@ -874,7 +971,7 @@ static gt_value *parse_value_start(parser *ps, position where)
     case 'f':
     case 'n': {
         const char *word = *p == 't' ? "true" : *p == 'f' ? "false" : "null";
-        size_t n = strlen(word);
+        size_t n = *p == 'f' ? 5 : 4;
         size_t avail = (size_t)(ps->end - p);
         if (avail < n && memcmp(p, word, avail) == 0)
             return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, ps->end, NULL);
@@ -999,7 +1096,13 @@ gt_value *gt_parse(gt_arena *arena, const char *text, size_t len, const gt_parse
                    gt_parse_error *error)
 {
     parser ps;
+    frame local_frames[PARSE_LOCAL_FRAMES];
+    gt_value *local_items[PARSE_LOCAL_ITEMS];
+    gt_member local_members[PARSE_LOCAL_MEMBERS];
     memset(&ps, 0, sizeof ps);
+    ps.frames = local_frames, ps.frames_cap = PARSE_LOCAL_FRAMES;
+    ps.items = local_items, ps.items_cap = PARSE_LOCAL_ITEMS;
+    ps.members = local_members, ps.members_cap = PARSE_LOCAL_MEMBERS;
     if (options != NULL)
         ps.options = *options;
     else
@@ -1035,9 +1138,12 @@ gt_value *gt_parse(gt_arena *arena, const char *text, size_t len, const gt_parse
         return NULL;
     }
     gt_value *root = parse_document(&ps);
-    free(ps.frames);
-    free(ps.items);
-    free(ps.members);
+    if (ps.frames_heap)
+        free(ps.frames);
+    if (ps.items_heap)
+        free(ps.items);
+    if (ps.members_heap)
+        free(ps.members);
     if (root == NULL && !ps.failed)
         fail_at(&ps, GT_SYNTAX_OUT_OF_MEMORY, ps.p, NULL);
     return ps.failed ? NULL : root;

@@ -4,12 +4,14 @@
 #include "gauntlet/policy.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gauntlet/parse.h"
 #include "gauntlet/semantic.h"
+#include "rule_table.h"
 
 typedef struct policy_limit {
     const char *pointer;          /* amount in the object */
@@ -39,29 +41,10 @@ struct gt_policy {
 static const char *const default_claims =
     "[\"/approved\",\"/authorized_by\",\"/approval\",\"/approval_token\",\"/authorization\"]";
 
-static void set_problem(gt_policy_problem *problem, const char *location, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_problem(gt_policy_problem *problem, const char *location, const char *fmt, ...)
-{
-    if (problem == NULL)
-        return;
-    snprintf(problem->location, sizeof problem->location, "%s", location);
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(problem->message, sizeof problem->message, fmt, args);
-    va_end(args);
-}
-
-static const gt_value *member(const gt_value *object, const char *name)
-{
-    return gt_value_get(object, name, strlen(name));
-}
-
-static bool plain_string(const gt_value *value)
-{
-    return value != NULL && value->type == GT_STRING && strlen(value->u.str.chars) == value->u.str.len;
-}
+/* Short names for the table helpers this file shares with semantic.c. */
+#define set_problem gt_table_problem
+#define member gt_table_member
+#define plain_string gt_table_plain_string
 
 /* Pointer member with a default. */
 static bool pointer_field(const gt_value *object, const char *name, const char *fallback, const char **out,
@@ -82,23 +65,6 @@ static bool pointer_field(const gt_value *object, const char *name, const char *
     return true;
 }
 
-static bool unknown_members(const gt_value *object, const char *const *allowed, size_t count, const char *where,
-                            gt_policy_problem *problem)
-{
-    for (size_t i = 0; i < object->u.obj.count; i++) {
-        bool known = false;
-        for (size_t j = 0; j < count && !known; j++)
-            known = strcmp(object->u.obj.members[i].key, allowed[j]) == 0;
-        if (!known) {
-            char location[128];
-            snprintf(location, sizeof location, "%s/%s", where, object->u.obj.members[i].key);
-            set_problem(problem, location, "unknown member \"%s\"", object->u.obj.members[i].key);
-            return true;
-        }
-    }
-    return false;
-}
-
 static bool compile_limit(gt_arena *arena, const gt_value *value, policy_limit *out, const char *where,
                           gt_policy_problem *problem)
 {
@@ -109,7 +75,7 @@ static bool compile_limit(gt_arena *arena, const gt_value *value, policy_limit *
         set_problem(problem, where, "a limit must be an object {\"pointer\", and \"context\" or \"max\"}");
         return false;
     }
-    if (unknown_members(value, allowed, 3, where, problem))
+    if (!gt_table_only_members(value, allowed, 3, where, "", problem))
         return false;
     if (!pointer_field(value, "pointer", NULL, &out->pointer, where, problem) ||
         !pointer_field(value, "context", NULL, &out->context, where, problem))
@@ -123,9 +89,10 @@ static bool compile_limit(gt_arena *arena, const gt_value *value, policy_limit *
     return true;
 }
 
-static bool compile_action(gt_arena *arena, const gt_value *value, size_t index, policy_action *out,
+static bool compile_action(gt_arena *arena, const gt_value *value, size_t index, void *entry,
                            gt_policy_problem *problem)
 {
+    policy_action *out = entry;
     static const char *const allowed[] = {"action", "roles", "limits", "approval", "subject", "description"};
     char where[64];
     snprintf(where, sizeof where, "/actions/%zu", index);
@@ -134,7 +101,7 @@ static bool compile_action(gt_arena *arena, const gt_value *value, size_t index,
         set_problem(problem, where, "an action entry must be an object");
         return false;
     }
-    if (unknown_members(value, allowed, 6, where, problem))
+    if (!gt_table_only_members(value, allowed, 6, where, "", problem))
         return false;
     const gt_value *name = member(value, "action");
     if (!plain_string(name) || name->u.str.len == 0) {
@@ -202,7 +169,7 @@ gt_policy *gt_policy_compile(const char *json, size_t len, gt_policy_problem *pr
         set_problem(problem, "", "a policy must be an object {\"actions\": [...]}");
         goto fail;
     }
-    if (unknown_members(root, allowed, 6, "", problem))
+    if (!gt_table_only_members(root, allowed, 6, "", "", problem))
         goto fail;
     if (!pointer_field(root, "action_pointer", "/action", &policy->action_pointer, "", problem) ||
         !pointer_field(root, "role_context", "/identity/role", &policy->role_context, "", problem) ||
@@ -227,24 +194,12 @@ gt_policy *gt_policy_compile(const char *json, size_t len, gt_policy_problem *pr
         set_problem(problem, "/actions", "\"actions\" must be an array of at most %u entries", GT_POLICY_MAX_ACTIONS);
         goto fail;
     }
-    policy->action_count = actions->u.arr.count;
-    policy->actions = gt_arena_alloc(policy->arena, (policy->action_count ? policy->action_count : 1) *
-                                                        sizeof *policy->actions);
-    if (policy->actions == NULL) {
-        set_problem(problem, "", "out of memory");
+    static const gt_table_list list = {sizeof(policy_action), compile_action, offsetof(policy_action, name),
+                                       "/actions", "action", "action", "is listed twice"};
+    void *entries;
+    if (!gt_table_compile_list(policy->arena, actions, &list, &entries, &policy->action_count, problem))
         goto fail;
-    }
-    for (size_t i = 0; i < policy->action_count; i++) {
-        if (!compile_action(policy->arena, actions->u.arr.items[i], i, &policy->actions[i], problem))
-            goto fail;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(policy->actions[j].name, policy->actions[i].name) == 0) {
-                char where[64];
-                snprintf(where, sizeof where, "/actions/%zu/action", i);
-                set_problem(problem, where, "action \"%s\" is listed twice", policy->actions[i].name);
-                goto fail;
-            }
-    }
+    policy->actions = entries;
     return policy;
 fail:
     gt_policy_free(policy);
@@ -254,12 +209,8 @@ fail:
 gt_policy *gt_policy_compile_value(const gt_value *table, gt_policy_problem *problem)
 {
     size_t len = 0;
-    char *json = gt_value_to_json(table, &len);
-    if (json == NULL) {
-        set_problem(problem, "", "out of memory");
-        return NULL;
-    }
-    gt_policy *policy = gt_policy_compile(json, len, problem);
+    char *json = gt_table_value_json(table, &len, problem);
+    gt_policy *policy = json ? gt_policy_compile(json, len, problem) : NULL;
     free(json);
     return policy;
 }

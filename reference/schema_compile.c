@@ -710,7 +710,8 @@ static bool has_subschemas(const sc_node *n)
     return false;
 }
 
-/* Compile every node on the worklist until none is left. */
+/* Compile every node on the worklist until none is left. `memo` is a first
+ * guess here; mark_memo_nodes narrows it once the graph is complete. */
 static void compile_pending(gt_schema *s)
 {
     while (s->pending != NULL && !s->failed) {
@@ -771,6 +772,12 @@ static void edge_add(edge_list *e, sc_node *n)
     e->nodes[e->count++] = n;
 }
 
+static void edge_add_list(edge_list *e, sc_node *const *nodes, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        edge_add(e, nodes[k]);
+}
+
 /* Subschemas applied to the same instance location as `n`. */
 static void in_place_edges(const sc_node *n, edge_list *e)
 {
@@ -783,10 +790,7 @@ static void in_place_edges(const sc_node *n, edge_list *e)
         case KW_RECURSIVE_REF: edge_add(e, kw->u.ref.target); break;
         case KW_ALL_OF:
         case KW_ANY_OF:
-        case KW_ONE_OF:
-            for (size_t k = 0; k < kw->u.list.count; k++)
-                edge_add(e, kw->u.list.nodes[k]);
-            break;
+        case KW_ONE_OF: edge_add_list(e, kw->u.list.nodes, kw->u.list.count); break;
         case KW_NOT: edge_add(e, kw->u.sub.schema); break;
         case KW_IF:
             edge_add(e, kw->u.cond.if_node);
@@ -853,6 +857,84 @@ static void check_cycles_from(gt_schema *s, sc_node *start)
     for (size_t i = 0; i < cap; i++)
         free(stack[i].edges.nodes);
     free(stack);
+}
+
+/* Every subschema a node applies: in place and to members or items. */
+static void all_edges(const sc_node *n, edge_list *e)
+{
+    in_place_edges(n, e);
+    for (size_t i = 0; i < n->nkw; i++) {
+        const sc_kw *kw = &n->kws[i];
+        switch (kw->kind) {
+        case KW_ITEMS:
+        case KW_CONTAINS:
+        case KW_ADDITIONAL_PROPERTIES:
+        case KW_PROPERTY_NAMES:
+        case KW_UNEVALUATED_ITEMS:
+        case KW_UNEVALUATED_PROPERTIES: edge_add(e, kw->u.sub.schema); break;
+        case KW_PREFIX_ITEMS: edge_add_list(e, kw->u.list.nodes, kw->u.list.count); break;
+        case KW_PROPERTIES:
+            for (size_t k = 0; k < kw->u.props.count; k++)
+                edge_add(e, kw->u.props.props[k].schema);
+            break;
+        case KW_PATTERN_PROPERTIES:
+            for (size_t k = 0; k < kw->u.pats.count; k++)
+                edge_add(e, kw->u.pats.pats[k].schema);
+            break;
+        default: break;
+        }
+    }
+}
+
+/* The memo pays only where one node can meet one instance twice: a node that
+ * two keywords apply (two anyOf branches referring to it, properties and
+ * patternProperties both matching a member, ...), and everything below such a
+ * node, since each of its evaluations walks its subtree again. Any other node
+ * is evaluated at most once per instance location (an anyOf explanation re-runs
+ * its failed branches once more: bounded, not exponential), so storing its
+ * verdict is pure cost: a hash probe per node and a table per validation, a
+ * fifth of `validate --jsonl` on 100 KB documents. */
+static void mark_memo_nodes(gt_schema *s)
+{
+    size_t count = 0, queued = 0;
+    sc_node **nodes = malloc((s->infos_count + 1) * sizeof *nodes);
+    sc_node **work = malloc((s->infos_count + 1) * sizeof *work); /* shared nodes, each queued once */
+    edge_list e = {0};
+    if (nodes == NULL || work == NULL) {
+        free(nodes), free(work);
+        return; /* every node keeps its memo: slower, never wrong */
+    }
+    for (size_t i = 0; i < s->infos_cap && count < s->infos_count; i++)
+        if (s->infos[i].node != NULL && !s->infos[i].node->is_bool)
+            nodes[count++] = s->infos[i].node;
+    for (size_t i = 0; i < count; i++)
+        nodes[i]->mark = 0, nodes[i]->in_edges = 0; /* mark reused: 1 = shared */
+    for (size_t i = 0; i < count; i++) {
+        all_edges(nodes[i], &e);
+        for (size_t k = 0; k < e.count; k++)
+            if (e.nodes[k]->in_edges < 2)
+                e.nodes[k]->in_edges++;
+    }
+    for (size_t i = 0; i < count; i++)
+        if (nodes[i]->in_edges >= 2 || nodes[i]->loop_guard) {
+            nodes[i]->mark = 1;
+            work[queued++] = nodes[i];
+        }
+    for (size_t done = 0; done < queued; done++) {
+        all_edges(work[done], &e);
+        for (size_t k = 0; k < e.count && queued < count; k++) {
+            sc_node *next = e.nodes[k];
+            if (next->is_bool || next->mark == 1)
+                continue;
+            next->mark = 1;
+            work[queued++] = next;
+        }
+    }
+    for (size_t i = 0; i < count; i++)
+        nodes[i]->memo = nodes[i]->memo && nodes[i]->mark == 1;
+    free(e.nodes);
+    free(work);
+    free(nodes);
 }
 
 static int by_location(const void *a, const void *b)
@@ -993,6 +1075,8 @@ static void compile_root(gt_schema *s, const gt_value *root)
     compile_dynamic_targets(s);
     if (!s->failed)
         check_cycles(s);
+    if (!s->failed && !s->uses_dynamic)
+        mark_memo_nodes(s);
 }
 
 typedef struct compile_job {

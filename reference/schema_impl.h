@@ -129,6 +129,8 @@ typedef struct sc_kw {
         struct {
             sc_prop *props; /* sorted by (len, bytes) */
             size_t count;
+            uint32_t *slots; /* open addressing over sc_prop_hash: index + 1, 0 = empty */
+            uint32_t mask;   /* slots - 1 (a power of two, at least twice count) */
         } props;
         struct {
             sc_pattern_prop *pats;
@@ -170,8 +172,9 @@ struct sc_node {
     const gt_value *min_contains, *max_contains;
     const gt_value *min_length, *max_length;
     bool loop_guard; /* on an in-place reference cycle: evaluation checks it does not re-enter at the same instance */
-    bool memo;       /* has subschema keywords: worth memoising its verdicts */
+    bool memo;       /* may be evaluated twice at one instance and has subschema keywords: memoise its verdicts */
     uint32_t mark;   /* compile-time only: cycle detection state */
+    uint32_t in_edges; /* compile-time only: keywords that apply this node (counted up to 2) */
     sc_node *next_pending;
 };
 
@@ -240,6 +243,19 @@ sc_node *sc_resolve_ref(gt_schema *s, const sc_node *node, const char *ref, cons
                         const gt_value **target_value);
 /* Find an anchor of a resource by name; NULL when absent. */
 const sc_anchor *sc_anchor_find(const sc_resource *res, const char *name);
+
+/* Hash of a property name for sc_kw.u.props.slots: length and three bytes,
+ * enough to tell a schema's property names apart in one probe, cheap enough
+ * to run on every member of every instance object. */
+static inline uint32_t sc_prop_hash(const char *name, size_t len)
+{
+    uint32_t h = (uint32_t)len;
+    if (len > 0)
+        h ^= (uint32_t)(unsigned char)name[0] << 8 ^ (uint32_t)(unsigned char)name[len - 1] << 16 ^
+             (uint32_t)(unsigned char)name[len / 2] << 24;
+    h *= 0x9E3779B1u;
+    return h ^ (h >> 16); /* the product's high bits, which every input bit reaches, into the low ones */
+}
 
 /* --- schema_keywords.c --- */
 /* Fill node->kws from its schema object (keyword order kept). */

@@ -177,6 +177,20 @@ static int compile_properties(kw_ctx *k, sc_kw *kw)
             return -1;
     }
     qsort(kw->u.props.props, kw->u.props.count, sizeof(sc_prop), prop_compare);
+    size_t slots = 8;
+    while (slots < 2 * kw->u.props.count)
+        slots *= 2;
+    kw->u.props.slots = sc_alloc(k->s, slots * sizeof(uint32_t));
+    if (kw->u.props.slots == NULL)
+        return -1;
+    kw->u.props.mask = (uint32_t)(slots - 1);
+    for (size_t i = 0; i < kw->u.props.count; i++) {
+        const sc_prop *prop = &kw->u.props.props[i];
+        uint32_t at = sc_prop_hash(prop->name, prop->len) & kw->u.props.mask;
+        while (kw->u.props.slots[at] != 0)
+            at = (at + 1) & kw->u.props.mask;
+        kw->u.props.slots[at] = (uint32_t)i + 1;
+    }
     return 0;
 }
 

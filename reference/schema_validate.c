@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "schema_impl.h"
+#include "swar.h"
 
 /* Stack a validation may use when the schema does not say (6 MiB: Linux gives
  * 8 MiB to the main thread and to threads by default). Deep schemas and
@@ -81,6 +82,12 @@ typedef struct vctx {
     size_t scope_len, scope_cap;
     pcre2_match_data *md;
     gt_arena *scratch;
+    /* which members (bit i = member i, objects of at most 64 members) the last
+     * complete `properties` pass over `props_inst` declared: additionalProperties
+     * of the same node then needs no second lookup */
+    const gt_value *props_inst;
+    const sc_kw *props_kw;
+    uint64_t props_declared;
     const void **guards; /* (node, instance) pairs entered at loop-guarded nodes */
     size_t guards_len, guards_cap;
     path_seg path_local[64];
@@ -89,7 +96,7 @@ typedef struct vctx {
 } vctx;
 
 static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evalset *ev);
-static bool charge(vctx *c, const char *location, size_t units);
+static inline bool charge(vctx *c, const char *location, size_t units);
 
 /* ---- small helpers ---- */
 
@@ -109,7 +116,7 @@ static bool is_integer_in(const gt_value *v, gt_schema_dialect dialect)
     return dialect == GT_SCHEMA_DRAFT4 ? (v->flags & GT_NUM_INTEGER_LITERAL) != 0 : gt_number_is_integer(v);
 }
 
-static uint32_t instance_bits(const gt_value *v, gt_schema_dialect dialect)
+static inline uint32_t instance_bits(const gt_value *v, gt_schema_dialect dialect)
 {
     switch (v->type) {
     case GT_NULL: return SC_T_NULL;
@@ -382,7 +389,7 @@ NOINLINE static void fail_limit(vctx *c, gt_schema_failure failure, const char *
 
 /* Count `units` of work against the evaluation budget (and, every so often,
  * the deadline). False when a bound was hit. */
-static bool charge(vctx *c, const char *location, size_t units)
+static inline bool charge(vctx *c, const char *location, size_t units)
 {
     size_t before = c->evaluations;
     c->evaluations += units;
@@ -440,9 +447,15 @@ static void render_value(strbuf *b, const gt_value *v, size_t max)
 NOINLINE static bool kw_enum(vctx *c, const sc_kw *kw, const gt_value *inst)
 {
     const gt_value *list = kw->value;
-    for (size_t i = 0; i < list->u.arr.count; i++)
-        if (gt_value_equal(list->u.arr.items[i], inst))
+    for (size_t i = 0; i < list->u.arr.count; i++) {
+        const gt_value *item = list->u.arr.items[i];
+        if (item->type != inst->type) /* the common miss, without a call */
+            continue;
+        if (inst->type == GT_STRING ? item->u.str.len == inst->u.str.len &&
+                                          gt_swar_same(item->u.str.chars, inst->u.str.chars, inst->u.str.len)
+                                    : gt_value_equal(item, inst))
             return true;
+    }
     if (c->collect) {
         strbuf b;
         sb_init(&b);
@@ -752,32 +765,31 @@ static bool kw_unevaluated_items(vctx *c, const sc_kw *kw, const gt_value *inst,
 
 /* ---- objects ---- */
 
+/* The `properties` entry for a member name, or NULL: one hash probe, rarely two. */
 static const sc_prop *find_prop(const sc_kw *kw, const char *name, size_t len)
 {
-    size_t lo = 0, hi = kw->u.props.count;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        const sc_prop *p = &kw->u.props.props[mid];
-        int cmp = p->len != len ? (p->len < len ? -1 : 1) : memcmp(p->name, name, len);
-        if (cmp == 0)
+    uint32_t mask = kw->u.props.mask;
+    for (uint32_t at = sc_prop_hash(name, len) & mask;; at = (at + 1) & mask) {
+        uint32_t slot = kw->u.props.slots[at];
+        if (slot == 0)
+            return NULL;
+        const sc_prop *p = &kw->u.props.props[slot - 1];
+        if (p->len == len && gt_swar_same(p->name, name, len))
             return p;
-        if (cmp < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
     }
-    return NULL;
 }
 
 static bool kw_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
 {
     bool ok = true;
-    size_t count = inst->u.obj.count;
-    for (size_t i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
+    size_t count = inst->u.obj.count, i;
+    uint64_t declared = 0;
+    for (i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
         const gt_member *m = &inst->u.obj.members[i];
         const sc_prop *p = find_prop(kw, m->key, m->key_len);
         if (p == NULL)
             continue;
+        declared |= i < 64 ? 1ull << i : 0;
         eval_mark(c, ev, i, count);
         if (p->schema->is_bool && p->schema->bool_value)
             continue;
@@ -786,6 +798,8 @@ static bool kw_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalse
         ok &= validate_child(c, p->schema, m->value);
         pop(c);
     }
+    if (i == count && count <= 64) /* after the children, which may have used it */
+        c->props_inst = inst, c->props_kw = kw, c->props_declared = declared;
     return ok;
 }
 
@@ -812,9 +826,14 @@ static bool kw_pattern_properties(vctx *c, const sc_kw *kw, const gt_value *inst
     return ok;
 }
 
-static bool matched_elsewhere(vctx *c, const sc_node *n, const gt_member *m)
+/* Is member `i` of `inst` declared by properties or patternProperties? */
+static bool matched_elsewhere(vctx *c, const sc_node *n, const gt_value *inst, size_t i)
 {
-    if (n->properties && find_prop(n->properties, m->key, m->key_len))
+    const gt_member *m = &inst->u.obj.members[i];
+    if (n->properties && c->props_inst == inst && c->props_kw == n->properties) {
+        if ((c->props_declared >> i) & 1)
+            return true;
+    } else if (n->properties && find_prop(n->properties, m->key, m->key_len))
         return true;
     if (n->pattern_properties)
         for (size_t k = 0; k < n->pattern_properties->u.pats.count; k++)
@@ -833,7 +852,7 @@ NOINLINE static bool kw_extra_properties(vctx *c, const sc_node *n, const sc_kw 
     const sc_node *sub = kw->u.sub.schema;
     for (size_t i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
         const gt_member *m = &inst->u.obj.members[i];
-        if (unevaluated ? eval_has(ev, i) : matched_elsewhere(c, n, m))
+        if (unevaluated ? eval_has(ev, i) : matched_elsewhere(c, n, inst, i))
             continue;
         eval_mark(c, ev, i, count);
         if (sub->is_bool && sub->bool_value)
@@ -1093,10 +1112,11 @@ static bool kw_ref(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
 
 /* ---- dispatch ---- */
 
-static bool eval_kw(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst, evalset *ev)
+/* `bits`: the instance's type bits (instance_bits), computed once per node. */
+static bool eval_kw(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst, uint32_t bits, evalset *ev)
 {
     switch (kw->kind) {
-    case KW_TYPE: return kw_type(c, n, kw, inst);
+    case KW_TYPE: return (bits & kw->u.types) != 0 || kw_type(c, n, kw, inst);
     case KW_ENUM: return kw_enum(c, kw, inst);
     case KW_CONST: return kw_const(c, kw, inst);
     case KW_MULTIPLE_OF: return kw_multiple_of(c, kw, inst);
@@ -1258,7 +1278,7 @@ static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evals
         const sc_kw *kw = &n->kws[i];
         if (!(kw->applies & bits))
             continue;
-        if (!eval_kw(c, n, kw, inst, ev)) {
+        if (!eval_kw(c, n, kw, inst, bits, ev)) {
             ok = false;
             if (!c->collect || c->stop || c->fatal)
                 break;
@@ -1365,6 +1385,7 @@ gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *ins
     c.path = c.path_local, c.path_len = 0, c.path_cap = sizeof c.path_local / sizeof c.path_local[0];
     c.scope = c.scope_local, c.scope_len = 0, c.scope_cap = sizeof c.scope_local / sizeof c.scope_local[0];
     c.guards = c.guards_local, c.guards_len = 0, c.guards_cap = sizeof c.guards_local / sizeof c.guards_local[0];
+    c.props_inst = NULL, c.props_kw = NULL, c.props_declared = 0;
     c.md = errors ? errors->match_data : NULL;
     c.scratch = errors ? errors->scratch : NULL;
     c.failure = GT_SCHEMA_FAILURE_NONE;

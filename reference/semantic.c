@@ -6,12 +6,14 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gauntlet/parse.h"
+#include "rule_table.h"
 
 /* ---- JSON Pointer --------------------------------------------------------- */
 
@@ -210,29 +212,10 @@ struct gt_semantic_rules {
     size_t count;
 };
 
-static void set_problem(gt_semantic_problem *problem, const char *location, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_problem(gt_semantic_problem *problem, const char *location, const char *fmt, ...)
-{
-    if (problem == NULL)
-        return;
-    snprintf(problem->location, sizeof problem->location, "%s", location);
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(problem->message, sizeof problem->message, fmt, args);
-    va_end(args);
-}
-
-static const gt_value *member(const gt_value *object, const char *name)
-{
-    return gt_value_get(object, name, strlen(name));
-}
-
-static bool plain_string(const gt_value *value)
-{
-    return value != NULL && value->type == GT_STRING && strlen(value->u.str.chars) == value->u.str.len;
-}
+/* Short names for the table helpers this file shares with policy.c. */
+#define set_problem gt_table_problem
+#define member gt_table_member
+#define plain_string gt_table_plain_string
 
 /* A pointer-valued field: absent is fine when !required. */
 static bool read_pointer(const gt_value *object, const char *name, bool required, const char **out,
@@ -287,19 +270,8 @@ static bool is_snake_case(const char *text)
 static bool only_members(const gt_value *object, const char *const *allowed, size_t count, const char *where,
                          gt_semantic_problem *problem)
 {
-    for (size_t i = 0; i < object->u.obj.count; i++) {
-        const char *key = object->u.obj.members[i].key;
-        bool known = false;
-        for (size_t j = 0; j < count && !known; j++)
-            known = strcmp(key, allowed[j]) == 0;
-        if (!known) {
-            char location[128];
-            snprintf(location, sizeof location, "%s/%s", where, key);
-            set_problem(problem, location, "unknown member \"%s\" (docs/rules.md lists each kind's members)", key);
-            return false;
-        }
-    }
-    return true;
+    return gt_table_only_members(object, allowed, count, where, " (docs/rules.md lists each kind's members)",
+                                 problem);
 }
 
 static bool compile_condition(const gt_value *value, condition *out, const char *where,
@@ -387,8 +359,11 @@ static bool compile_table_fields(const gt_value *object, rule *out, const char *
     return true;
 }
 
-static bool compile_rule(const gt_value *value, size_t index, rule *out, gt_semantic_problem *problem)
+static bool compile_rule(gt_arena *arena, const gt_value *value, size_t index, void *entry,
+                         gt_semantic_problem *problem)
 {
+    rule *out = entry;
+    (void)arena;
     char where[64];
     snprintf(where, sizeof where, "/%zu", index);
     memset(out, 0, sizeof *out);
@@ -538,23 +513,12 @@ gt_semantic_rules *gt_semantic_compile(const char *json, size_t len, gt_semantic
         set_problem(problem, "", "at most %u rules per set", GT_SEMANTIC_MAX_RULES);
         goto fail;
     }
-    rules->count = root->u.arr.count;
-    rules->rules = gt_arena_alloc(rules->arena, (rules->count ? rules->count : 1) * sizeof *rules->rules);
-    if (rules->rules == NULL) {
-        set_problem(problem, "", "out of memory");
+    static const gt_table_list list = {sizeof(rule), compile_rule, offsetof(rule, id), "", "id", "rule id",
+                                       "is used twice"};
+    void *entries;
+    if (!gt_table_compile_list(rules->arena, root, &list, &entries, &rules->count, problem))
         goto fail;
-    }
-    for (size_t i = 0; i < rules->count; i++) {
-        if (!compile_rule(root->u.arr.items[i], i, &rules->rules[i], problem))
-            goto fail;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(rules->rules[j].id, rules->rules[i].id) == 0) {
-                char where[64];
-                snprintf(where, sizeof where, "/%zu/id", i);
-                set_problem(problem, where, "rule id \"%s\" is used twice", rules->rules[i].id);
-                goto fail;
-            }
-    }
+    rules->rules = entries;
     return rules;
 fail:
     gt_semantic_rules_free(rules);
@@ -564,12 +528,8 @@ fail:
 gt_semantic_rules *gt_semantic_compile_value(const gt_value *value, gt_semantic_problem *problem)
 {
     size_t len = 0;
-    char *json = gt_value_to_json(value, &len);
-    if (json == NULL) {
-        set_problem(problem, "", "out of memory");
-        return NULL;
-    }
-    gt_semantic_rules *rules = gt_semantic_compile(json, len, problem);
+    char *json = gt_table_value_json(value, &len, problem);
+    gt_semantic_rules *rules = json ? gt_semantic_compile(json, len, problem) : NULL;
     free(json);
     return rules;
 }

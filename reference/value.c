@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "swar.h"
+
 const char *gt_type_name(gt_type type)
 {
     switch (type) {
@@ -41,7 +43,7 @@ const gt_value *gt_value_get(const gt_value *object, const char *key, size_t key
         return NULL;
     for (size_t i = 0; i < object->u.obj.count; i++) {
         const gt_member *member = &object->u.obj.members[i];
-        if (member->key_len == key_len && memcmp(member->key, key, key_len) == 0)
+        if (member->key_len == key_len && gt_swar_same(member->key, key, key_len))
             return member->value;
     }
     return NULL;
@@ -56,7 +58,7 @@ bool gt_value_equal(const gt_value *a, const gt_value *b)
     case GT_FALSE:
     case GT_TRUE: return true;
     case GT_NUMBER: return gt_number_compare(a, b) == 0;
-    case GT_STRING: return a->u.str.len == b->u.str.len && memcmp(a->u.str.chars, b->u.str.chars, a->u.str.len) == 0;
+    case GT_STRING: return a->u.str.len == b->u.str.len && gt_swar_same(a->u.str.chars, b->u.str.chars, a->u.str.len);
     case GT_ARRAY:
         if (a->u.arr.count != b->u.arr.count)
             return false;

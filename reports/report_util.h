@@ -1,11 +1,11 @@
 /* report_util.h — helpers shared by the report writers (reports/report.c,
  * certify.c, sha256.c, merge.c).
  *
- * Private to reports/ and the runner: escaping for JSON, XML and terminals
- * (the corpus is full of control bytes, invalid UTF-8 and injection strings,
- * so every writer escapes everything it did not write itself), and the
- * pieces of the console report that `gauntlet run` prints around its load
- * problems. Not a public interface. */
+ * Private to reports/ and the command line (runner/cli/): escaping for JSON,
+ * XML and terminals (the corpus is full of control bytes, invalid UTF-8 and
+ * injection strings, so every writer escapes everything it did not write
+ * itself), and the pieces of the console report that `gauntlet run` prints
+ * around its load problems. Not a public interface. */
 #ifndef GT_REPORT_UTIL_H
 #define GT_REPORT_UTIL_H
 

@@ -225,7 +225,9 @@ def make_vars(build):
 
 def make_command(build, target, marker):
     """The command line `make` would run to build `target` (the line containing `marker`)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    # Not WERROR either (make exports `make WERROR=1 test` to the suite): a
+    # mutant that only warns must still compile.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "WERROR")}
     out = subprocess.run(["make", "-n", "-B", "--no-print-directory"] + make_vars(build) + [target],
                          cwd=ROOT, capture_output=True, text=True, env=env).stdout
     for line in out.splitlines():
@@ -470,9 +472,10 @@ def run(args):
 
 
 def self_test(args):
-    """Fast checks for `make test`: the sample is deterministic for a seed,
-    one known mutant (the policy gate never finding the caller's role) is
-    killed, and a mutant of a file with a header beside it compiles."""
+    """Fast checks for `make test`: the sample is deterministic for a seed, one
+    known mutant (the policy gate never finding the caller's role) is killed,
+    one that crashes the whole run is killed once replayed file by file, and a
+    mutant of a file with a header beside it compiles."""
     problems = []
     first = sample_mutants(["policy.c", "parse.c"], 7, 6)
     again = sample_mutants(["policy.c", "parse.c"], 7, 6)
@@ -501,13 +504,39 @@ def self_test(args):
                     problems.append(f"known mutant {known[0]['id']} was {status}, not killed")
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
+    # A mutant that crashes the whole run (compile_properties skipping the
+    # first property) is still killed by a case once replayed file by file.
+    crasher = [m for m in file_mutants(os.path.join(ROOT, "reference", "schema_keywords.c"))
+               if m["op"] == "const" and "for (size_t i = 0; i < v->u.obj.count; i++) {" in m["original"]
+               and "size_t i = 1;" in m["mutated"]]
+    if not crasher:
+        problems.append("the known crashing mutant (compile_properties from index 1) is gone: pick another")
+    else:
+        workdir = tempfile.mkdtemp(prefix="gt-mutation-self-")
+        try:
+            gauntlet = Builder(args.build, workdir).build_mutant(crasher[0])
+            report = os.path.join(workdir, "r.json")
+            whole, _ = replay(gauntlet, args.corpus, report, 300) if gauntlet else ("stillborn", [])
+            again, failed = replay_by_file(gauntlet, os.path.join(ROOT, args.build, "gauntlet"), args.corpus, report) \
+                if whole == "crash" else (whole, [])
+            print(f"  known crashing mutant {crasher[0]['id']} schema_keywords.c:{crasher[0]['line']}: "
+                  f"{whole}, then file by file {again} {failed[:3]}")
+            if whole != "crash" or again != "killed":
+                problems.append(f"known crashing mutant {crasher[0]['id']} was {whole}, then {again}: "
+                                "expected crash, then killed file by file")
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
     # A file that includes a private header beside it (parse.c: decimal.h)
-    # must compile from the mutant's own folder too.
-    beside = file_mutants(os.path.join(ROOT, "reference", "parse.c"))[:1]
+    # must compile from the mutant's own folder too: an unchanged copy, built
+    # the way a mutant is (with the build's flags, -Werror included).
+    file_mutants(os.path.join(ROOT, "reference", "parse.c"))
+    first = SOURCES["parse.c"].split("\n")[0]
+    copy = {"id": "self-test-copy", "file": "parse.c", "line": 1, "mutated": first}
     workdir = tempfile.mkdtemp(prefix="gt-mutation-self-")
     try:
-        if not beside or Builder(args.build, workdir).build_mutant(beside[0]) is None:
-            problems.append("a parse.c mutant did not compile (headers beside reference/parse.c not found?)")
+        if Builder(args.build, workdir).build_mutant(copy) is None:
+            problems.append("an unchanged copy of parse.c did not build as a mutant does "
+                            "(headers beside reference/parse.c not found?)")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     for p in problems:

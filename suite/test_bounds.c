@@ -25,6 +25,7 @@
 #include "gauntlet/stream.h"
 #include "runner/cli/commands.h"
 #include "gt_test.h"
+#include "gt_test_http.h"
 #include "runner/targets/target_adapter.h"
 
 /* The issue's schema: every level offers two equal references, so a naive
@@ -95,6 +96,36 @@ START_TEST(exponential_any_of_is_memoised)
     ck_assert_str_eq(errors.items[0].keyword, "anyOf");
     ck_assert_int_eq(validate_nested(schema, 60, "", &errors), GT_SCHEMA_VALID);
     gt_schema_errors_free(&errors);
+    gt_schema_free(schema);
+}
+END_TEST
+
+/* The memo is kept only for nodes one instance can meet twice: here both
+ * properties and patternProperties apply #/$defs/x to member "a", so 40
+ * levels of {"a": ...} would be 2^40 evaluations without it. */
+START_TEST(node_shared_by_two_child_keywords_is_memoised)
+{
+    gt_schema *schema = compile_with("{\"$defs\":{\"x\":{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#/$defs/x\"}},"
+                                     "\"patternProperties\":{\"^a$\":{\"$ref\":\"#/$defs/x\"}}}},\"$ref\":\"#/$defs/x\"}",
+                                     10000);
+    enum { LEVELS = 40 };
+    char text[LEVELS * 8 + 8]; /* valid: a verdict the memo may reuse */
+    size_t len = 0;
+    for (int i = 0; i < LEVELS; i++)
+        len += (size_t)sprintf(text + len, "{\"a\":");
+    text[len++] = '{', text[len++] = '}';
+    for (int i = 0; i < LEVELS; i++)
+        text[len++] = '}';
+    text[len] = '\0';
+    gt_arena *arena = gt_arena_new();
+    const gt_value *value = parse_in(arena, text);
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(gt_schema_validate(schema, value, &errors), GT_SCHEMA_VALID);
+    ck_assert_int_eq(errors.failure, GT_SCHEMA_FAILURE_NONE);
+    ck_assert_uint_eq(errors.count, 0);
+    gt_schema_errors_free(&errors);
+    gt_arena_free(arena);
     gt_schema_free(schema);
 }
 END_TEST
@@ -484,39 +515,23 @@ END_TEST
 
 /* ---- mock server: sessions and connections ---- */
 
-/* POST an Anthropic request to `path` of `server`; the HTTP status. */
+/* POST an Anthropic request to `path` of `server`; the HTTP status (0 when
+ * the transfer failed). */
 static long mock_post(const gt_mock_server *server, const char *path)
 {
     static const char body[] = "{\"model\":\"m\",\"max_tokens\":16,\"messages\":[{\"role\":\"user\","
                                "\"content\":\"hi\"}]}";
-    char url[512];
-    snprintf(url, sizeof url, "%s%s", gt_mock_base_url(server), path);
-    CURL *curl = curl_easy_init();
-    struct curl_slist *headers = curl_slist_append(NULL, "content-type: application/json");
-    FILE *sink = fopen("/dev/null", "w");
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, sink);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
-    long status = 0;
-    if (curl_easy_perform(curl) == CURLE_OK)
-        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    fclose(sink);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
+    gt_test_response r = gt_test_mock_request(server, NULL, path, body, NULL);
+    long status = r.code == CURLE_OK ? r.status : 0;
+    gt_test_response_free(&r);
     return status;
 }
 
 static gt_mock_server *mock_with(size_t max_sessions)
 {
-    char err[256];
     gt_mock_options options = {0};
     options.max_sessions = max_sessions;
-    gt_mock_server *server = gt_mock_start(&options, err, sizeof err);
-    ck_assert_msg(server != NULL, "%s", err);
-    ck_assert_int_ge(gt_mock_load_corpus(server, "suite/data/mock", err, sizeof err), 1);
-    return server;
+    return gt_test_mock_start(&options, "suite/data/mock", 1);
 }
 
 /* Past the cap the least recently used session goes (its scenario starts
@@ -617,6 +632,7 @@ static Suite *make_suite(void)
     TCase *schema = tcase_create("schema");
     tcase_set_timeout(schema, 60);
     tcase_add_test(schema, exponential_any_of_is_memoised);
+    tcase_add_test(schema, node_shared_by_two_child_keywords_is_memoised);
     tcase_add_test(schema, evaluation_budget_is_its_own_reason);
     tcase_add_test(schema, default_budget_bounds_the_issue_input);
     tcase_add_test(schema, reference_target_has_a_deadline);

@@ -17,6 +17,7 @@
 #include "gauntlet/runner/mock.h"
 #include "gauntlet/runner/run.h"
 #include "gt_test.h"
+#include "gt_test_http.h"
 
 extern const gt_target_ops gt_target_http_reference_ops;
 
@@ -138,13 +139,9 @@ START_TEST(bad_options_and_refused_connections)
     /* nothing listens on port 1: a connection error, retried, then the query fails */
     options.base_url = "http://127.0.0.1:1";
     options.backoff_ms = -1;
-    gt_client *client = gt_client_new(&options, err, sizeof err);
     gt_loop_model model;
-    gt_client_model(client, &model);
     gt_loop_config config;
-    gt_loop_config_init(&config);
-    config.json_schema_text = SCHEMA;
-    config.json_schema_len = strlen(SCHEMA);
+    gt_client *client = gt_test_client_loop(&options, SCHEMA, &model, &config);
     gt_loop_result result;
     ck_assert_int_eq(gt_loop_run(&config, &model, &result), 0);
     ck_assert_int_eq(result.subtype, GT_LOOP_ERROR_DURING_EXECUTION);
@@ -161,10 +158,7 @@ END_TEST
 START_TEST(openai_over_http)
 {
     char err[256];
-    gt_mock_options mock_options = {0};
-    gt_mock_server *server = gt_mock_start(&mock_options, err, sizeof err);
-    ck_assert_ptr_nonnull(server);
-    ck_assert_int_gt(gt_mock_load_corpus(server, "suite/data/mock", err, sizeof err), 0);
+    gt_mock_server *server = gt_test_mock_start(NULL, "suite/data/mock", 1);
     static const struct {
         const char *scenario;
         bool stream;
@@ -221,11 +215,7 @@ START_TEST(cli_exit_codes)
 {
     if (access(getenv("GAUNTLET") ? getenv("GAUNTLET") : "build/gauntlet", X_OK) != 0)
         return; /* the CLI is built by `make test`; nothing to drive here */
-    char err[256];
-    gt_mock_options mock_options = {0};
-    gt_mock_server *server = gt_mock_start(&mock_options, err, sizeof err);
-    ck_assert_ptr_nonnull(server);
-    ck_assert_int_gt(gt_mock_load_corpus(server, "suite/data/mock", err, sizeof err), 0);
+    gt_mock_server *server = gt_test_mock_start(NULL, "suite/data/mock", 1);
     char args[1024], out[8192];
     snprintf(args, sizeof args, "--base-url %s/s/ok-stream/cli1 --json-schema @suite/data/mock/schema.json \"why?\"",
              gt_mock_base_url(server));

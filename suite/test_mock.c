@@ -23,6 +23,7 @@
 #include "gauntlet/runner/mock.h"
 #include "mocks/mock_impl.h"
 #include "gt_test.h"
+#include "gt_test_http.h"
 
 #define SCENARIOS "suite/data/mock"
 #define SCHEMA                                                                                                    \
@@ -40,13 +41,9 @@ static gt_mock_server *server;
 
 static void start(void)
 {
-    char err[256];
     gt_mock_options options = {0};
     options.max_body = 64 * 1024;
-    server = gt_mock_start(&options, err, sizeof err);
-    ck_assert_msg(server != NULL, "%s", err);
-    int loaded = gt_mock_load_corpus(server, SCENARIOS, err, sizeof err);
-    ck_assert_msg(loaded >= 20, "loaded %d scenarios: %s", loaded, err);
+    server = gt_test_mock_start(&options, SCENARIOS, 20);
 }
 
 static void stop(void)
@@ -55,79 +52,14 @@ static void stop(void)
     server = NULL;
 }
 
-/* ---- a small libcurl helper ------------------------------------------------ */
+/* ---- requests (suite/gt_test_http.h) ------------------------------------ */
 
-typedef struct response {
-    long status;
-    CURLcode code;
-    char *body;
-    size_t len;
-    char headers[8192];
-    size_t header_len;
-    double first_byte_s, total_s;
-} response;
-
-static size_t on_body(char *data, size_t size, size_t count, void *user)
-{
-    response *r = user;
-    size_t n = size * count;
-    char *grown = realloc(r->body, r->len + n + 1);
-    if (grown == NULL)
-        return 0;
-    r->body = grown;
-    memcpy(r->body + r->len, data, n);
-    r->len += n;
-    r->body[r->len] = '\0';
-    return n;
-}
-
-static size_t on_header(char *data, size_t size, size_t count, void *user)
-{
-    response *r = user;
-    size_t n = size * count;
-    if (r->header_len + n < sizeof r->headers) {
-        for (size_t i = 0; i < n; i++) /* lower-case for easy matching */
-            r->headers[r->header_len + i] = (char)((data[i] >= 'A' && data[i] <= 'Z') ? data[i] + 32 : data[i]);
-        r->header_len += n;
-        r->headers[r->header_len] = '\0';
-    }
-    return n;
-}
+typedef gt_test_response response;
 
 /* `method` NULL = GET, or POST when body given. `extra` are header lines. */
 static response request(const char *method, const char *path, const char *body, const char *const *extra)
 {
-    response r;
-    memset(&r, 0, sizeof r);
-    CURL *curl = curl_easy_init();
-    char url[1024];
-    snprintf(url, sizeof url, "%s%s", gt_mock_base_url(server), path);
-    struct curl_slist *headers = curl_slist_append(NULL, "content-type: application/json");
-    for (size_t i = 0; extra && extra[i]; i++)
-        headers = curl_slist_append(headers, extra[i]);
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    if (body) {
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-    }
-    if (method)
-        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &r);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    r.code = curl_easy_perform(curl);
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
-    curl_easy_getinfo(curl, CURLINFO_STARTTRANSFER_TIME, &r.first_byte_s);
-    curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME, &r.total_s);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
-    if (r.body == NULL)
-        r.body = calloc(1, 1);
-    return r;
+    return gt_test_mock_request(server, method, path, body, extra);
 }
 
 static response post(const char *path, const char *body)
@@ -137,8 +69,7 @@ static response post(const char *path, const char *body)
 
 static void release(response *r)
 {
-    free(r->body);
-    r->body = NULL;
+    gt_test_response_free(r);
 }
 
 static cJSON *json_of(const response *r)
@@ -524,15 +455,9 @@ START_TEST(capability_400_then_retry_without_strict)
     char base[512];
     snprintf(base, sizeof base, "%s/s/capability-400-then-no-strict/c1", gt_mock_base_url(server));
     gt_client_options options = {.base_url = base, .stream = true, .backoff_ms = -1};
-    char err[256];
-    gt_client *client = gt_client_new(&options, err, sizeof err);
-    ck_assert_ptr_nonnull(client);
     gt_loop_model model;
-    gt_client_model(client, &model);
     gt_loop_config config;
-    gt_loop_config_init(&config);
-    config.json_schema_text = SCHEMA;
-    config.json_schema_len = strlen(SCHEMA);
+    gt_client *client = gt_test_client_loop(&options, SCHEMA, &model, &config);
     config.strict = true;
     gt_loop_result result;
     ck_assert_int_eq(gt_loop_run(&config, &model, &result), 0);
@@ -557,14 +482,9 @@ START_TEST(retry_after_is_honoured)
     char base[512];
     snprintf(base, sizeof base, "%s/s/overloaded-then-success/c2", gt_mock_base_url(server));
     gt_client_options options = {.base_url = base, .stream = false};
-    char err[256];
-    gt_client *client = gt_client_new(&options, err, sizeof err);
     gt_loop_model model;
-    gt_client_model(client, &model);
     gt_loop_config config;
-    gt_loop_config_init(&config);
-    config.json_schema_text = SCHEMA;
-    config.json_schema_len = strlen(SCHEMA);
+    gt_client *client = gt_test_client_loop(&options, SCHEMA, &model, &config);
     gt_loop_result result;
     ck_assert_int_eq(gt_loop_run(&config, &model, &result), 0);
     ck_assert_int_eq(result.subtype, GT_LOOP_SUCCESS);
@@ -674,14 +594,9 @@ START_TEST(client_limits_oversized_body)
     char base[512];
     snprintf(base, sizeof base, "%s/s/oversized/c1", gt_mock_base_url(server));
     gt_client_options options = {.base_url = base, .stream = false, .max_response = 1024 * 1024};
-    char err[256];
-    gt_client *client = gt_client_new(&options, err, sizeof err);
     gt_loop_model model;
-    gt_client_model(client, &model);
     gt_loop_config config;
-    gt_loop_config_init(&config);
-    config.json_schema_text = SCHEMA;
-    config.json_schema_len = strlen(SCHEMA);
+    gt_client *client = gt_test_client_loop(&options, SCHEMA, &model, &config);
     gt_loop_result result;
     ck_assert_int_eq(gt_loop_run(&config, &model, &result), 0);
     ck_assert_int_eq(result.subtype, GT_LOOP_ERROR_DURING_EXECUTION);
@@ -810,15 +725,9 @@ START_TEST(fault_scenarios_through_the_client)
     snprintf(base, sizeof base, "%s/s/%s/fc%d", gt_mock_base_url(server), fc->scenario, _i);
     gt_client_options options = {.base_url = base, .stream = fc->stream, .backoff_ms = -1,
                                  .max_retry_after_ms = 50};
-    char err[256];
-    gt_client *client = gt_client_new(&options, err, sizeof err);
-    ck_assert_ptr_nonnull(client);
     gt_loop_model model;
-    gt_client_model(client, &model);
     gt_loop_config config;
-    gt_loop_config_init(&config);
-    config.json_schema_text = SCHEMA;
-    config.json_schema_len = strlen(SCHEMA);
+    gt_client *client = gt_test_client_loop(&options, SCHEMA, &model, &config);
     if (fc->api_retries >= 0)
         config.max_api_retries = fc->api_retries;
     gt_loop_result result;

@@ -16,6 +16,7 @@
 #include "gauntlet/runner/mock.h"
 #include "gauntlet/runner/run.h"
 #include "gt_test.h"
+#include "gt_test_http.h"
 
 #define SCENARIOS "suite/data/mock"
 #define SCHEMA "{\"type\":\"object\",\"properties\":{\"cause\":{\"type\":\"string\"}},\"required\":[\"cause\"]}"
@@ -25,11 +26,7 @@ static gt_mock_server *server;
 
 static void start(void)
 {
-    char err[256];
-    gt_mock_options options = {0};
-    server = gt_mock_start(&options, err, sizeof err);
-    ck_assert_msg(server != NULL, "%s", err);
-    ck_assert_int_ge(gt_mock_load_corpus(server, SCENARIOS, err, sizeof err), 20);
+    server = gt_test_mock_start(NULL, SCENARIOS, 20);
 }
 
 static void stop(void)
@@ -38,49 +35,14 @@ static void stop(void)
     server = NULL;
 }
 
-typedef struct reply {
-    long status;
-    CURLcode code;
-    char *body;
-    size_t len;
-} reply;
-
-static size_t collect(char *data, size_t size, size_t count, void *user)
-{
-    reply *r = user;
-    size_t n = size * count;
-    char *grown = realloc(r->body, r->len + n + 1);
-    if (grown == NULL)
-        return 0;
-    memcpy(grown + r->len, data, n);
-    r->body = grown;
-    r->len += n;
-    r->body[r->len] = '\0';
-    return n;
-}
+typedef gt_test_response reply;
 
 /* POST `body` to /s/<scenario>/<run><route>. */
 static reply call(const char *scenario, const char *run, const char *route, const char *body)
 {
-    reply r = {0};
-    char url[512];
-    snprintf(url, sizeof url, "%s/s/%s/%s%s", gt_mock_base_url(server), scenario, run, route);
-    CURL *curl = curl_easy_init();
-    struct curl_slist *headers = curl_slist_append(NULL, "content-type: application/json");
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    r.code = curl_easy_perform(curl);
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
-    if (r.body == NULL)
-        r.body = calloc(1, 1);
-    return r;
+    char path[512];
+    snprintf(path, sizeof path, "/s/%s/%s%s", scenario, run, route);
+    return gt_test_mock_request(server, NULL, path, body, NULL);
 }
 
 /* The journal entry of `scenario/run` number `index` (a cJSON the caller frees

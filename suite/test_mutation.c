@@ -1,7 +1,8 @@
 /* test_mutation.c — the mutation driver (scripts/mutation.py, `make mutation`)
  * measured on itself: its sample is a function of the seed, and a mutant the
  * corpus must catch (the policy gate never finding the caller's role) is
- * classified "killed" by a case failure. The full measurement takes minutes
+ * classified "killed" by a case failure, and one that crashes the whole run
+ * is killed by a case once the corpus is replayed file by file. The full measurement takes minutes
  * and is not part of `make test`; see docs/mutation.md. */
 #include "gt_test.h"
 
@@ -43,6 +44,8 @@ START_TEST(test_known_mutant_killed)
     int code = gt_test_shell(command, out, sizeof out);
     ck_assert_msg(code == 0, "mutation self-test failed:\n%s", out);
     ck_assert_ptr_nonnull(strstr(out, ": killed ['policy."));
+    /* a mutant that crashes the whole run is judged by the cases of the files it does not crash */
+    ck_assert_ptr_nonnull(strstr(out, ": crash, then file by file killed ['"));
 }
 END_TEST
 

@@ -1,9 +1,12 @@
 /* test_parse.c — the syntax gate: every reason code, every limit, exactness. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gauntlet/parse.h"
 #include "gt_test.h"
+#include "reference/swar.h"
 
 static gt_arena *arena;
 
@@ -456,6 +459,150 @@ END_TEST
 
 /* RFC 8259 mode (protocol framing): every JSON text the RFC allows is read;
  * only depth and size are limited. */
+/* Decimal literals take a fast path (at most 19 digits, |exponent| <= 22)
+ * that must give strtod's correctly rounded double, sign of zero included. */
+START_TEST(test_fast_decimals_match_strtod)
+{
+    static const char *const fixed[] = {"0.1", "-0.0", "0.0", "1.5e-3", "9007199254740991.0", "0.3e22",
+                                        "1234567890123456789e-22", "1234567890123456789e-5", "4.35",
+                                        "1e22", "1e23", "8.98846567431158e307", "2.2250738585072014e-308",
+                                        "0.30000000000000004", "-123.456e+7", "5e-324", "17.7", "1.005"};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        gt_parse_error error;
+        gt_value *v = gt_parse(arena, fixed[i], strlen(fixed[i]), NULL, &error);
+        ck_assert_msg(v != NULL, "%s: %s", fixed[i], error.message);
+        double want = strtod(fixed[i], NULL);
+        ck_assert_msg(memcmp(&v->u.num.number, &want, sizeof want) == 0, "%s: %.17g, strtod %.17g", fixed[i],
+                      v->u.num.number, want);
+    }
+    unsigned seed = 12345;
+    for (int i = 0; i < 20000; i++) {
+        char text[64];
+        seed = seed * 1103515245u + 12345u;
+        unsigned long long digits = ((unsigned long long)seed << 32 | (seed * 2654435761u)) % 100000000000000000ull;
+        int point = (int)(seed >> 7) % 18, exponent = (int)((seed >> 13) % 61) - 30;
+        int n = snprintf(text, sizeof text, "%s%llu", (seed & 1) ? "-" : "", digits);
+        if (point > 0 && point < n - 1 && text[n - point - 1] != '-') { /* insert a point */
+            memmove(text + n - point + 1, text + n - point, (size_t)point + 1);
+            text[n - point] = '.';
+            n++;
+        }
+        if ((seed >> 20) & 1)
+            snprintf(text + n, sizeof text - (size_t)n, "e%d", exponent);
+        gt_parse_error error;
+        gt_value *v = gt_parse(arena, text, strlen(text), NULL, &error);
+        if (v == NULL) /* a leading zero or a number beyond 2^53 written inexactly: not this test's concern */
+            continue;
+        double want = strtod(text, NULL);
+        ck_assert_msg(memcmp(&v->u.num.number, &want, sizeof want) == 0, "%s: %.17g, strtod %.17g", text,
+                      v->u.num.number, want);
+        gt_arena_reset(arena);
+    }
+}
+END_TEST
+
+/* Strings are scanned a word (8 bytes) at a time: a stop byte (control
+ * character, invalid UTF-8, quote, escape) at any offset inside or across a
+ * word is found at its exact column. */
+START_TEST(test_word_scan_finds_every_offset)
+{
+    for (size_t at = 0; at < 24; at++) {
+        char text[64] = "[\"";
+        memset(text + 2, 'a', 30);
+        memcpy(text + 32, "\"]", 3);
+        gt_parse_error error;
+        text[2 + at] = '\n';
+        ck_assert_str_eq(reason_of_len(text, strlen(text), &error), "control_character");
+        ck_assert_uint_eq(error.column, 3 + at);
+        text[2 + at] = (char)0xff;
+        ck_assert_str_eq(reason_of_len(text, strlen(text), &error), "invalid_utf8");
+        ck_assert_uint_eq(error.column, 3 + at);
+        text[2 + at] = '"'; /* the string ends early: the rest is not JSON */
+        ck_assert_str_eq(reason_of_len(text, strlen(text), &error), "unexpected_character");
+        memcpy(text + 2 + at, "\\n", 2); /* an escape at every offset decodes */
+        gt_value *v = gt_parse(arena, text, strlen(text), NULL, &error);
+        ck_assert_ptr_nonnull(v);
+        ck_assert_uint_eq(v->u.arr.items[0]->u.str.len, 29);
+        ck_assert_int_eq(v->u.arr.items[0]->u.str.chars[at], '\n');
+        memcpy(text + 2 + at, "\xc3\xa9", 2); /* two-byte UTF-8 at every offset */
+        v = gt_parse(arena, text, strlen(text), NULL, &error);
+        ck_assert_ptr_nonnull(v);
+        ck_assert_int_eq(memcmp(v->u.arr.items[0]->u.str.chars + at, "\xc3\xa9", 2), 0);
+        gt_arena_reset(arena);
+    }
+}
+END_TEST
+
+/* gt_swar_same (member names, duplicate checks) compares overlapping words:
+ * every length from 0 to 40, a difference at every position is seen; and
+ * gt_swar_copy copies exactly the bytes asked for. */
+START_TEST(test_word_compare_sees_every_byte)
+{
+    char a[48], b[48];
+    for (size_t n = 0; n <= 40; n++) {
+        for (size_t i = 0; i < n; i++)
+            a[i] = b[i] = (char)('a' + (i * 7) % 26);
+        ck_assert(gt_swar_same(a, b, n));
+        char copy[48] = {0};
+        gt_swar_copy(copy, a, n); /* the short-string copy moves exactly n bytes */
+        ck_assert(gt_swar_same(copy, a, n));
+        ck_assert_int_eq(copy[n], 0);
+        for (size_t at = 0; at < n; at++) {
+            b[at] ^= 0x20;
+            ck_assert_msg(!gt_swar_same(a, b, n), "length %zu, difference at %zu", n, at);
+            b[at] ^= 0x20;
+        }
+    }
+}
+END_TEST
+
+/* The parser's scratch stacks start in the arena and move to the heap past a
+ * few kilobytes: wide and deep documents keep every item, member and level. */
+START_TEST(test_scratch_stacks_grow_past_the_arena)
+{
+    enum { WIDE = 6000, DEEP = 900 };
+    size_t cap = WIDE * 24 + DEEP * 8 + 64, len = 0;
+    char *text = malloc(cap);
+    len += (size_t)snprintf(text + len, cap - len, "{\"items\":[");
+    for (int i = 0; i < WIDE; i++)
+        len += (size_t)snprintf(text + len, cap - len, "%s%d", i ? "," : "", i);
+    len += (size_t)snprintf(text + len, cap - len, "],\"deep\":");
+    for (int i = 0; i < DEEP; i++)
+        text[len++] = '[';
+    text[len++] = '7';
+    for (int i = 0; i < DEEP; i++)
+        text[len++] = ']';
+    for (int i = 0; i < WIDE / 4; i++)
+        len += (size_t)snprintf(text + len, cap - len, ",\"k%d\":%d", i, i);
+    text[len++] = '}';
+    gt_parse_options options;
+    gt_parse_options_init(&options);
+    options.max_depth = DEEP + 2;
+    gt_parse_error error;
+    gt_value *v = gt_parse(arena, text, len, &options, &error);
+    ck_assert_msg(v != NULL, "%s", error.message);
+    ck_assert_uint_eq(v->u.obj.count, 2 + WIDE / 4);
+    const gt_value *items = v->u.obj.members[0].value;
+    ck_assert_uint_eq(items->u.arr.count, WIDE);
+    for (int i = 0; i < WIDE; i++)
+        ck_assert_double_eq(items->u.arr.items[i]->u.num.number, i);
+    const gt_value *deep = v->u.obj.members[1].value;
+    for (int i = 0; i < DEEP; i++) {
+        ck_assert_int_eq(deep->type, GT_ARRAY);
+        ck_assert_uint_eq(deep->u.arr.count, 1);
+        deep = deep->u.arr.items[0];
+    }
+    ck_assert_double_eq(deep->u.num.number, 7);
+    for (int i = 0; i < WIDE / 4; i++) {
+        char key[16];
+        snprintf(key, sizeof key, "k%d", i);
+        ck_assert_str_eq(v->u.obj.members[2 + i].key, key);
+        ck_assert_double_eq(v->u.obj.members[2 + i].value->u.num.number, i);
+    }
+    free(text);
+}
+END_TEST
+
 START_TEST(test_rfc8259_mode)
 {
     gt_parse_error error;
@@ -538,6 +685,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_positions_and_excerpt);
     tcase_add_test(tc, test_exact_values);
     tcase_add_test(tc, test_rfc8259_mode);
+    tcase_add_test(tc, test_fast_decimals_match_strtod);
+    tcase_add_test(tc, test_word_scan_finds_every_offset);
+    tcase_add_test(tc, test_word_compare_sees_every_byte);
+    tcase_add_test(tc, test_scratch_stacks_grow_past_the_arena);
     tcase_add_test(tc, test_equality);
     tcase_add_test(tc, test_reason_codes_round_trip);
     tcase_add_test(tc, test_builders_and_arena);

@@ -184,6 +184,74 @@ START_TEST(jsonl_stream_keeps_the_line_contract)
 }
 END_TEST
 
+/* DIR/NAME opened for writing (asserted). */
+static FILE *create_in(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    return f;
+}
+
+/* The line decoder copies plain bytes a word (8 bytes) at a time: an escape
+ * (\", \n, \u00e9) or a raw control byte at any offset, inside a word or
+ * across two, decodes to the same text as the byte-by-byte path. */
+START_TEST(jsonl_decoder_handles_escapes_at_every_offset)
+{
+    char dir[] = "/tmp/gt-test-process-XXXXXX", command[2048], out[4096];
+    make_workload(dir, 1);
+    FILE *f = create_in(dir, "s.json");
+    /* k: 23 'a' and one special character (a quote, a newline or an e-acute) */
+    fputs("{\"required\":[\"k\"],\"properties\":{\"k\":{\"type\":\"string\",\"minLength\":24,\"maxLength\":24,"
+          "\"pattern\":\"^a*(\\\"|\\n|\u00e9)a*$\"}}}",
+          f);
+    fclose(f);
+    f = create_in(dir, "d.jsonl");
+    static const char *const specials[] = {"\\\\\\\"", "\\\\n", "\\u00e9"}; /* in the line: \\\" \\n \u00e9 */
+    for (size_t kind = 0; kind < 3; kind++)
+        for (int at = 0; at < 24; at++)
+            fprintf(f, "\"{\\\"k\\\": \\\"%.*s%s%.*s\\\"}\"\n", at, "aaaaaaaaaaaaaaaaaaaaaaaa", specials[kind],
+                    23 - at, "aaaaaaaaaaaaaaaaaaaaaaaa");
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(command, sizeof command, "%s validate --schema %s/s.json --jsonl %s/d.jsonl", gauntlet(), dir, dir);
+    ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 0);
+    ck_assert_str_eq(out, "72 valid, 0 invalid\n");
+    for (int at = 1; at < 20; at++) { /* a raw tab: not a JSON string literal, at any offset */
+        snprintf(command, sizeof command,
+                 "printf '\"{\\\\\"k\\\\\": \\\\\"%.*s\\t%.*s\\\\\"}\"\\n' | %s validate --schema %s/s.json --jsonl - 2>&1",
+                 at, "aaaaaaaaaaaaaaaaaaaaaaaa", 23 - at, "aaaaaaaaaaaaaaaaaaaaaaaa", gauntlet(), dir);
+        ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 2);
+        ck_assert_str_eq(out, "gauntlet validate: -:1: not a JSON string literal\n");
+    }
+    remove_workload(dir);
+}
+END_TEST
+
+/* Lines are handed out from 256 KiB reads: a line longer than a read, and
+ * lines across the boundary of two reads, arrive whole. */
+START_TEST(jsonl_lines_longer_than_a_read)
+{
+    char dir[] = "/tmp/gt-test-process-XXXXXX", command[2048], out[4096];
+    make_workload(dir, 1);
+    FILE *f = create_in(dir, "d.jsonl");
+    for (int i = 0; i < 3000; i++) /* ~90 KB of short lines, then one of 700 KB, then more */
+        fputs("\"{\\\"a\\\": 1, \\\"pad\\\": \\\"abcdefghij\\\"}\"\n", f);
+    fputs("\"{\\\"a\\\": 2, \\\"pad\\\": \\\"", f);
+    for (int i = 0; i < 70000; i++)
+        fputs("0123456789", f);
+    fputs("\\\"}\"\n", f);
+    for (int i = 0; i < 9000; i++)
+        fputs(i % 2 ? "\"{\\\"a\\\": 3}\"\n" : "\"{\\\"a\\\": \\\"x\\\"}\"\n", f);
+    fputs("\"{\\\"a\\\": 4}\"", f); /* no newline at the end */
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(command, sizeof command, "%s validate --schema %s/s.json --jsonl %s/d.jsonl", gauntlet(), dir, dir);
+    ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 1);
+    ck_assert_str_eq(out, "7502 valid, 4500 invalid\nstructure type 4500\n");
+    remove_workload(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("process");
@@ -198,6 +266,8 @@ static Suite *make_suite(void)
     tcase_set_timeout(jsonl, 120);
     tcase_add_test(jsonl, jsonl_memory_is_bounded_by_the_longest_line);
     tcase_add_test(jsonl, jsonl_stream_keeps_the_line_contract);
+    tcase_add_test(jsonl, jsonl_decoder_handles_escapes_at_every_offset);
+    tcase_add_test(jsonl, jsonl_lines_longer_than_a_read);
     suite_add_tcase(suite, jsonl);
     return suite;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "runner/cli/commands.h"
+#include "reference/decimal.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
 #include "gt_test.h"
@@ -169,6 +170,94 @@ START_TEST(test_locations_and_order)
     ck_assert_uint_eq(errors.count, 2);
     ck_assert_str_eq(errors.items[0].instance_path, "/x~1y");
     ck_assert_str_eq(errors.items[1].instance_path, "/z");
+    gt_schema_errors_free(&errors);
+}
+END_TEST
+
+/* gt_number_is_multiple answers plain literals (no exponent, at most 18
+ * digits) in 64-bit integers: the same answers as the digit-string code. */
+START_TEST(test_multiple_of_integer_path_agrees)
+{
+    static const char *const divisors[] = {"0.01", "0.5", "3", "0.25", "7", "0.001", "12.5", "100", "0.3",
+                                           "999999999999999999", "0.000000000000000001", "2.50"};
+    static const char *const values[] = {"0",     "-0.0",  "19.99", "1.005",  "0.07", "4.35",  "-12.50",
+                                         "100",   "0.75",  "21",    "0.3",    "0.9",  "1e2",   "123456789012345678",
+                                         "999999999999999998", "1234567.125", "0.000000000000000003", "6.0"};
+    gt_arena *arena = gt_arena_new();
+    gt_parse_options po;
+    gt_parse_options_init(&po);
+    po.allow_big_integers = true;
+    for (size_t d = 0; d < sizeof divisors / sizeof divisors[0]; d++)
+        for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+            gt_parse_error error;
+            gt_value *div = gt_parse(arena, divisors[d], strlen(divisors[d]), &po, &error);
+            gt_value *val = gt_parse(arena, values[v], strlen(values[v]), &po, &error);
+            ck_assert_ptr_nonnull(div);
+            ck_assert_ptr_nonnull(val);
+            int want = gt_decimal_multiple_text(values[v], strlen(values[v]), divisors[d], strlen(divisors[d]));
+            ck_assert_int_ge(want, 0);
+            ck_assert_msg(gt_number_is_multiple(val, div) == (want == 1), "%s multipleOf %s: expected %d", values[v],
+                          divisors[d], want);
+        }
+    gt_arena_free(arena);
+}
+END_TEST
+
+/* `properties` is looked up by hash: with many similar names every declared
+ * member reaches its own subschema, and every other one is extra. */
+START_TEST(test_many_properties_lookup)
+{
+    enum { NAMES = 300 };
+    char *schema = malloc(NAMES * 64 + 128), *instance = malloc(NAMES * 32 + 128);
+    size_t s = 0, i = 0;
+    s += (size_t)sprintf(schema + s, "{\"additionalProperties\":false,\"properties\":{");
+    i += (size_t)sprintf(instance + i, "{");
+    for (int k = 0; k < NAMES; k++) {
+        /* names share first/last bytes and lengths: ab0b, ab1b, ..., ab299b */
+        s += (size_t)sprintf(schema + s, "%s\"ab%db\":{\"const\":%d}", k ? "," : "", k, k);
+        i += (size_t)sprintf(instance + i, "%s\"ab%db\":%d", k ? "," : "", k, k == 150 ? -1 : k);
+    }
+    sprintf(schema + s, "}}");
+    sprintf(instance + i, ",\"ab300b\":1,\"\":2,\"ab1\":3}");
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(check(schema, instance, &errors), GT_SCHEMA_INVALID);
+    /* keyword order: additionalProperties, then properties */
+    static const char *const expected[][2] = {{"/ab300b", "additionalProperties"},
+                                              {"/", "additionalProperties"},
+                                              {"/ab1", "additionalProperties"},
+                                              {"/ab150b", "const"}};
+    ck_assert_uint_eq(errors.count, 4);
+    for (size_t k = 0; k < 4; k++) {
+        ck_assert_str_eq(errors.items[k].instance_path, expected[k][0]);
+        ck_assert_str_eq(errors.items[k].keyword, expected[k][1]);
+    }
+    gt_schema_errors_free(&errors);
+    free(schema);
+    free(instance);
+}
+END_TEST
+
+/* additionalProperties reuses the members `properties` declared on the same
+ * object; nested objects (checked in between) must not lend theirs. */
+START_TEST(test_additional_properties_after_nested_objects)
+{
+    const char *schema = "{\"properties\":{\"a\":{\"properties\":{\"x\":{},\"c\":{}},\"additionalProperties\":false},"
+                         "\"b\":{}},\"required\":[\"a\"],\"additionalProperties\":false}";
+    gt_schema_errors errors;
+    gt_schema_errors_init(&errors);
+    ck_assert_int_eq(check(schema, "{\"a\":{\"x\":1,\"y\":2},\"c\":3,\"b\":1}", &errors), GT_SCHEMA_INVALID);
+    ck_assert_uint_eq(errors.count, 2);
+    ck_assert_str_eq(errors.items[0].instance_path, "/a/y");
+    ck_assert_str_eq(errors.items[1].instance_path, "/c");
+    gt_schema_errors_free(&errors);
+    ck_assert(valid(schema, "{\"b\":{\"y\":1},\"a\":{\"c\":{\"z\":1}}}"));
+    /* additionalProperties before properties: what a sibling declared is no answer */
+    schema = "{\"properties\":{\"p\":{\"properties\":{\"z\":{}}},"
+             "\"o\":{\"additionalProperties\":false,\"properties\":{\"k\":{}}}}}";
+    ck_assert_int_eq(check(schema, "{\"p\":{\"z\":1},\"o\":{\"q\":1,\"k\":1}}", &errors), GT_SCHEMA_INVALID);
+    ck_assert_uint_eq(errors.count, 1);
+    ck_assert_str_eq(errors.items[0].instance_path, "/o/q");
     gt_schema_errors_free(&errors);
 }
 END_TEST
@@ -749,6 +838,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_messages);
     tcase_add_test(tc, test_locations_and_order);
     tcase_add_test(tc, test_multiple_of_decimal);
+    tcase_add_test(tc, test_multiple_of_integer_path_agrees);
+    tcase_add_test(tc, test_many_properties_lookup);
+    tcase_add_test(tc, test_additional_properties_after_nested_objects);
     tcase_add_test(tc, test_numbers_are_exact);
     tcase_add_test(tc, test_code_point_lengths);
     tcase_add_test(tc, test_applicators);

@@ -91,6 +91,6 @@ function write(dir, name, schema, lines) {
 const dir = process.argv[2] || '.';
 const scale = Number(process.argv[3] || 1);
 fs.mkdirSync(dir, { recursive: true });
-write(dir, 'small', triage, Array.from({ length: 50000 * scale }, triageDoc));
+write(dir, 'small', triage, Array.from({ length: 100000 * scale }, triageDoc));
 write(dir, 'nested', order, Array.from({ length: 20000 * scale }, () => orderDoc(int(1, 6))));
 write(dir, 'large', order, Array.from({ length: 300 * scale }, () => orderDoc(900, 900)));

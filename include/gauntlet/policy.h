@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gauntlet/semantic.h"
 #include "gauntlet/value.h"
 
 /* Most actions one policy table may list. */
@@ -32,11 +33,9 @@
 
 typedef struct gt_policy gt_policy;
 
-/* Why a policy table did not compile. */
-typedef struct gt_policy_problem {
-    char location[128]; /* JSON Pointer into the table */
-    char message[256];
-} gt_policy_problem;
+/* Why a policy table did not compile: a JSON Pointer into the table and a
+ * message, the same record as a rule set's problem (semantic.h). */
+typedef gt_semantic_problem gt_policy_problem;
 
 /* The decision for one object. */
 typedef struct gt_policy_decision {

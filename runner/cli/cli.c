@@ -13,6 +13,8 @@ static const gt_cli_command commands[] = {
     {"matrix", gt_cmd_matrix, "run many implementations over one selection and report them side by side"},
     {"merge", gt_cmd_merge, "join the JSON reports of 'run --shard K/N' into one run's reports"},
     {"show", gt_cmd_show, "run one case and show everything about it (input, gates, transcript)"},
+    {"gen", gt_cmd_gen, "write the adversarial corpus of one contract (valid variants and mutations)"},
+    {"explore", gt_cmd_explore, "generate cases for a contract, run them against a target, shrink a disagreement"},
     {"rules", gt_cmd_rules, "list the seed rules and spec clauses the corpus proves, and those it does not"},
     {"jsts", gt_cmd_jsts, "run JSON-Schema-Test-Suite files against the structure gate"},
     {"loop", gt_cmd_loop, "play a scripted agent loop through the reference StructuredOutput state machine"},

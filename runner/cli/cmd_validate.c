@@ -20,9 +20,11 @@
 #include "commands.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
+#include "reference/swar.h"
 
-/* --jsonl reads through a stdio buffer this large: few read(2) calls on a
- * large file, and still a fixed amount of memory. */
+/* --jsonl reads the file in chunks this large into its own line buffer (which
+ * grows only to hold the longest line): few read(2) calls, lines handed out in
+ * place without a copy, and still a bounded amount of memory. */
 #define GT_JSONL_READ_BUFFER (256u * 1024u)
 
 typedef struct validate_args {
@@ -258,6 +260,19 @@ static size_t decode_literal(const char *line, size_t len, line_buffer *buf)
     }
     char *w = buf->data;
     for (size_t i = 1; i < len - 1; i++) {
+        if (i + 8 <= len - 1) {
+            /* a word at a time up to the next quote, backslash or control
+             * byte; w trails i, so the whole word fits the buffer */
+            uint64_t word = gt_swar_load((const unsigned char *)line + i);
+            uint64_t stops = gt_swar_string_stops(word);
+            memcpy(w, &word, sizeof word);
+            if (stops == 0) {
+                w += 8, i += 7;
+                continue;
+            }
+            unsigned run = gt_swar_first(stops);
+            w += run, i += run;
+        }
         unsigned char c = (unsigned char)line[i];
         if (c == '"' || c < 0x20)
             return (size_t)-1;
@@ -339,6 +354,53 @@ static int jsonl_line(const gt_schema *schema, const gt_parse_options *parse, gt
     return 0;
 }
 
+/* Lines of a stream, handed out in place from one buffer: the unread tail
+ * moves to the front before each read, and the buffer doubles only when one
+ * line does not fit. */
+typedef struct line_reader {
+    FILE *in;
+    char *data;
+    size_t cap, start, end; /* unread bytes are data[start..end) */
+    bool eof;
+} line_reader;
+
+/* The next line without its '\n' (the last one may lack it): 1, with *line and
+ * *len set (valid until the next call); 0 at the end; -1 on a read error or
+ * out of memory (errno set). */
+static int next_line(line_reader *r, char **line, size_t *len)
+{
+    for (;;) {
+        char *from = r->data + r->start;
+        char *nl = r->end > r->start ? memchr(from, '\n', r->end - r->start) : NULL;
+        if (nl != NULL || (r->eof && r->start < r->end)) {
+            *line = from;
+            *len = nl != NULL ? (size_t)(nl - from) : r->end - r->start;
+            r->start = nl != NULL ? (size_t)(nl - r->data) + 1 : r->end;
+            return 1;
+        }
+        if (r->eof)
+            return 0;
+        if (r->start > 0) {
+            memmove(r->data, from, r->end - r->start);
+            r->end -= r->start, r->start = 0;
+        }
+        if (r->cap - r->end < GT_JSONL_READ_BUFFER / 2) { /* a long line: room for it */
+            size_t cap = r->cap ? r->cap * 2 : GT_JSONL_READ_BUFFER;
+            char *grown = realloc(r->data, cap);
+            if (grown == NULL) {
+                errno = ENOMEM;
+                return -1;
+            }
+            r->data = grown, r->cap = cap;
+        }
+        size_t got = fread(r->data + r->end, 1, r->cap - r->end, r->in);
+        if (got == 0 && ferror(r->in))
+            return -1;
+        r->eof = got == 0;
+        r->end += got;
+    }
+}
+
 /* Streams the file (or stdin for "-") a line at a time: memory is bounded by
  * the longest line (one reused line buffer, one decode buffer, one arena reset
  * per line), never by the file size. */
@@ -350,9 +412,10 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
         fprintf(stderr, "gauntlet validate: %s: %s\n", path, strerror(errno));
         return 2;
     }
-    setvbuf(in, NULL, _IOFBF, GT_JSONL_READ_BUFFER);
-    char *line = NULL;
-    size_t line_cap = 0;
+    setvbuf(in, NULL, _IONBF, 0); /* next_line reads into its own buffer */
+    line_reader reader = {in, NULL, 0, 0, 0, false};
+    char *line;
+    size_t n;
     line_buffer buf = {0};
     gt_arena *arena = gt_arena_new();
     gt_schema_errors errors;
@@ -360,11 +423,8 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
     tally t = {0};
     int status = arena ? 0 : 2;
     size_t line_no = 0;
-    ssize_t got;
-    while (status == 0 && (got = getline(&line, &line_cap, in)) >= 0) {
-        size_t n = (size_t)got;
-        if (n > 0 && line[n - 1] == '\n')
-            n--;
+    int got = 0;
+    while (status == 0 && (got = next_line(&reader, &line, &n)) > 0) {
         line_no++;
         if (n == 0 || (n == 1 && line[0] == '\r'))
             continue;
@@ -374,7 +434,7 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
             status = 2;
         }
     }
-    if (status == 0 && ferror(in)) {
+    if (status == 0 && got < 0) {
         fprintf(stderr, "gauntlet validate: %s: %s\n", path, strerror(errno));
         status = 2;
     }
@@ -386,7 +446,7 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
     }
     free(t.items);
     free(buf.data);
-    free(line);
+    free(reader.data);
     gt_schema_errors_free(&errors);
     gt_arena_free(arena);
     if (!use_stdin)

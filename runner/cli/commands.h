@@ -22,6 +22,8 @@ int gt_cmd_merge(int argc, char **argv);     /* join shard reports */
 int gt_cmd_show(int argc, char **argv);      /* one case, in detail */
 int gt_cmd_matrix(int argc, char **argv);    /* many implementations side by side */
 int gt_cmd_rules(int argc, char **argv);     /* rule coverage of the corpus */
+int gt_cmd_gen(int argc, char **argv);       /* the adversarial corpus of one contract */
+int gt_cmd_explore(int argc, char **argv);   /* generate, run against a target, shrink a disagreement */
 int gt_cmd_help(int argc, char **argv);       /* help texts, man pages (cmd_help.c) */
 int gt_cmd_version(int argc, char **argv);
 int gt_cmd_completion(int argc, char **argv); /* bash/zsh completion from the command table */

@@ -287,6 +287,20 @@ static void read_failure(adapter *ad, int status, const char *waiting_for, int t
     size_t pending = ad->line_len;
     if (status == READ_TIMEOUT)
         drain_stderr(ad);
+    if (status == READ_EOF && ad->pid > 0) {
+        /* stdout closes a moment before the exit can be reaped: wait for it
+         * (bounded) so the note says how the adapter ended, not "killed by
+         * gauntlet" (a loaded machine widens that moment) */
+        long long until = now_ms() + 2000;
+        for (;;) {
+            siginfo_t info = {0};
+            if (waitid(P_PID, (id_t)ad->pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != 0 ||
+                now_ms() >= until)
+                break;
+            struct timespec pause = {0, 5 * 1000 * 1000};
+            nanosleep(&pause, NULL);
+        }
+    }
     stop_adapter(ad, how, sizeof how);
     stderr_evidence(ad, tail, sizeof tail);
     switch (status) {

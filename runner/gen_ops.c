@@ -1,0 +1,940 @@
+/* gen_ops.c — the generator's operators (docs/explore.md#operators-and-the-rules-they-probe):
+ * valid variants, syntax mutations of the text, structure mutations of the
+ * value and loop scripts. Each writes what it builds into a sink; the
+ * intended outcome of each is fixed here, the reference confirms it. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gauntlet/limits.h"
+#include "gen_impl.h"
+#include "gen_schema.h"
+
+/* ---- rule ids each operator probes (corpus/rules.json) ---- */
+#define RULES(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define R_VALID RULES("S2-11", "JSONSCHEMA-2020-12-validation")
+#define R_WHITESPACE RULES("RFC8259-2", "S2-01")
+#define R_KEY_ORDER RULES("S4-15", "RFC8259-2")
+#define R_ESCAPES RULES("RFC8259-7", "RFC8259-8.3")
+#define R_FLOAT RULES("RFC8259-6", "JSONSCHEMA-2020-12-validation")
+#define R_FENCE RULES("S2-02", "S2-01", "DC-05")
+#define R_PROSE RULES("S2-03", "S2-01")
+#define R_GRAMMAR RULES("S2-01", "RFC8259-2")
+#define R_BOM RULES("S2-01", "RFC8259-8.1")
+#define R_NUMBER RULES("S2-01", "RFC8259-6")
+#define R_DUPLICATE RULES("RFC8259-4", "S2-01", "DC-05")
+#define R_TRUNCATE RULES("S2-01", "S2-25")
+#define R_TWO_VALUES RULES("S2-04", "S2-01", "DC-05")
+#define R_NUMBER_AS_STRING RULES("S2-05", "S2-11")
+#define R_BOOL_AS_INT RULES("S2-10", "S2-11", "DC-05")
+#define R_INT_AS_BOOL RULES("S2-06", "S2-11")
+#define R_STRING_AS_BOOL RULES("S2-07", "S2-11")
+#define R_COMMA_STRING RULES("S2-08", "S2-11")
+#define R_MISSING RULES("S2-09", "S2-11")
+#define R_EXTRA RULES("S2-12", "S2-11", "DC-05")
+#define R_ENUM_CASE RULES("S4-13", "S2-11")
+#define R_ENUM_LOOKALIKE RULES("S2-11", "RFC8259-8.3")
+#define R_OVERLONG RULES("S2-11", "S2-29")
+#define R_LOOP_VALID RULES("S0-20", "S0-27")
+#define R_LOOP_LIMIT RULES("S0-19", "S0-24", "S0-25")
+#define R_LOOP_TEXT RULES("S0-18")
+#define R_LOOP_CUT RULES("S2-26", "S2-25")
+
+/* ---- helpers over trees ---- */
+
+/* A copy of `root` with the value at `path` replaced by `replacement`
+ * (taken). NULL when out of memory or the path does not resolve. */
+static cJSON *replaced(const cJSON *root, const char *path, cJSON *replacement)
+{
+    if (replacement == NULL)
+        return NULL;
+    if (path[0] == '\0')
+        return replacement;
+    cJSON *copy = cJSON_Duplicate(root, true);
+    cJSON *parent = NULL;
+    cJSON *node = copy ? gt_pointer_find(copy, path, &parent) : NULL;
+    if (node == NULL || parent == NULL || !cJSON_ReplaceItemViaPointer(parent, node, replacement)) {
+        cJSON_Delete(copy);
+        cJSON_Delete(replacement);
+        return NULL;
+    }
+    if (cJSON_IsObject(parent) && replacement->string == NULL) {
+        /* ReplaceItemViaPointer keeps the position; the name moves with the old node */
+        cJSON_Delete(copy);
+        return NULL;
+    }
+    return copy;
+}
+
+/* cJSON_ReplaceItemViaPointer drops the member name: give the replacement the old name first. */
+static cJSON *named(cJSON *replacement, const cJSON *root, const char *path)
+{
+    cJSON *parent = NULL;
+    cJSON *node = replacement ? gt_pointer_find((cJSON *)root, path, &parent) : NULL;
+    if (node != NULL && cJSON_IsObject(parent) && node->string != NULL) {
+        if (replacement->string != NULL && !(replacement->type & cJSON_StringIsConst))
+            cJSON_free(replacement->string); /* a duplicated member brings its own name */
+        replacement->string = strdup(node->string);
+        if (replacement->string == NULL) {
+            cJSON_Delete(replacement);
+            return NULL;
+        }
+    }
+    return replacement;
+}
+
+/* Replace the value at `path` of `root`: a new tree, or NULL. */
+static cJSON *with_value(const cJSON *root, const char *path, cJSON *replacement)
+{
+    return replaced(root, path, named(replacement, root, path));
+}
+
+static cJSON *number_node(double value)
+{
+    return cJSON_CreateNumber(value);
+}
+
+static char *value_text(const cJSON *value)
+{
+    char *text = gt_json_compact(value, NULL);
+    if (text != NULL && strlen(text) > 40)
+        strcpy(text + 37, "...");
+    return text;
+}
+
+/* "what" texts: "<op> at <path>: <old> -> <new> (<base>)" */
+static char *describe(const char *op, const char *path, const cJSON *old, const cJSON *new_value, const gen_base *base)
+{
+    char *from = old ? value_text(old) : NULL;
+    char *to = new_value ? value_text(new_value) : NULL;
+    char *text = from && to ? gen_format_text("%s at %s: %s -> %s (%s)", op, path[0] ? path : "/", from, to, base->name)
+                 : from     ? gen_format_text("%s at %s: %s (%s)", op, path[0] ? path : "/", from, base->name)
+                            : gen_format_text("%s at %s (%s)", op, path[0] ? path : "/", base->name);
+    free(from);
+    free(to);
+    return text;
+}
+
+/* Emit a tree mutation: `replacement` (taken) at `path` of the base. */
+static void emit_at(gt_gen *gen, gen_sink *sink, const char *family, const char *op, const gen_base *base,
+                    const char *path, cJSON *replacement, const char *const *rules)
+{
+    if (replacement == NULL)
+        return;
+    const cJSON *old = gt_pointer_find(base->value, path, NULL);
+    char *what = describe(op, path, old, replacement, base);
+    cJSON *root = with_value(base->value, path, replacement);
+    if (root == NULL) {
+        free(what);
+        return;
+    }
+    sink->tree(gen, sink, family, op, path, root, rules, what);
+}
+
+/* ---- sites: every instance location of a base, with the schema there ---- */
+
+void gen_collect_sites(const cJSON *root_schema, cJSON *value, const cJSON *schema, const char *path, site_list *list,
+                       int depth)
+{
+    if (depth > 64)
+        return;
+    if (list->count == list->cap) {
+        size_t cap = list->cap ? list->cap * 2 : 32;
+        gen_site *grown = realloc(list->items, cap * sizeof *grown);
+        if (grown == NULL)
+            return;
+        list->items = grown;
+        list->cap = cap;
+    }
+    char *copy = strdup(path);
+    if (copy == NULL)
+        return;
+    list->items[list->count++] = (gen_site){copy, schema, value};
+    gt_gen_view view;
+    gt_gen_view_build(root_schema, &view, schema, value, NULL);
+    size_t index = 0;
+    for (cJSON *child = value->child; child != NULL; child = child->next, index++) {
+        char token[24];
+        snprintf(token, sizeof token, "%zu", index);
+        char *child_path = gt_pointer_append(path, cJSON_IsObject(value) ? child->string : token);
+        if (child_path == NULL)
+            return;
+        const cJSON *child_schema = schema == NULL          ? NULL
+                                    : cJSON_IsObject(value) ? gt_gen_property_schema(&view, child->string)
+                                                            : gt_gen_item_schema(&view, index);
+        gen_collect_sites(root_schema, child, child_schema, child_path, list, depth + 1);
+        free(child_path);
+    }
+}
+
+void gen_sites_free(site_list *list)
+{
+    for (size_t i = 0; i < list->count; i++)
+        free(list->items[i].path);
+    free(list->items);
+    *list = (site_list){0};
+}
+
+/* ---- valid variants ---- */
+
+static void emit_styled(gt_gen *gen, gen_sink *sink, const char *op, const char *path, const gen_base *base,
+                        gt_json_style *style, const char *const *rules, const char *what)
+{
+    gt_buf buf = {0};
+    gt_json_write(&buf, base->value, style);
+    size_t len;
+    char *raw = gt_buf_take(&buf, &len);
+    if (raw == NULL)
+        return;
+    gen_add_candidate(gen, "valid", "structure", op, path, raw, len, NULL, rules, GT_VERDICT_ACCEPT, NULL, NULL,
+                      gen_format_text("%s (%s)", what, base->name), true);
+}
+
+static void valid_boundaries(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site)
+{
+    gt_gen_view view;
+    gt_gen_view_build(gen->schema, &view, site->schema, site->node, NULL);
+    if (site->schema == NULL || view.unresolved)
+        return;
+    const cJSON *node = site->node;
+    if (cJSON_IsNumber(node) && !gt_gen_kw(&view, "enum") && !gt_gen_kw(&view, "const")) {
+        gt_gen_number_facts facts;
+        gt_gen_number_facts_read(&view, &facts);
+        double value;
+        if (gt_gen_number_low(&facts, &value))
+            emit_at(gen, sink, "valid", "boundary-low", base, site->path, number_node(value), R_VALID);
+        if (gt_gen_number_high(&facts, &value))
+            emit_at(gen, sink, "valid", "boundary-high", base, site->path, number_node(value), R_VALID);
+    }
+    if (cJSON_IsString(node) && !gt_gen_kw(&view, "pattern") && !gt_gen_kw(&view, "format") &&
+        !gt_gen_kw(&view, "enum") && !gt_gen_kw(&view, "const")) {
+        bool present;
+        double min = gt_gen_kw_number(&view, "minLength", &present);
+        if (present && min >= 0 && min <= GT_GEN_MAX_BOUNDARY_LENGTH) {
+            char *text = gt_gen_text_of_length((size_t)min, &gen->rng);
+            emit_at(gen, sink, "valid", "min-length", base, site->path, text ? cJSON_CreateString(text) : NULL,
+                    R_VALID);
+            free(text);
+        }
+        double max = gt_gen_kw_number(&view, "maxLength", &present);
+        if (present && max >= 1 && max <= GT_GEN_MAX_BOUNDARY_LENGTH) {
+            char *text = gt_gen_text_of_length((size_t)max, &gen->rng);
+            emit_at(gen, sink, "valid", "max-length", base, site->path, text ? cJSON_CreateString(text) : NULL,
+                    R_VALID);
+            free(text);
+        }
+    }
+    if (cJSON_IsArray(node)) {
+        bool has_min, has_max;
+        double min = gt_gen_kw_number(&view, "minItems", &has_min);
+        double max = gt_gen_kw_number(&view, "maxItems", &has_max);
+        size_t size = (size_t)cJSON_GetArraySize(node);
+        size_t targets[2] = {has_min ? (size_t)min : 0, has_max ? (size_t)max : 0};
+        const char *ops[2] = {"min-items", "max-items"};
+        for (int t = 0; t < 2; t++) {
+            if (!(t == 0 ? has_min : has_max) || targets[t] == size || targets[t] > 64)
+                continue;
+            cJSON *array = cJSON_Duplicate(node, true);
+            while (array && (size_t)cJSON_GetArraySize(array) > targets[t])
+                cJSON_DeleteItemFromArray(array, cJSON_GetArraySize(array) - 1);
+            char why[256];
+            for (size_t i = (size_t)cJSON_GetArraySize(array); array && i < targets[t]; i++) {
+                cJSON *item = gt_gen_synthesize(gen->schema, gt_gen_item_schema(&view, i), true, &gen->rng,
+                                                (unsigned)i + 7, 1, why, sizeof why, site->path);
+                if (item == NULL) {
+                    cJSON_Delete(array);
+                    array = NULL;
+                } else {
+                    cJSON_AddItemToArray(array, item);
+                }
+            }
+            emit_at(gen, sink, "valid", ops[t], base, site->path, array, R_VALID);
+        }
+    }
+    const cJSON *members = gt_gen_kw(&view, "enum");
+    const cJSON *member;
+    int shown = 0;
+    cJSON_ArrayForEach(member, members)
+    {
+        if (shown++ < GT_GEN_MAX_ENUM_MEMBERS && !cJSON_Compare(member, node, true))
+            emit_at(gen, sink, "valid", "enum-member", base, site->path, cJSON_Duplicate(member, true), R_VALID);
+    }
+    if (!cJSON_IsNull(node) && gt_gen_view_type_has(&view, "null"))
+        emit_at(gen, sink, "valid", "nullable", base, site->path, cJSON_CreateNull(), R_VALID);
+}
+
+void gen_valid(gt_gen *gen, gen_sink *sink, const gen_base *base, const site_list *sites)
+{
+    gen_add_candidate(gen, "valid", "structure", "as-is", "", strndup(base->raw, base->raw_len), base->raw_len, NULL,
+                      R_VALID, GT_VERDICT_ACCEPT, NULL, NULL, gen_format_text("%s, as it is", base->name), true);
+    gt_json_style pretty = {.indent = "  "};
+    emit_styled(gen, sink, "pretty", "", base, &pretty, R_WHITESPACE, "indented with two spaces");
+    gt_json_style spaced = {.indent = "\t", .newline = "\r\n", .colon = " : "};
+    emit_styled(gen, sink, "whitespace", "", base, &spaced, R_WHITESPACE, "tabs, CRLF and spaces around colons");
+    gt_json_style reversed = {.reverse_keys = true};
+    emit_styled(gen, sink, "key-order", "", base, &reversed, R_KEY_ORDER, "members in reverse order");
+    gt_json_style escaped_keys = {.escape_keys = true};
+    emit_styled(gen, sink, "key-escape", "", base, &escaped_keys, R_ESCAPES, "member names as \\u escapes");
+    for (size_t i = 0; i < sites->count; i++) {
+        const gen_site *site = &sites->items[i];
+        if (cJSON_IsString(site->node) && site->node->valuestring[0] != '\0') {
+            gt_json_style style = {.escape_string = site->node};
+            char *what = gen_format_text("the string at %s as \\u escapes", site->path);
+            emit_styled(gen, sink, "unicode-escape", site->path, base, &style, R_ESCAPES, what ? what : "");
+            free(what);
+        }
+        gt_gen_view view;
+        gt_gen_view_build(gen->schema, &view, site->schema, site->node, NULL);
+        if (cJSON_IsNumber(site->node) && site->node->valuedouble == floor(site->node->valuedouble) &&
+            fabs(site->node->valuedouble) < 1e15 &&
+            (gt_gen_view_type_has(&view, "number") || gt_gen_kw(&view, "type") == NULL)) {
+            char literal[48];
+            snprintf(literal, sizeof literal, "%.0f.0", site->node->valuedouble);
+            gt_json_style style = {.literal_node = site->node, .literal_text = literal};
+            char *what = gen_format_text("the number at %s written %s", site->path, literal);
+            emit_styled(gen, sink, "float-form", site->path, base, &style, R_FLOAT, what ? what : "");
+            free(what);
+        }
+        valid_boundaries(gen, sink, base, site);
+    }
+}
+
+/* ---- syntax mutations ---- */
+
+static const char *const prose_before[] = {"Here is the JSON you asked for:", "Sure! The result is below.", "Output:"};
+static const char *const prose_after[] = {"Let me know if you need anything else.", "I hope this helps!",
+                                          "(end of output)"};
+
+static void text_op(gt_gen *gen, gen_sink *sink, const char *op, const char *reason, const char *const *rules,
+                    const char *form, const gen_base *base, const char *prefix, const char *text, size_t len,
+                    const char *suffix)
+{
+    gt_buf buf = {0};
+    gt_buf_str(&buf, prefix);
+    gt_buf_add(&buf, text, len);
+    gt_buf_str(&buf, suffix);
+    size_t out_len;
+    char *raw = gt_buf_take(&buf, &out_len);
+    if (raw != NULL)
+        sink->text(gen, sink, op, "", raw, out_len, rules, reason,
+                   gen_format_text("%s (%s, %s)", op, base->name, form));
+}
+
+static void splice_op(gt_gen *gen, gen_sink *sink, const char *op, const char *reason, const char *const *rules,
+                      const gen_base *base, const char *form, const char *text, size_t len, size_t at, size_t cut,
+                      const char *insert)
+{
+    gt_buf buf = {0};
+    gt_buf_add(&buf, text, at);
+    gt_buf_str(&buf, insert);
+    if (cut <= len)
+        gt_buf_add(&buf, text + cut, len - cut);
+    size_t out_len;
+    char *raw = gt_buf_take(&buf, &out_len);
+    if (raw != NULL)
+        sink->text(gen, sink, op, "", raw, out_len, rules, reason,
+                   gen_format_text("%s at byte %zu (%s, %s)", op, at, base->name, form));
+}
+
+/* Whether item `i` of `count` is one of `max` evenly spaced ones (all when count <= max). */
+static bool evenly_kept(size_t i, size_t count, size_t max)
+{
+    return count <= max || i * max / count != (i + 1) * max / count;
+}
+
+static void syntax_form(gt_gen *gen, gen_sink *sink, const gen_base *base, const char *form, gt_json_style *style)
+{
+    gt_buf buf = {0};
+    style->record = true;
+    gt_json_write(&buf, base->value, style);
+    size_t len;
+    char *text = gt_buf_take(&buf, &len);
+    if (text == NULL) {
+        gt_json_style_free(style);
+        return;
+    }
+    size_t pick = (size_t)gt_rng_below(&gen->rng, sizeof prose_before / sizeof prose_before[0]);
+    text_op(gen, sink, "fence-json", "markdown_fence", R_FENCE, form, base, "```json\n", text, len, "\n```");
+    text_op(gen, sink, "fence-plain", "markdown_fence", R_FENCE, form, base, "```\n", text, len, "\n```");
+    text_op(gen, sink, "fence-inline", "markdown_fence", R_FENCE, form, base, "`", text, len, "`");
+    text_op(gen, sink, "fence-tilde", "leading_text", R_FENCE, form, base, "~~~json\n", text, len, "\n~~~");
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "%s\n```json\n", prose_before[pick]);
+    text_op(gen, sink, "fence-prose", "markdown_fence", R_FENCE, form, base, prefix, text, len, "\n```\n");
+    for (size_t p = 0; p < sizeof prose_before / sizeof prose_before[0]; p++) {
+        snprintf(prefix, sizeof prefix, "%s\n", prose_before[p]);
+        text_op(gen, sink, "prose-before", "leading_text", R_PROSE, form, base, prefix, text, len, "");
+        snprintf(prefix, sizeof prefix, "\n\n%s", prose_after[p]);
+        text_op(gen, sink, "prose-after", "trailing_text", R_PROSE, form, base, "", text, len, prefix);
+    }
+    text_op(gen, sink, "xml-wrapper", "leading_text", R_PROSE, form, base, "<output>", text, len, "</output>");
+    text_op(gen, sink, "bom", "bom", R_BOM, form, base, "\xEF\xBB\xBF", text, len, "");
+    text_op(gen, sink, "comment-line", "comment", R_GRAMMAR, form, base, "", text, len, " // generated");
+    gt_buf twice = {0};
+    gt_buf_add(&twice, text, len);
+    gt_buf_str(&twice, style->indent ? "\n" : ",");
+    char *second = gt_buf_take(&twice, NULL);
+    if (second != NULL)
+        text_op(gen, sink, style->indent ? "two-values" : "two-values-comma", "multiple_values", R_TWO_VALUES, form,
+                base, "", second, strlen(second), text);
+    free(second);
+    if (len > 0 && (text[0] == '{' || text[0] == '['))
+        splice_op(gen, sink, "comment-block", "comment", R_GRAMMAR, base, form, text, len, 1, 1, "/* generated */");
+    for (size_t i = 0; i < style->closer_count; i++)
+        if (evenly_kept(i, style->closer_count, GT_GEN_MAX_SITES))
+            splice_op(gen, sink, "trailing-comma", "trailing_comma", R_GRAMMAR, base, form, text, len,
+                      style->closers[i], style->closers[i], ",");
+    /* truncation at every structural boundary, and inside every token longer
+     * than two bytes (a string, a number, a literal): a cut stream */
+    for (size_t i = 0; i < style->mark_count; i++) {
+        if (!evenly_kept(i, style->mark_count, GT_GEN_MAX_SITES / 2)) /* a large sample stays linear */
+            continue;
+        size_t at = style->marks[i];
+        size_t token_start = 0;
+        for (size_t j = 0; j < i; j++)
+            if (style->marks[j] < at && style->marks[j] > token_start)
+                token_start = style->marks[j];
+        while (token_start < at && (text[token_start] == ' ' || text[token_start] == '\n'))
+            token_start++;
+        size_t middle = token_start + (at - token_start) / 2;
+        if (at - token_start > 2 && middle > 0 && middle < len && ((unsigned char)text[middle] & 0xC0) != 0x80) {
+            char *raw = strndup(text, middle);
+            if (raw != NULL)
+                sink->text(gen, sink, "truncate", "", raw, middle, R_TRUNCATE, "unexpected_end",
+                           gen_format_text("cut inside a token after byte %zu of %zu (%s, %s)", middle, len, base->name,
+                                           form));
+        }
+        if (at == 0 || at >= len)
+            continue;
+        char *raw = strndup(text, at);
+        if (raw != NULL)
+            sink->text(gen, sink, "truncate", "", raw, at, R_TRUNCATE, "unexpected_end",
+                       gen_format_text("cut after byte %zu of %zu (%s, %s)", at, len, base->name, form));
+    }
+    gt_json_style_free(style);
+    free(text);
+}
+
+/* A value for a member that differs from `current` but still fits its schema when it can. */
+static cJSON *different_value(gt_gen *gen, const cJSON *schema, const cJSON *current)
+{
+    char why[256];
+    for (unsigned variant = 1; variant < 5; variant++) {
+        cJSON *other = gt_gen_synthesize(gen->schema, schema, true, &gen->rng, variant, 1, why, sizeof why, "");
+        if (other != NULL && !cJSON_Compare(other, current, true))
+            return other;
+        cJSON_Delete(other);
+    }
+    if (cJSON_IsBool(current))
+        return cJSON_CreateBool(!cJSON_IsTrue(current));
+    if (cJSON_IsNumber(current))
+        return cJSON_CreateNumber(current->valuedouble + 1);
+    return cJSON_CreateString("other");
+}
+
+static void emit_literal(gt_gen *gen, gen_sink *sink, const char *op, const char *reason, const char *const *rules,
+                         const gen_base *base, const gen_site *site, gt_json_style *style, const char *what)
+{
+    gt_buf buf = {0};
+    gt_json_write(&buf, base->value, style);
+    size_t len;
+    char *raw = gt_buf_take(&buf, &len);
+    if (raw != NULL)
+        sink->text(gen, sink, op, site->path, raw, len, rules, reason,
+                   gen_format_text("%s at %s (%s)", what, site->path[0] ? site->path : "/", base->name));
+}
+
+void gen_syntax(gt_gen *gen, gen_sink *sink, const gen_base *base, const site_list *sites)
+{
+    gt_json_style compact = {0};
+    syntax_form(gen, sink, base, "compact", &compact);
+    gt_json_style pretty = {.indent = "  "};
+    syntax_form(gen, sink, base, "indented", &pretty);
+    for (size_t i = 0; i < sites->count; i++) {
+        const gen_site *site = &sites->items[i];
+        cJSON *node = site->node;
+        if (node->string != NULL) {
+            gt_json_style style = {.single_quote_key = node};
+            emit_literal(gen, sink, "single-quotes", "single_quotes", R_GRAMMAR, base, site, &style,
+                         "member name in single quotes");
+        }
+        if (cJSON_IsString(node) && strchr(node->valuestring, '\'') == NULL &&
+            strchr(node->valuestring, '\\') == NULL) {
+            char *literal = gen_format_text("'%s'", node->valuestring);
+            gt_json_style style = {.literal_node = node, .literal_text = literal};
+            if (literal != NULL)
+                emit_literal(gen, sink, "single-quotes", "single_quotes", R_GRAMMAR, base, site, &style,
+                             "string in single quotes");
+            free(literal);
+        }
+        if (cJSON_IsNumber(node)) {
+            gt_json_style nan = {.literal_node = node, .literal_text = "NaN"};
+            emit_literal(gen, sink, "nan", "non_finite_number", R_NUMBER, base, site, &nan, "NaN for a number");
+            gt_json_style infinity = {.literal_node = node, .literal_text = "Infinity"};
+            emit_literal(gen, sink, "infinity", "non_finite_number", R_NUMBER, base, site, &infinity,
+                         "Infinity for a number");
+        }
+        if (cJSON_IsObject(node)) {
+            gt_gen_view view;
+            gt_gen_view_build(gen->schema, &view, site->schema, node, NULL);
+            for (cJSON *member = node->child; member != NULL; member = member->next) {
+                /* the same name again right after it, with another value that fits the schema */
+                cJSON *other =
+                    different_value(gen, site->schema ? gt_gen_property_schema(&view, member->string) : NULL, member);
+                char *literal = NULL;
+                if (other != NULL) {
+                    gt_buf buf = {0};
+                    gt_json_write(&buf, member, NULL);
+                    gt_buf_str(&buf, ",");
+                    gt_json_write_text(&buf, member->string, false);
+                    gt_buf_str(&buf, ":");
+                    gt_json_write(&buf, other, NULL);
+                    literal = gt_buf_take(&buf, NULL);
+                }
+                cJSON_Delete(other);
+                if (literal == NULL)
+                    continue;
+                char *path = gt_pointer_append(site->path, member->string);
+                gt_json_style style = {.literal_node = member, .literal_text = literal};
+                gen_site member_site = {path ? path : (char *)"", NULL, member};
+                emit_literal(gen, sink, "duplicate-key", "duplicate_key", R_DUPLICATE, base, &member_site, &style,
+                             "the member again with another value");
+                free(path);
+                free(literal);
+            }
+        }
+    }
+}
+
+/* ---- structure mutations ---- */
+
+static const struct {
+    char latin;
+    const char *lookalike; /* Cyrillic or Greek */
+} homoglyphs[] = {{'a', "\xd0\xb0"}, {'e', "\xd0\xb5"}, {'o', "\xd0\xbe"}, {'p', "\xd1\x80"}, {'c', "\xd1\x81"},
+                  {'x', "\xd1\x85"}, {'y', "\xd1\x83"}, {'i', "\xd1\x96"}, {'s', "\xd1\x95"}, {'A', "\xd0\x90"},
+                  {'B', "\xd0\x92"}, {'E', "\xd0\x95"}, {'O', "\xd0\x9e"}, {'P', "\xd0\xa0"}, {'T', "\xd0\xa2"},
+                  {'H', "\xd0\x9d"}, {'K', "\xd0\x9a"}, {'M', "\xd0\x9c"}, {'C', "\xd0\xa1"}, {'X', "\xd0\xa5"}};
+
+static char *homoglyph_of(const char *text)
+{
+    for (const char *p = text; *p; p++)
+        for (size_t h = 0; h < sizeof homoglyphs / sizeof homoglyphs[0]; h++)
+            if (*p == homoglyphs[h].latin)
+                return gen_format_text("%.*s%s%s", (int)(p - text), text, homoglyphs[h].lookalike, p + 1);
+    return NULL;
+}
+
+static void enum_near_misses(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site,
+                             const cJSON *member)
+{
+    const char *text = member->valuestring;
+    size_t len = strlen(text);
+    if (len == 0)
+        return;
+    char *toggled = strdup(text), *upper = strdup(text);
+    if (toggled == NULL || upper == NULL) {
+        free(toggled);
+        free(upper);
+        return;
+    }
+    for (char *p = toggled; *p; p++)
+        if (isalpha((unsigned char)*p)) {
+            *p = (char)(islower((unsigned char)*p) ? toupper((unsigned char)*p) : tolower((unsigned char)*p));
+            break;
+        }
+    for (char *p = upper; *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+    if (strcmp(toggled, text) != 0)
+        emit_at(gen, sink, "structure", "enum-case", base, site->path, cJSON_CreateString(toggled), R_ENUM_CASE);
+    if (strcmp(upper, text) != 0 && strcmp(upper, toggled) != 0)
+        emit_at(gen, sink, "structure", "enum-case", base, site->path, cJSON_CreateString(upper), R_ENUM_CASE);
+    free(toggled);
+    free(upper);
+    char *spaced = gen_format_text("%s ", text);
+    if (spaced != NULL)
+        emit_at(gen, sink, "structure", "enum-space", base, site->path, cJSON_CreateString(spaced), R_ENUM_LOOKALIKE);
+    free(spaced);
+    spaced = gen_format_text(" %s", text);
+    if (spaced != NULL)
+        emit_at(gen, sink, "structure", "enum-space", base, site->path, cJSON_CreateString(spaced), R_ENUM_LOOKALIKE);
+    free(spaced);
+    char *lookalike = homoglyph_of(text);
+    if (lookalike != NULL)
+        emit_at(gen, sink, "structure", "enum-homoglyph", base, site->path, cJSON_CreateString(lookalike),
+                R_ENUM_LOOKALIKE);
+    free(lookalike);
+}
+
+static const struct {
+    const char *format, *invalid[2];
+} format_misses[] = {
+    {"date", {"2024-02-30", "2024-3-15"}},
+    {"date-time", {"2024-03-15 10:20:30", "2024-03-15T25:00:00Z"}},
+    {"time", {"25:00:00Z", "10:20"}},
+    {"email", {"user.example.com", "user@"}},
+    {"idn-email", {"user.example.com", "user@"}},
+    {"hostname", {"-bad-.example.com", "exa mple.com"}},
+    {"ipv4", {"192.0.2.256", "192.0.2"}},
+    {"ipv6", {"2001:db8:::1", "2001:db8::g"}},
+    {"uri", {"example.com/a", "https://exa mple.com/"}},
+    {"uuid", {"123e4567-e89b-12d3-a456-42661417400", "123e4567e89b12d3a456426614174000"}},
+    {"duration", {"3D", "P"}},
+};
+
+static void string_misses(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site,
+                          const gt_gen_view *view)
+{
+    const char *text = site->node->valuestring;
+    bool present;
+    double min = gt_gen_kw_number(view, "minLength", &present);
+    if (present && min >= 1 && min <= GT_GEN_MAX_BOUNDARY_LENGTH + 1) {
+        size_t length = (size_t)min - 1;
+        char *shorter = gt_gen_text_of_length(length, NULL);
+        if (shorter != NULL && gt_gen_utf8_length(text) > length) /* keep the prefix of the valid value */
+            snprintf(shorter, length + 1, "%s", text);
+        emit_at(gen, sink, "structure", "too-short", base, site->path, shorter ? cJSON_CreateString(shorter) : NULL,
+                R_VALID);
+        free(shorter);
+    }
+    double max = gt_gen_kw_number(view, "maxLength", &present);
+    if (present && max >= 0 && max < GT_GEN_MAX_BOUNDARY_LENGTH) {
+        char *longer = gt_gen_text_of_length((size_t)max + 1, &gen->rng);
+        emit_at(gen, sink, "structure", "too-long", base, site->path, longer ? cJSON_CreateString(longer) : NULL,
+                R_OVERLONG);
+        free(longer);
+    }
+    if (cJSON_IsString(gt_gen_kw(view, "pattern"))) {
+        static const char *const shapes[][2] = {
+            {"pattern-newline", "%s\n"}, {"pattern-suffix", "%s#"}, {"pattern-prefix", " %s"}};
+        for (size_t i = 0; i < 3; i++) {
+            char *miss = gen_format_text(shapes[i][1], text);
+            emit_at(gen, sink, "structure", shapes[i][0], base, site->path, miss ? cJSON_CreateString(miss) : NULL,
+                    R_VALID);
+            free(miss);
+        }
+    }
+    const cJSON *format = gt_gen_kw(view, "format");
+    if (gen->options.formats && cJSON_IsString(format)) {
+        for (size_t i = 0; i < sizeof format_misses / sizeof format_misses[0]; i++)
+            if (strcmp(format_misses[i].format, format->valuestring) == 0)
+                for (int j = 0; j < 2; j++)
+                    emit_at(gen, sink, "structure", "format", base, site->path,
+                            cJSON_CreateString(format_misses[i].invalid[j]), R_VALID);
+    }
+}
+
+static void number_misses(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site,
+                          const gt_gen_view *view)
+{
+    double value = site->node->valuedouble;
+    gt_gen_number_facts facts;
+    gt_gen_number_facts_read(view, &facts);
+    double step = facts.multiple > 0 ? facts.multiple : 1;
+    if (facts.has_low)
+        emit_at(gen, sink, "structure", "below-minimum", base, site->path,
+                number_node(facts.low_exclusive ? facts.low : facts.low - step), R_VALID);
+    if (facts.has_high)
+        emit_at(gen, sink, "structure", "above-maximum", base, site->path,
+                number_node(facts.high_exclusive ? facts.high : facts.high + step), R_VALID);
+    if (gt_gen_view_type_has(view, "integer") && !gt_gen_view_type_has(view, "number"))
+        emit_at(gen, sink, "structure", "fraction", base, site->path, number_node(value + 0.5), R_VALID);
+    if (facts.multiple > 0)
+        emit_at(gen, sink, "structure", "multiple-of", base, site->path, number_node(value + facts.multiple / 2),
+                R_VALID);
+}
+
+static void array_misses(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site,
+                         const gt_gen_view *view)
+{
+    cJSON *node = site->node;
+    size_t size = (size_t)cJSON_GetArraySize(node);
+    bool present;
+    double min = gt_gen_kw_number(view, "minItems", &present);
+    if (present && min >= 1 && min <= 65) {
+        cJSON *array = cJSON_Duplicate(node, true);
+        char why[256];
+        while (array && (size_t)cJSON_GetArraySize(array) > (size_t)min - 1)
+            cJSON_DeleteItemFromArray(array, cJSON_GetArraySize(array) - 1);
+        for (size_t i = (size_t)cJSON_GetArraySize(array); array && i + 1 < (size_t)min; i++)
+            cJSON_AddItemToArray(array, gt_gen_synthesize(gen->schema, gt_gen_item_schema(view, i), true, &gen->rng,
+                                                          (unsigned)i + 3, 1, why, sizeof why, ""));
+        emit_at(gen, sink, "structure", "too-few-items", base, site->path, array, R_VALID);
+    }
+    double max = gt_gen_kw_number(view, "maxItems", &present);
+    if (present && max >= 0 && max <= 64) {
+        cJSON *array = cJSON_Duplicate(node, true);
+        char why[256];
+        for (size_t i = size; array && i < (size_t)max + 1; i++) {
+            cJSON *item = gt_gen_synthesize(gen->schema, gt_gen_item_schema(view, i), true, &gen->rng, (unsigned)i + 11,
+                                            1, why, sizeof why, "");
+            cJSON_AddItemToArray(array, item ? item : cJSON_CreateString("x"));
+        }
+        emit_at(gen, sink, "structure", "too-many-items", base, site->path, array, R_VALID);
+    }
+    if (cJSON_IsTrue(gt_gen_kw(view, "uniqueItems")) && size > 0) {
+        cJSON *array = cJSON_Duplicate(node, true);
+        if (array != NULL)
+            cJSON_AddItemToArray(array, cJSON_Duplicate(node->child, true));
+        emit_at(gen, sink, "structure", "duplicate-item", base, site->path, array, R_VALID);
+    }
+}
+
+static void object_misses(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site,
+                          const gt_gen_view *view)
+{
+    for (cJSON *member = site->node->child; member != NULL; member = member->next) {
+        if (!gt_gen_required(view, member->string))
+            continue;
+        cJSON *copy = cJSON_Duplicate(base->value, true);
+        cJSON *object = copy ? gt_pointer_find(copy, site->path, NULL) : NULL;
+        if (object == NULL) {
+            cJSON_Delete(copy);
+            continue;
+        }
+        cJSON_DeleteItemFromObjectCaseSensitive(object, member->string);
+        char *path = gt_pointer_append(site->path, member->string);
+        sink->tree(gen, sink, "structure", "drop-required", site->path, copy, R_MISSING,
+                   gen_format_text("drop-required %s (%s)", path ? path : "?", base->name));
+        free(path);
+    }
+    const char *name = "debug_context";
+    if (cJSON_GetObjectItemCaseSensitive(site->node, name) != NULL)
+        name = "debug_context_2";
+    cJSON *copy = cJSON_Duplicate(base->value, true);
+    cJSON *object = copy ? gt_pointer_find(copy, site->path, NULL) : NULL;
+    if (object == NULL) {
+        cJSON_Delete(copy);
+        return;
+    }
+    cJSON_AddItemToObject(object, name, cJSON_CreateString("internal trace id 7f3a"));
+    char *path = gt_pointer_append(site->path, name);
+    if (path != NULL)
+        sink->tree(gen, sink, "structure", "extra-member", path, copy, R_EXTRA,
+                   gen_format_text("extra-member %s (%s)", path, base->name));
+    else
+        cJSON_Delete(copy);
+    free(path);
+}
+
+/* A one-element array holding `node`, or an object {"value": node}. */
+static cJSON *wrapped(const cJSON *node, bool in_object)
+{
+    cJSON *wrapper = in_object ? cJSON_CreateObject() : cJSON_CreateArray();
+    cJSON *copy = cJSON_Duplicate(node, true);
+    if (wrapper == NULL || copy == NULL) {
+        cJSON_Delete(wrapper);
+        cJSON_Delete(copy);
+        return NULL;
+    }
+    if (in_object)
+        cJSON_AddItemToObject(wrapper, "value", copy);
+    else
+        cJSON_AddItemToArray(wrapper, copy);
+    return wrapper;
+}
+
+/* Every other JSON type in place of the value, the classic coercions first. */
+static void type_swaps(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site)
+{
+    cJSON *node = site->node;
+    const char *path = site->path;
+    if (cJSON_IsNumber(node)) {
+        char literal[32];
+        gt_json_number(literal, node->valuedouble);
+        emit_at(gen, sink, "structure", "number-as-string", base, path, cJSON_CreateString(literal),
+                R_NUMBER_AS_STRING);
+        emit_at(gen, sink, "structure", "bool-as-int", base, path, cJSON_CreateBool(node->valuedouble != 0),
+                R_BOOL_AS_INT);
+    } else if (cJSON_IsBool(node)) {
+        emit_at(gen, sink, "structure", "int-as-bool", base, path, number_node(cJSON_IsTrue(node) ? 1 : 0),
+                R_INT_AS_BOOL);
+        emit_at(gen, sink, "structure", "string-as-bool", base, path,
+                cJSON_CreateString(cJSON_IsTrue(node) ? "true" : "false"), R_STRING_AS_BOOL);
+    } else if (cJSON_IsString(node)) {
+        emit_at(gen, sink, "structure", "wrong-type", base, path, number_node(42), R_VALID);
+        emit_at(gen, sink, "structure", "wrong-type", base, path, cJSON_CreateTrue(), R_VALID);
+    } else if (cJSON_IsArray(node)) {
+        gt_buf joined = {0};
+        for (const cJSON *item = node->child; item != NULL; item = item->next) {
+            if (item != node->child)
+                gt_buf_str(&joined, ",");
+            if (cJSON_IsString(item))
+                gt_buf_str(&joined, item->valuestring);
+            else
+                gt_json_write(&joined, item, NULL);
+        }
+        char *text = gt_buf_take(&joined, NULL);
+        emit_at(gen, sink, "structure", "comma-string", base, path, text ? cJSON_CreateString(text) : NULL,
+                R_COMMA_STRING);
+        free(text);
+        if (node->child != NULL) /* one element where a list belongs */
+            emit_at(gen, sink, "structure", "unwrapped", base, path, cJSON_Duplicate(node->child, true), R_VALID);
+        emit_at(gen, sink, "structure", "wrong-type", base, path, cJSON_CreateObject(), R_VALID);
+        emit_at(gen, sink, "structure", "wrong-type", base, path, number_node(0), R_VALID);
+    } else if (cJSON_IsObject(node)) {
+        char *text = gt_json_compact(node, NULL);
+        emit_at(gen, sink, "structure", "stringified-object", base, path, text ? cJSON_CreateString(text) : NULL,
+                R_VALID);
+        free(text);
+        emit_at(gen, sink, "structure", "wrong-type", base, path, cJSON_CreateArray(), R_VALID);
+    }
+    if (!cJSON_IsArray(node)) /* a scalar or object where one element was meant: wrapped in a list */
+        emit_at(gen, sink, "structure", "wrapped", base, path, wrapped(node, false), R_VALID);
+    if (!cJSON_IsObject(node) && !cJSON_IsArray(node))
+        emit_at(gen, sink, "structure", "wrapped", base, path, wrapped(node, true), R_VALID);
+    if (!cJSON_IsNull(node))
+        emit_at(gen, sink, "structure", "null", base, path, cJSON_CreateNull(), R_VALID);
+}
+
+void gen_structure(gt_gen *gen, gen_sink *sink, const gen_base *base, const site_list *sites)
+{
+    for (size_t i = 0; i < sites->count; i++) {
+        const gen_site *site = &sites->items[i];
+        gt_gen_view view;
+        gt_gen_view_build(gen->schema, &view, site->schema, site->node, NULL);
+        type_swaps(gen, sink, base, site);
+        const cJSON *members = gt_gen_kw(&view, "enum");
+        const cJSON *constant = gt_gen_kw(&view, "const");
+        int shown = 0;
+        const cJSON *member;
+        cJSON_ArrayForEach(member, members) if (cJSON_IsString(member) && shown++ < GT_GEN_MAX_ENUM_MEMBERS)
+            enum_near_misses(gen, sink, base, site, member);
+        if (cJSON_IsString(constant))
+            enum_near_misses(gen, sink, base, site, constant);
+        if (cJSON_IsString(site->node) && members == NULL && constant == NULL)
+            string_misses(gen, sink, base, site, &view);
+        if (cJSON_IsNumber(site->node))
+            number_misses(gen, sink, base, site, &view);
+        if (cJSON_IsArray(site->node))
+            array_misses(gen, sink, base, site, &view);
+        if (cJSON_IsObject(site->node))
+            object_misses(gen, sink, base, site, &view);
+    }
+}
+
+/* ---- loop and stream scripts ---- */
+
+static cJSON *script_new(const gt_gen *gen)
+{
+    cJSON *script = cJSON_CreateObject();
+    if (script == NULL)
+        return NULL;
+    cJSON_AddStringToObject(script, "prompt", "Produce the structured output for this ticket.");
+    cJSON_AddItemToObject(script, "json_schema", cJSON_Duplicate(gen->schema, true));
+    cJSON_AddItemToObject(script, "turns", cJSON_CreateArray());
+    return script;
+}
+
+static cJSON *tool_use(const cJSON *value, unsigned number)
+{
+    cJSON *block = cJSON_CreateObject();
+    char id[32];
+    snprintf(id, sizeof id, "toolu_%02u", number);
+    cJSON_AddStringToObject(block, "type", "tool_use");
+    cJSON_AddStringToObject(block, "id", id);
+    cJSON_AddStringToObject(block, "name", "StructuredOutput");
+    cJSON_AddItemToObject(block, "input", cJSON_Duplicate(value, true));
+    cJSON *content = cJSON_CreateArray();
+    cJSON_AddItemToArray(content, block);
+    cJSON *message = cJSON_CreateObject();
+    cJSON_AddItemToObject(message, "content", content);
+    return message;
+}
+
+static void add_turn(cJSON *script, const char *kind, cJSON *body)
+{
+    cJSON *turn = cJSON_CreateObject();
+    cJSON_AddItemToObject(turn, kind, body);
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(script, "turns"), turn);
+}
+
+static void add_script(gt_gen *gen, const char *gate, const char *op, cJSON *script, const char *const *rules,
+                       gt_verdict verdict, const char *want_gate, const char *reason, char *what)
+{
+    char *text = script ? gt_json_compact(script, NULL) : NULL;
+    cJSON_Delete(script);
+    gen_add_candidate(gen, "loop", gate, op, "", NULL, 0, text, rules, verdict, want_gate, reason, what, true);
+}
+
+void gen_loop(gt_gen *gen, const gen_base *base, size_t structure_from)
+{
+    cJSON *script = script_new(gen);
+    add_turn(script, "message", tool_use(base->value, 1));
+    add_script(gen, "loop", "valid-call", script, R_LOOP_VALID, GT_VERDICT_ACCEPT, NULL, NULL,
+               gen_format_text("one StructuredOutput call with %s", base->name));
+
+    /* the bad object of a few structure mutations, called until the attempt limit */
+    size_t bad[GT_GEN_MAX_LOOP_OBJECTS], bad_count = 0, candidates = 0;
+    for (size_t i = structure_from; i < gen->count; i++)
+        candidates += strcmp(gen->cases[i].family, "structure") == 0 && gen->cases[i].confirmed;
+    size_t wanted = candidates < GT_GEN_MAX_LOOP_OBJECTS ? candidates : GT_GEN_MAX_LOOP_OBJECTS;
+    for (size_t i = structure_from, rank = 0; i < gen->count && bad_count < wanted; i++) {
+        if (strcmp(gen->cases[i].family, "structure") != 0 || !gen->cases[i].confirmed)
+            continue;
+        if (rank++ == bad_count * candidates / wanted) /* evenly spaced over the mutations */
+            bad[bad_count++] = i;
+    }
+    for (size_t b = 0; b < bad_count; b++) {
+        const gt_gen_case *from = &gen->cases[bad[b]];
+        cJSON *value = cJSON_ParseWithLength((const char *)from->raw, from->raw_len);
+        if (value == NULL)
+            continue;
+        script = script_new(gen);
+        for (unsigned turn = 1; turn <= GT_LOOP_DEFAULT_MAX_ATTEMPTS; turn++) /* the default attempt limit */
+            add_turn(script, "message", tool_use(value, turn));
+        cJSON *mock = cJSON_CreateObject();
+        cJSON_AddStringToObject(mock, "after_script", "repeat_last");
+        cJSON_AddItemToObject(script, "mock", mock);
+        add_script(gen, "loop", "retry-limit", script, R_LOOP_LIMIT, GT_VERDICT_REJECT, "loop",
+                   "error_max_structured_output_retries",
+                   gen_format_text("%d StructuredOutput calls with the object of %s (%s)", GT_LOOP_DEFAULT_MAX_ATTEMPTS,
+                                   from->id, from->description));
+        cJSON_Delete(value);
+    }
+
+    /* the model answers in text only: the enforce message, then text again */
+    char *compact = gt_json_compact(base->value, NULL);
+    const char *shapes[] = {"%s", "```json\n%s\n```", "Here is the result: %s"};
+    for (size_t s = 0; compact != NULL && s < 3; s++) {
+        script = script_new(gen);
+        for (int turn = 0; turn < 2; turn++) {
+            cJSON *message = cJSON_CreateObject();
+            char *text = gen_format_text(shapes[s], compact);
+            cJSON_AddStringToObject(message, "content", text ? text : "");
+            free(text);
+            add_turn(script, "message", message);
+        }
+        add_script(gen, "loop", "text-only", script, R_LOOP_TEXT, GT_VERDICT_REJECT, "loop",
+                   "error_no_structured_output",
+                   gen_format_text("two text-only answers holding %s (%s)", base->name,
+                                   s == 0   ? "bare"
+                                   : s == 1 ? "fenced"
+                                            : "with prose"));
+    }
+
+    /* a stream cut before its terminal event, no retry left */
+    size_t deltas = compact ? (strlen(compact) + 15) / 16 : 1;
+    size_t events = deltas + 5;
+    size_t cuts[] = {0, 1, 2, 2 + deltas / 2, events - 3, events - 2};
+    static const char *const providers[] = {"anthropic", "openai"};
+    for (size_t p = 0; compact != NULL && p < 2; p++) {
+        for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+            script = script_new(gen);
+            cJSON *stream = cJSON_CreateObject();
+            cJSON_AddItemToObject(stream, "from_message", tool_use(base->value, 1));
+            cJSON_AddNumberToObject(stream, "chunk_bytes", 16);
+            cJSON_AddStringToObject(stream, "provider", providers[p]);
+            cJSON *cut = cJSON_CreateObject();
+            cJSON_AddNumberToObject(cut, "after_event", (double)cuts[c]);
+            cJSON_AddItemToObject(stream, "cut", cut);
+            add_turn(script, "stream", stream);
+            cJSON_AddNumberToObject(script, "max_api_retries", 0);
+            add_script(gen, "stream", "cut-stream", script, R_LOOP_CUT, GT_VERDICT_REJECT, "stream", "stream_truncated",
+                       gen_format_text("%s stream of %s cut after event %zu", providers[p], base->name, cuts[c]));
+        }
+    }
+    free(compact);
+}

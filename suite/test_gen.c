@@ -1,0 +1,563 @@
+/* test_gen.c — `gauntlet gen` and `gauntlet explore` (issue 15,
+ * docs/explore.md): every bundled contract gives >= 200 cases that pass
+ * against the reference, a seed reproduces the bytes, the cap spreads over
+ * operators, ambiguity is reported, bad inputs exit 2, the shrinker keeps its
+ * property, and explore finds and shrinks the naive pipeline's failure. */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <time.h>
+
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/runner/run.h"
+#include "gt_test.h"
+#include "runner/cli/cli.h"
+#include "runner/cli/commands.h"
+#include "runner/gen.h"
+#include "runner/shrink.h"
+
+#define OUT_LEN (1 << 16)
+
+static char *temp_dir(void)
+{
+    char *dir = strdup("/tmp/gt-test-gen-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    return dir;
+}
+
+static void remove_tree(const char *dir)
+{
+    char command[512];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(command), 0);
+}
+
+static int gen_cli(char **argv, char *out)
+{
+    return gt_test_cli(gt_cmd_gen, argv, out, OUT_LEN);
+}
+
+/* Load DIR as a corpus: no load problem; every case passes against the
+ * reference. Returns the number of cases. */
+static size_t run_against_reference(const char *dir)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_ge(gt_corpus_load(corpus, dir), 0);
+    for (size_t i = 0; i < gt_corpus_problem_count(corpus); i++) {
+        const gt_load_problem *problem = gt_corpus_problem(corpus, i);
+        ck_abort_msg("%s:%u: %s: %s", problem->file, problem->line, problem->field, problem->message);
+    }
+    char err[256];
+    gt_run *run = gt_run_cases(corpus, "reference", 2, NULL, NULL, err, sizeof err);
+    ck_assert_msg(run != NULL, "%s", err);
+    for (size_t i = 0; i < run->count; i++)
+        ck_assert_msg(run->results[i].outcome == GT_OUTCOME_PASS, "%s: %s: %s", dir, run->results[i].kase->input.id,
+                      run->results[i].note ? run->results[i].note : "");
+    size_t count = run->count;
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+    return count;
+}
+
+/* The root's type, following a root "$ref": "#/..." once. */
+static const cJSON *root_type(const cJSON *schema)
+{
+    const cJSON *type = cJSON_GetObjectItem(schema, "type");
+    const cJSON *ref = cJSON_GetObjectItem(schema, "$ref");
+    if (type == NULL && cJSON_IsString(ref) && strncmp(ref->valuestring, "#/", 2) == 0) {
+        char path[256];
+        snprintf(path, sizeof path, "%s", ref->valuestring + 2);
+        const cJSON *node = schema;
+        for (char *token = strtok(path, "/"); token != NULL && node != NULL; token = strtok(NULL, "/"))
+            node = cJSON_GetObjectItem(node, token);
+        type = cJSON_GetObjectItem(node, "type");
+    }
+    return type;
+}
+
+/* The bundled contracts: every JSON file in corpus/schemas whose root (or
+ * the root's $ref) is an object type. Not: money-v1.json (a library of
+ * $defs), ticket-id-v1.json (one string), order-code-validation-vocab-v1.json
+ * (a string or an object under a custom vocabulary). */
+static size_t contract_schemas(char paths[][512], size_t max)
+{
+    DIR *dir = opendir(GT_TEST_CORPUS "/schemas");
+    ck_assert_ptr_nonnull(dir);
+    size_t count = 0;
+    for (struct dirent *entry; (entry = readdir(dir)) != NULL && count < max;) {
+        size_t len = strlen(entry->d_name);
+        if (len < 6 || strcmp(entry->d_name + len - 5, ".json") != 0)
+            continue;
+        snprintf(paths[count], 512, GT_TEST_CORPUS "/schemas/%.400s", entry->d_name);
+        char *text = gt_test_slurp(paths[count]);
+        cJSON *schema = cJSON_Parse(text);
+        free(text);
+        const cJSON *type = root_type(schema);
+        if (cJSON_IsString(type) && strcmp(type->valuestring, "object") == 0)
+            count++;
+        cJSON_Delete(schema);
+    }
+    closedir(dir);
+    return count;
+}
+
+START_TEST(test_each_contract_gives_200_passing_cases)
+{
+    char schemas[32][512];
+    size_t count = contract_schemas(schemas, 32);
+    ck_assert_uint_ge(count, 14); /* 14 on the day this was written; more may come */
+    char *out = malloc(OUT_LEN);
+    for (size_t i = 0; i < count; i++) {
+        char *dir = temp_dir();
+        char *argv[] = {"gen", "--schema", schemas[i], "--out", dir, NULL};
+        ck_assert_msg(gen_cli(argv, out) == 0, "%s: %s", schemas[i], out);
+        ck_assert_msg(strstr(out, "gauntlet gen: ") != NULL, "%s", out);
+        size_t cases = run_against_reference(dir);
+        ck_assert_msg(cases >= 200, "%s: only %zu cases", schemas[i], cases);
+        remove_tree(dir);
+        free(dir);
+    }
+    free(out);
+}
+END_TEST
+
+/* Every file of `a` equals the same file of `b`, byte for byte. */
+static bool same_files(const char *a, const char *b)
+{
+    static const char *const names[] = {"schema.json",       "rules.json",           "valid.cases.json",
+                                        "syntax.cases.json", "structure.cases.json", "loop.cases.json"};
+    bool same = true;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char pa[512], pb[512];
+        snprintf(pa, sizeof pa, "%s/%s", a, names[i]);
+        snprintf(pb, sizeof pb, "%s/%s", b, names[i]);
+        char *ta = gt_test_slurp(pa), *tb = gt_test_slurp(pb);
+        same = same && strcmp(ta, tb) == 0;
+        free(ta);
+        free(tb);
+    }
+    return same;
+}
+
+START_TEST(test_seed_reproduces_bytes)
+{
+    char *out = malloc(OUT_LEN);
+    char *first = temp_dir(), *second = temp_dir(), *other = temp_dir();
+    char *a1[] = {"gen", "--schema", "corpus/schemas/order-ticket-v1.json", "--seed", "42", "--out", first, NULL};
+    char *a2[] = {"gen", "--seed", "42", "--out", second, "--schema", "corpus/schemas/order-ticket-v1.json", NULL};
+    char *a3[] = {"gen", "--schema", "corpus/schemas/order-ticket-v1.json", "--seed", "43", "--out", other, NULL};
+    ck_assert_int_eq(gen_cli(a1, out), 0);
+    ck_assert_int_eq(gen_cli(a2, out), 0);
+    ck_assert_int_eq(gen_cli(a3, out), 0);
+    ck_assert_msg(same_files(first, second), "seed 42 twice wrote different bytes");
+    ck_assert_msg(!same_files(first, other), "seeds 42 and 43 wrote the same bytes");
+    remove_tree(first);
+    remove_tree(second);
+    remove_tree(other);
+    free(first);
+    free(second);
+    free(other);
+    free(out);
+}
+END_TEST
+
+/* The operators named by the cases of one family file. */
+static size_t operators_in(const char *dir, size_t *cases)
+{
+    static const char *const files[] = {"valid", "syntax", "structure", "loop"};
+    char seen[256][64];
+    size_t count = 0;
+    *cases = 0;
+    for (size_t f = 0; f < 4; f++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.cases.json", dir, files[f]);
+        if (access(path, R_OK) != 0)
+            continue;
+        char *text = gt_test_slurp(path);
+        cJSON *file = cJSON_Parse(text);
+        free(text);
+        const cJSON *kase;
+        cJSON_ArrayForEach(kase, cJSON_GetObjectItem(file, "cases"))
+        {
+            (*cases)++;
+            const char *op = cJSON_GetObjectItem(kase, "category")->valuestring;
+            size_t i = 0;
+            while (i < count && strcmp(seen[i], op) != 0)
+                i++;
+            if (i == count && count < 256)
+                snprintf(seen[count++], 64, "%s", op);
+        }
+        cJSON_Delete(file);
+    }
+    return count;
+}
+
+START_TEST(test_max_spreads_over_operators)
+{
+    char *out = malloc(OUT_LEN);
+    char *all = temp_dir(), *capped = temp_dir();
+    char *a1[] = {"gen", "--schema", "corpus/schemas/support-triage-v2.json", "--out", all, NULL};
+    char *a2[] = {"gen", "--schema", "corpus/schemas/support-triage-v2.json", "--max", "80", "--out", capped, NULL};
+    ck_assert_int_eq(gen_cli(a1, out), 0);
+    ck_assert_int_eq(gen_cli(a2, out), 0);
+    ck_assert_msg(strstr(out, "gauntlet gen: 80 cases") != NULL, "%s", out);
+    size_t all_cases, capped_cases;
+    size_t all_ops = operators_in(all, &all_cases), capped_ops = operators_in(capped, &capped_cases);
+    ck_assert_uint_eq(capped_cases, 80);
+    ck_assert_uint_gt(all_cases, 80);
+    ck_assert_uint_lt(all_ops, 80);
+    ck_assert_uint_eq(capped_ops, all_ops); /* every operator keeps at least one case */
+    ck_assert_uint_eq(run_against_reference(capped), 80);
+    remove_tree(all);
+    remove_tree(capped);
+    free(all);
+    free(capped);
+    free(out);
+}
+END_TEST
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "w");
+    ck_assert_ptr_nonnull(file);
+    fputs(text, file);
+    fclose(file);
+}
+
+START_TEST(test_ambiguous_mutations_are_reported_not_emitted)
+{
+    /* an extra member where extras are allowed, null on a nullable member:
+     * the reference accepts both, so neither may become a reject case */
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char schema[512], report[512];
+    snprintf(schema, sizeof schema, "%s/open.json", dir);
+    snprintf(report, sizeof report, "%s/report.json", dir);
+    write_text(schema, "{\"type\": \"object\", \"required\": [\"note\"],"
+                       " \"properties\": {\"note\": {\"type\": [\"string\", \"null\"], \"maxLength\": 8}}}");
+    char *argv[] = {"gen", "--schema", schema, "--report", report, "--out", dir, NULL};
+    ck_assert_msg(gen_cli(argv, out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "ambiguous candidates left out (listed in the report)"), "%s", out);
+    char *text = gt_test_slurp(report);
+    cJSON *json = cJSON_Parse(text);
+    free(text);
+    bool extra_listed = false;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItem(json, "ambiguous_candidates"))
+    {
+        const char *op = cJSON_GetObjectItem(row, "operator")->valuestring;
+        bool accepted = strcmp(cJSON_GetObjectItem(row, "reference")->valuestring, "accept") == 0;
+        extra_listed =
+            extra_listed || (strcmp(op, "extra-member") == 0 && accepted &&
+                             strcmp(cJSON_GetObjectItem(row, "intended")->valuestring, "reject structure/*") == 0);
+    }
+    cJSON_Delete(json);
+    ck_assert_msg(extra_listed, "the report lacks the accepted extra-member mutation");
+    char path[512];
+    snprintf(path, sizeof path, "%s/structure.cases.json", dir);
+    text = gt_test_slurp(path);
+    ck_assert_msg(strstr(text, "\"extra-member\"") == NULL, "an unconfirmed extra-member case was written");
+    ck_assert_msg(strstr(text, "null at /note") == NULL, "null on a nullable member written as a reject case");
+    free(text);
+    snprintf(path, sizeof path, "%s/valid.cases.json", dir);
+    text = gt_test_slurp(path);
+    ck_assert_msg(strstr(text, "nullable at /note"), "null on a nullable member is not a valid case");
+    free(text);
+    run_against_reference(dir);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
+START_TEST(test_bad_input_exits_2_naming_it)
+{
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char schema[512], sample[512], target[512];
+    snprintf(schema, sizeof schema, "%s/bad.json", dir);
+    snprintf(sample, sizeof sample, "%s/sample.json", dir);
+    snprintf(target, sizeof target, "%s/out", dir);
+    write_text(schema, "{\"type\": \"object\", \"properties\": {\"a\": {\"minLength\": -1}}}");
+    char *a1[] = {"gen", "--schema", schema, "--out", target, NULL};
+    ck_assert_int_eq(gen_cli(a1, out), 2);
+    ck_assert_msg(strstr(out, "bad schema") && strstr(out, "bad.json") && strstr(out, "/properties/a"), "%s", out);
+    write_text(schema, "{\"type\": \"object\",}");
+    ck_assert_int_eq(gen_cli(a1, out), 2);
+    ck_assert_msg(strstr(out, "bad.json: not strict JSON: line 1"), "%s", out);
+    /* a sample the reference rejects */
+    write_text(sample, "{\"category\": \"billing\"}");
+    char *a2[] = {"gen",  "--schema", "corpus/schemas/support-triage-v1.json", "--sample", sample, "--out",
+                  target, NULL};
+    ck_assert_int_eq(gen_cli(a2, out), 2);
+    ck_assert_msg(strstr(out, "sample.json: the reference rejects this sample"), "%s", out);
+    char *a3[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", NULL};
+    ck_assert_int_eq(gen_cli(a3, out), 2);
+    char *a4[] = {"gen",  "--schema", "corpus/schemas/support-triage-v1.json", "--gates", "syntax,wire", "--out",
+                  target, NULL};
+    ck_assert_int_eq(gen_cli(a4, out), 2);
+    ck_assert_msg(strstr(out, "unknown family 'wire'"), "%s", out);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
+START_TEST(test_unsatisfiable_pattern_is_said)
+{
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char schema[512];
+    snprintf(schema, sizeof schema, "%s/lookahead.json", dir);
+    write_text(schema, "{\"type\": \"object\", \"required\": [\"id\"],"
+                       " \"properties\": {\"id\": {\"type\": \"string\", \"pattern\": \"^(?=T)T-[0-9]+$\"}}}");
+    char *argv[] = {"gen", "--schema", schema, "--out", dir, NULL};
+    ck_assert_int_eq(gen_cli(argv, out), 0);
+    ck_assert_msg(strstr(out, "cannot synthesise a valid instance") && strstr(out, "/id") &&
+                      strstr(out, "lookaround") && strstr(out, "--sample"),
+                  "%s", out);
+    /* with a sample the same schema works */
+    char sample[512];
+    snprintf(sample, sizeof sample, "%s/sample.json", dir);
+    write_text(sample, "{\"id\": \"T-123\"}\n");
+    char *with[] = {"gen", "--schema", schema, "--sample", sample, "--out", dir, NULL};
+    ck_assert_int_eq(gen_cli(with, out), 0);
+    ck_assert_msg(strstr(out, "cannot synthesise") == NULL, "%s", out);
+    char path[512];
+    snprintf(path, sizeof path, "%s/valid.cases.json", dir);
+    char *text = gt_test_slurp(path);
+    ck_assert_msg(strstr(text, "\"input\":\t\"{\\\"id\\\": \\\"T-123\\\"}\\n\""), "the sample is not kept verbatim");
+    free(text);
+    ck_assert_uint_ge(run_against_reference(dir), 50);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
+START_TEST(test_formats_adds_format_near_misses)
+{
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char schema[512];
+    snprintf(schema, sizeof schema, "%s/dated.json", dir);
+    write_text(schema, "{\"type\": \"object\", \"required\": [\"due\", \"contact\"], \"additionalProperties\": false,"
+                       " \"properties\": {\"due\": {\"type\": \"string\", \"format\": \"date\"},"
+                       " \"contact\": {\"type\": \"string\", \"format\": \"email\"}}}");
+    char *plain[] = {"gen", "--schema", schema, "--out", dir, NULL};
+    ck_assert_int_eq(gen_cli(plain, out), 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/structure.cases.json", dir);
+    char *text = gt_test_slurp(path);
+    ck_assert_msg(strstr(text, "\"category\":\t\"format\"") == NULL, "format near-misses without --formats");
+    free(text);
+    char *formats[] = {"gen", "--schema", schema, "--formats", "--out", dir, NULL};
+    ck_assert_int_eq(gen_cli(formats, out), 0);
+    text = gt_test_slurp(path);
+    ck_assert_msg(strstr(text, "2024-02-30") && strstr(text, "user.example.com"), "no format near-misses");
+    ck_assert_msg(strstr(text, "\"formats\":\ttrue"), "the cases do not assert formats");
+    free(text);
+    run_against_reference(dir);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
+START_TEST(test_ref_dir_is_registered_and_copied)
+{
+    /* a contract under a custom metaschema: without the registry it does not
+     * compile; with --ref-dir it does, and the written corpus carries the
+     * metaschema in its schemas/ folder so that `gauntlet run DIR` loads it */
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char *bare[] = {"gen", "--schema", "corpus/schemas/order-code-validation-vocab-v1.json", "--out", dir, NULL};
+    ck_assert_int_eq(gen_cli(bare, out), 2);
+    ck_assert_msg(strstr(out, "schema_unknown_dialect"), "%s", out);
+    char *with[] = {"gen",
+                    "--schema",
+                    "corpus/schemas/order-code-validation-vocab-v1.json",
+                    "--ref-dir",
+                    "corpus/schemas/meta",
+                    "--out",
+                    dir,
+                    NULL};
+    ck_assert_msg(gen_cli(with, out) == 0, "%s", out);
+    char path[512];
+    snprintf(path, sizeof path, "%s/schemas/ref1-core-and-validation-only.json", dir);
+    ck_assert_int_eq(access(path, R_OK), 0);
+    ck_assert_uint_ge(run_against_reference(dir), 20);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
+START_TEST(test_large_sample_stays_bounded)
+{
+    /* 2,000 elements: every mutation copies the instance, so the locations
+     * mutated and the cut points are capped (evenly spaced), not quadratic */
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char sample[512];
+    snprintf(sample, sizeof sample, "%s/big.json", dir);
+    FILE *file = fopen(sample, "w");
+    ck_assert_ptr_nonnull(file);
+    fputs("{\"cause\": \"disk full\", \"fixes\": [", file);
+    for (int i = 0; i < 2000; i++)
+        fprintf(file, "%s\"fix %d\"", i ? ", " : "", i);
+    fputs("]}", file);
+    fclose(file);
+    char *argv[] = {"gen", "--schema", "corpus/schemas/build-failure-v1.json", "--sample", sample, "--gates", "syntax",
+                    "--out", dir, NULL};
+    ck_assert_msg(gen_cli(argv, out) == 0, "%s", out);
+    size_t cases = 0;
+    ck_assert_int_eq(sscanf(out, "gauntlet gen: %zu cases", &cases), 1);
+    ck_assert_uint_lt(cases, 2 * 2 * GT_GEN_MAX_SITES + 2 * GT_GEN_MAX_SITES);
+    ck_assert_uint_gt(cases, GT_GEN_MAX_SITES);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
+/* Shrinker properties for the unit tests. */
+static bool holds_xyz(void *user, const unsigned char *bytes, size_t len)
+{
+    return memmem(bytes, len, "xyz", 3) != NULL;
+}
+
+static bool holds_member_k(void *user, const unsigned char *bytes, size_t len)
+{
+    return memmem(bytes, len, "\"k\":", 4) != NULL;
+}
+
+START_TEST(test_shrinkers_keep_the_property)
+{
+    const char *raw = "aaaaaaaaaaxbbbbbbxyzccccccccccccccccc";
+    gt_shrink_stats stats = {0};
+    size_t len;
+    unsigned char *small = gt_shrink_bytes((const unsigned char *)raw, strlen(raw), holds_xyz, NULL, &stats, &len);
+    ck_assert_uint_eq(len, 3);
+    ck_assert(memcmp(small, "xyz", 3) == 0);
+    ck_assert_uint_gt(stats.tests, 0);
+    free(small);
+    const char *json = "{\"a\": 1, \"k\": [1, 2, {\"z\": \"a long string\"}], \"b\": \"x\"}";
+    gt_shrink_stats json_stats = {0};
+    char *tree = gt_shrink_json(json, strlen(json), holds_member_k, NULL, &json_stats, &len);
+    ck_assert_ptr_nonnull(tree);
+    ck_assert_str_eq(tree, "{\"k\":[]}"); /* simpler values keep their type */
+    free(tree);
+    ck_assert_ptr_null(gt_shrink_json("{", 1, holds_member_k, NULL, &json_stats, &len));
+    /* the budget is a hard stop */
+    gt_shrink_stats capped = {.max_tests = 5};
+    small = gt_shrink_bytes((const unsigned char *)raw, strlen(raw), holds_xyz, NULL, &capped, &len);
+    ck_assert_uint_le(capped.tests, 5);
+    ck_assert(memmem(small, len, "xyz", 3) != NULL);
+    free(small);
+}
+END_TEST
+
+START_TEST(test_explore_reference_finds_nothing)
+{
+    char *out = malloc(OUT_LEN);
+    char *argv[] = {"explore", "--schema", "corpus/schemas/support-action-v1.json", "--target", "reference", "--budget",
+                    "400",     NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, argv, out, OUT_LEN), 0);
+    ck_assert_msg(strstr(out, "no disagreement in 400 cases"), "%s", out);
+    char *timed[] = {"explore", "--schema", "corpus/schemas/build-failure-v1.json", "--target", "reference", "--time",
+                     "1",       NULL};
+    time_t start = time(NULL);
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, timed, out, OUT_LEN), 0);
+    ck_assert_int_le(time(NULL) - start, 10);
+    ck_assert_msg(strstr(out, "no disagreement in "), "%s", out);
+    char *both[] = {"explore",  "--schema",  "corpus/schemas/support-action-v1.json",
+                    "--target", "reference", "--budget",
+                    "4",        "--time",    "3",
+                    NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, both, out, OUT_LEN), 2);
+    char *missing[] = {"explore", "--schema", "corpus/schemas/support-action-v1.json", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, missing, out, OUT_LEN), 2);
+    free(out);
+}
+END_TEST
+
+/* The largest input explore may shrink the naive pipeline's failure to. */
+#define NAIVE_SHRUNK_MAX_BYTES 16
+
+START_TEST(test_explore_shrinks_naive_node_failure)
+{
+    if (system("command -v node >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "test_gen: SKIP explore against adapters/naive-node: node is not installed\n");
+        return;
+    }
+    char *out = malloc(OUT_LEN), *dir = temp_dir();
+    char *argv[] = {"explore",
+                    "--schema",
+                    "corpus/schemas/support-triage-v1.json",
+                    "--target",
+                    "adapter:node adapters/naive-node/adapter.js",
+                    "--save",
+                    dir,
+                    NULL};
+    time_t start = time(NULL);
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, argv, out, OUT_LEN), 1);
+    ck_assert_int_le(time(NULL) - start, 30);
+    const char *shrunk = strstr(out, "shrunk from ");
+    ck_assert_msg(shrunk != NULL, "%s", out);
+    size_t from = 0, to = 0;
+    ck_assert_int_eq(sscanf(shrunk, "shrunk from %zu to %zu bytes", &from, &to), 2);
+    ck_assert_msg(to <= NAIVE_SHRUNK_MAX_BYTES && to < from, "shrunk only from %zu to %zu bytes:\n%s", from, to, out);
+    ck_assert_msg(strstr(out, "reference  reject syntax/") && strstr(out, "target     accept"), "%s", out);
+    /* the saved case is a ready corpus case: the reference passes it, the naive pipeline fails it */
+    ck_assert_uint_eq(run_against_reference(dir), 1);
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load(corpus, dir), 1);
+    char err[256];
+    gt_run *run = gt_run_cases(corpus, "adapter:node adapters/naive-node/adapter.js", 1, NULL, NULL, err, sizeof err);
+    ck_assert_msg(run != NULL, "%s", err);
+    ck_assert_int_eq(run->results[0].outcome, GT_OUTCOME_FAIL);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
+START_TEST(test_help_and_completion_list_the_commands)
+{
+    ck_assert_ptr_nonnull(gt_cli_find("gen"));
+    ck_assert_ptr_nonnull(gt_cli_find("explore"));
+    char *text = gt_cli_help_text(gt_cli_find("gen"));
+    ck_assert_msg(text && strstr(text, "--schema") && strstr(text, "--max") && strstr(text, "--report"), "%s", text);
+    free(text);
+    text = gt_cli_help_text(gt_cli_find("explore"));
+    ck_assert_msg(text && strstr(text, "--target") && strstr(text, "--budget") && strstr(text, "--save"), "%s", text);
+    free(text);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *stream = open_memstream(&out, &len);
+    ck_assert_int_eq(gt_cli_completion(stream, "bash"), 0);
+    fclose(stream);
+    ck_assert_msg(strstr(out, "explore") && strstr(out, "--budget"), "completion lacks explore");
+    free(out);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("gen");
+    TCase *tc = tcase_create("gen");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_each_contract_gives_200_passing_cases);
+    tcase_add_test(tc, test_seed_reproduces_bytes);
+    tcase_add_test(tc, test_max_spreads_over_operators);
+    tcase_add_test(tc, test_ambiguous_mutations_are_reported_not_emitted);
+    tcase_add_test(tc, test_bad_input_exits_2_naming_it);
+    tcase_add_test(tc, test_unsatisfiable_pattern_is_said);
+    tcase_add_test(tc, test_formats_adds_format_near_misses);
+    tcase_add_test(tc, test_ref_dir_is_registered_and_copied);
+    tcase_add_test(tc, test_large_sample_stays_bounded);
+    tcase_add_test(tc, test_shrinkers_keep_the_property);
+    tcase_add_test(tc, test_explore_reference_finds_nothing);
+    tcase_add_test(tc, test_explore_shrinks_naive_node_failure);
+    tcase_add_test(tc, test_help_and_completion_list_the_commands);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+GT_TEST_MAIN()
