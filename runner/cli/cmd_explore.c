@@ -11,7 +11,9 @@
  *           it; otherwise `no disagreement in N cases ...`;
  *   stderr: a progress line, only when stderr is a terminal;
  *   exit:   1 a disagreement was found, 0 the budget ended with none,
- *           2 usage, bad schema or sample, a target that cannot start. */
+ *           2 usage, bad schema or sample, a target that cannot start, or
+ *           no case that got a verdict from the target (none generated,
+ *           every one skipped or errored). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,8 @@ static void explore_usage(FILE *out)
           "  --budget N             try at most N cases (default 5000)\n"
           "  --time S               stop trying new cases after S seconds\n"
           "  --save DIR             write the minimal input as a ready case (a corpus folder)\n"
-          "exit: 1 a disagreement was found, 0 none within the budget, 2 usage or bad input\n",
+          "exit: 1 a disagreement was found, 0 none within the budget, 2 usage or bad input, or no case\n"
+          "      got a verdict from the target\n",
           out);
 }
 
@@ -250,6 +253,8 @@ static int explore_main(int argc, char **argv, gt_gen_cli *cli)
     }
     if (budget == 0 && seconds == 0)
         budget = EXPLORE_DEFAULT_BUDGET;
+    if (save_dir != NULL && gt_gen_cli_check_out(who, save_dir, true) != 0)
+        return 2;
     explore_state state = {0};
     char err[1024];
     if (gt_target_open(target_spec, &state.target, err, sizeof err) != 0) {
@@ -295,11 +300,12 @@ static int explore_main(int argc, char **argv, gt_gen_cli *cli)
         tried++;
         if (progress && tried % 50 == 0)
             fprintf(stderr, "\rexplore: %zu cases tried, %zu skipped, %zu errors", tried, skipped, errors);
-        if (checked == GT_CHECK_SKIPPED)
+        if (checked == GT_CHECK_SKIPPED) {
             skipped++;
-        else if (checked != GT_CHECK_DONE && errors++ == 0)
-            fprintf(stderr, "%s: %s: %s\n", who, kase->id, note); /* the first one; all are counted */
-        else if (disagree(&kase->reference, &seen)) {
+        } else if (checked != GT_CHECK_DONE) { /* counted, never a finding; the first one's note is shown */
+            if (errors++ == 0)
+                fprintf(stderr, "%s: %s: %s\n", who, kase->id, note);
+        } else if (disagree(&kase->reference, &seen)) {
             if (progress)
                 fputs("\r\033[K", stderr);
             state.from = (size_t)index;
@@ -311,6 +317,13 @@ static int explore_main(int argc, char **argv, gt_gen_cli *cli)
         fputs("\r\033[K", stderr);
     if (status == 0)
         printf("no disagreement in %zu cases (%zu skipped by the target, %zu errors)\n", tried, skipped, errors);
+    if (status == 0 && tried == skipped + errors) { /* nothing was compared: never a green run */
+        fprintf(stderr,
+                "%s: the target gave no verdict on any case (%zu tried, %zu skipped, %zu errors): nothing was "
+                "explored\n",
+                who, tried, skipped, errors);
+        status = 2;
+    }
     gt_observed_clear(&state.last_target);
     free(order);
     gt_gen_free(state.gen);
