@@ -169,12 +169,18 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
         print_input(found);
         return 1;
     }
-    /* copy: the candidate array grows while shrinking */
+    /* copy: the candidate array grows (moves) while shrinking; `found` is
+     * not used after it */
     size_t original_len = found->raw_len;
     unsigned char *original = malloc(original_len + 1);
-    if (original == NULL)
+    char *ops = strdup(found->ops);
+    if (original == NULL || ops == NULL) {
+        free(original);
+        free(ops);
         return 1;
+    }
     memcpy(original, found->raw, original_len);
+    found = NULL;
     bool syntax = state->reference_rank == GT_GATE_SYNTAX ||
                   (stop_rank(target_seen) == GT_GATE_SYNTAX && state->reference_rank != GT_GATE_SYNTAX);
     gt_shrink_stats stats = {0};
@@ -194,6 +200,7 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
     if (minimal == NULL || !still_disagrees(state, minimal, len) || state->last < 0) {
         printf("the disagreement did not reproduce while shrinking (a flaky target?)\n");
         free(minimal);
+        free(ops);
         return 1;
     }
     free(minimal);
@@ -206,8 +213,10 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
     if (save_dir != NULL) {
         size_t count = gt_gen_count(state->gen);
         bool *keep = calloc(count, sizeof *keep);
-        if (keep == NULL)
+        if (keep == NULL) {
+            free(ops);
             return 2;
+        }
         keep[state->last] = true;
         free(shrunk->description);
         shrunk->description = NULL;
@@ -215,14 +224,17 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
         gt_gen_outcome_text(state->last_target.verdict, state->last_target.gate, state->last_target.reason, text,
                             sizeof text);
         if (asprintf(&shrunk->description, "found by gauntlet explore (%s), shrunk from %zu bytes; the target said %s",
-                     found->ops, original_len, text) < 0)
+                     ops, original_len, text) < 0)
             shrunk->description = NULL;
         int status = gt_gen_cli_write("gauntlet explore", state->gen, save_dir, keep);
         free(keep);
-        if (status != 0)
+        if (status != 0) {
+            free(ops);
             return 2;
+        }
         printf("saved as %s in %s (gauntlet run %s)\n", shrunk->id, save_dir, save_dir);
     }
+    free(ops);
     return 1;
 }
 
