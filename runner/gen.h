@@ -134,6 +134,14 @@ struct gt_rule;
 int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, const struct gt_rule *rules,
                         size_t rule_count, char *err, size_t err_len);
 
+/* May gt_gen_write_corpus write into `dir`? Yes (0) when it is missing, or
+ * holds none of the files it writes or removes (schema.json, rules.json,
+ * *.cases.json at its top), or holds only such files written by gauntlet gen
+ * (their `description`). With `no_cases` any *.cases.json already there is a
+ * refusal too (explore --save: an earlier finding must not be lost).
+ * Returns -1 with `err` naming the folder and the file otherwise. */
+int gt_gen_check_out_dir(const char *dir, bool no_cases, char *err, size_t err_len);
+
 /* Write the --report JSON (gauntlet-gen-report/1): counts per operator and
  * every ambiguous candidate with its intended and observed outcome. */
 int gt_gen_write_report(const gt_gen *gen, const char *path, char *err, size_t err_len);
