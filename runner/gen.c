@@ -530,6 +530,24 @@ const char *gt_gen_synthesis_note(const gt_gen *gen)
     return gen->note;
 }
 
+/* Keep at most GT_GEN_MAX_SITES locations, evenly spaced in document order
+ * (the root first): each mutation copies the whole instance, so a large
+ * sample must not make the work quadratic. */
+static void thin_sites(site_list *sites)
+{
+    if (sites->count <= GT_GEN_MAX_SITES)
+        return;
+    size_t kept = 0;
+    for (size_t i = 0; i < sites->count; i++) {
+        bool keep = i * GT_GEN_MAX_SITES / sites->count != (i + 1) * GT_GEN_MAX_SITES / sites->count || i == 0;
+        if (keep && kept < GT_GEN_MAX_SITES)
+            sites->items[kept++] = sites->items[i];
+        else
+            free(sites->items[i].path);
+    }
+    sites->count = kept;
+}
+
 int gt_gen_generate(gt_gen *gen, char *err, size_t err_len)
 {
     if (gen->base_count == 0)
@@ -541,6 +559,7 @@ int gt_gen_generate(gt_gen *gen, char *err, size_t err_len)
         const gen_base *base = &gen->bases[b];
         site_list sites = {0};
         gen_collect_sites(gen->schema, base->value, gen->schema, "", &sites, 0);
+        thin_sites(&sites);
         if (base->valid) {
             first_valid = first_valid ? first_valid : base;
             gen_valid(gen, &sink, base, &sites);
@@ -729,6 +748,7 @@ long gt_gen_combination(gt_gen *gen)
         pick_sink pick = {.sink = {pick_tree, pick_text, NULL}};
         site_list sites = {0};
         gen_collect_sites(gen->schema, current.value, gen->schema, "", &sites, 0);
+        thin_sites(&sites);
         gen_structure(gen, &pick.sink, &current, &sites);
         gen_sites_free(&sites);
         if (pick.tree == NULL)
@@ -748,6 +768,7 @@ long gt_gen_combination(gt_gen *gen)
         pick_sink pick = {.sink = {pick_tree, pick_text, NULL}};
         site_list sites = {0};
         gen_collect_sites(gen->schema, current.value, gen->schema, "", &sites, 0);
+        thin_sites(&sites);
         gen_syntax(gen, &pick.sink, &current, &sites);
         gen_sites_free(&sites);
         if (pick.text != NULL) {

@@ -30,6 +30,9 @@
 /* Enum members near-missed per path, and bad objects replayed as loops. */
 #define GT_GEN_MAX_ENUM_MEMBERS 8
 #define GT_GEN_MAX_LOOP_OBJECTS 6
+/* Instance locations mutated per base (evenly spaced beyond it): every
+ * mutation copies the instance, so a large sample stays linear. */
+#define GT_GEN_MAX_SITES 256
 /* Rounds of mending a synthesised instance by the reference's errors. */
 #define GT_GEN_MEND_ROUNDS 24
 
@@ -130,6 +133,14 @@ const char **gt_gen_rules_used(const gt_gen *gen, size_t *count);
 struct gt_rule;
 int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, const struct gt_rule *rules,
                         size_t rule_count, char *err, size_t err_len);
+
+/* May gt_gen_write_corpus write into `dir`? Yes (0) when it is missing, or
+ * holds none of the files it writes or removes (schema.json, rules.json,
+ * *.cases.json at its top), or holds only such files written by gauntlet gen
+ * (their `description`). With `no_cases` any *.cases.json already there is a
+ * refusal too (explore --save: an earlier finding must not be lost).
+ * Returns -1 with `err` naming the folder and the file otherwise. */
+int gt_gen_check_out_dir(const char *dir, bool no_cases, char *err, size_t err_len);
 
 /* Write the --report JSON (gauntlet-gen-report/1): counts per operator and
  * every ambiguous candidate with its intended and observed outcome. */

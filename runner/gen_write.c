@@ -215,6 +215,56 @@ static int copy_refs(const gt_gen *gen, const char *dir, char *err, size_t err_l
     return 0;
 }
 
+#define GEN_RULES_DESCRIPTION "the rules the generated cases probe (from gauntlet's rules.json)"
+#define GEN_FILE_DESCRIPTION_PREFIX "gauntlet gen: "
+
+/* Was the JSON file `path` written by gauntlet gen (its description)? */
+static bool written_by_gen(const char *path, bool rules)
+{
+    char err[256];
+    size_t len;
+    char *text = gt_read_file(path, &len, err, sizeof err);
+    cJSON *doc = text ? cJSON_ParseWithLength(text, len) : NULL;
+    free(text);
+    const char *description = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "description"));
+    bool ours = description != NULL && (rules ? strcmp(description, GEN_RULES_DESCRIPTION) == 0
+                                              : strncmp(description, GEN_FILE_DESCRIPTION_PREFIX,
+                                                        strlen(GEN_FILE_DESCRIPTION_PREFIX)) == 0);
+    cJSON_Delete(doc);
+    return ours;
+}
+
+int gt_gen_check_out_dir(const char *dir, bool no_cases, char *err, size_t err_len)
+{
+    DIR *folder = opendir(dir);
+    if (folder == NULL)
+        return 0; /* missing (created), or not a folder (the write says so) */
+    int status = 0;
+    for (struct dirent *entry; status == 0 && (entry = readdir(folder)) != NULL;) {
+        const char *name = entry->d_name;
+        size_t len = strlen(name);
+        bool cases = len > 11 && strcmp(name + len - 11, ".cases.json") == 0;
+        bool rules = strcmp(name, "rules.json") == 0;
+        if (!cases && !rules && strcmp(name, "schema.json") != 0)
+            continue;
+        char path[4096], rules_path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        snprintf(rules_path, sizeof rules_path, "%s/rules.json", dir);
+        if (cases && no_cases) {
+            snprintf(err, err_len, "%s already holds %s (an earlier case would be lost): give a new or empty folder",
+                     dir, name);
+            status = -1;
+        } else if (!written_by_gen(cases ? path : rules_path, !cases)) {
+            snprintf(err, err_len,
+                     "%s holds %s, which gauntlet gen did not write: give a new or empty folder",
+                     dir, cases ? name : rules ? name : "schema.json without gauntlet gen's rules.json");
+            status = -1;
+        }
+    }
+    closedir(folder);
+    return status;
+}
+
 int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, const struct gt_rule *rules,
                         size_t rule_count, char *err, size_t err_len)
 {
@@ -234,7 +284,7 @@ int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, co
     /* the rules the written cases name, with their statements */
     cJSON *list = cJSON_CreateObject();
     cJSON_AddStringToObject(list, "format", GT_CORPUS_RULES_FORMAT);
-    cJSON_AddStringToObject(list, "description", "the rules the generated cases probe (from gauntlet's rules.json)");
+    cJSON_AddStringToObject(list, "description", GEN_RULES_DESCRIPTION);
     cJSON *items = cJSON_AddArrayToObject(list, "rules");
     size_t used_count = 0;
     const char **used = gt_gen_rules_used(gen, &used_count);
@@ -264,7 +314,7 @@ int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, co
     for (size_t f = 0; status == 0 && f < 4; f++) {
         cJSON *file = cJSON_CreateObject();
         cJSON_AddStringToObject(file, "format", GT_CORPUS_FORMAT);
-        char *description = gen_format_text("gauntlet gen: %s cases for %s (seed %llu)", families[f],
+        char *description = gen_format_text(GEN_FILE_DESCRIPTION_PREFIX "%s cases for %s (seed %llu)", families[f],
                                             gen->options.origin, (unsigned long long)gen->options.seed);
         cJSON_AddStringToObject(file, "description", description ? description : "gauntlet gen");
         free(description);

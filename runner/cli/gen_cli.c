@@ -217,3 +217,12 @@ int gt_gen_cli_write(const char *who, const gt_gen *gen, const char *dir, const 
     gt_corpus_free(corpus);
     return status;
 }
+
+int gt_gen_cli_check_out(const char *who, const char *dir, bool no_cases)
+{
+    char err[4200];
+    if (gt_gen_check_out_dir(dir, no_cases, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "%s: %s\n", who, err);
+    return -1;
+}
