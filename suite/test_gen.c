@@ -289,6 +289,10 @@ START_TEST(test_bad_input_exits_2_naming_it)
                   target, NULL};
     ck_assert_int_eq(gen_cli(a2, out), 2);
     ck_assert_msg(strstr(out, "sample.json: the reference rejects this sample"), "%s", out);
+    /* a folder given as the schema: the message says so */
+    char *a5[] = {"gen", "--schema", dir, "--out", target, NULL};
+    ck_assert_int_eq(gen_cli(a5, out), 2);
+    ck_assert_msg(strstr(out, dir) && strstr(out, "Is a directory"), "%s", out);
     char *a3[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", NULL};
     ck_assert_int_eq(gen_cli(a3, out), 2);
     char *a4[] = {"gen",  "--schema", "corpus/schemas/support-triage-v1.json", "--gates", "syntax,wire", "--out",
