@@ -586,6 +586,29 @@ START_TEST(test_out_folder_is_not_clobbered)
 }
 END_TEST
 
+/* A loop-script disagreement is not shrunk, but --save still writes it as a
+ * ready case (it wrote nothing), and its script is printed. */
+START_TEST(test_explore_saves_a_loop_finding)
+{
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char adapter[512], target[600], save[512];
+    snprintf(adapter, sizeof adapter, "%s/loop-accepts.sh", dir);
+    write_adapter(adapter, "\"loop\"", "\\\"verdict\\\": \\\"accept\\\", \\\"subtype\\\": \\\"success\\\"");
+    snprintf(target, sizeof target, "adapter:%s", adapter);
+    snprintf(save, sizeof save, "%s/found", dir);
+    char *argv[] = {"explore", "--schema", "corpus/schemas/support-triage-v1.json", "--target", target,
+                    "--gates", "loop", "--save", save, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, argv, out, OUT_LEN), 1);
+    ck_assert_msg(strstr(out, "not shrunk: a loop script") && strstr(out, "\"json_schema\"") &&
+                      strstr(out, "saved as gen.loop."),
+                  "%s", out);
+    ck_assert_uint_eq(run_against_reference(save), 1);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
 /* The largest input explore may shrink the naive pipeline's failure to. */
 #define NAIVE_SHRUNK_MAX_BYTES 16
 
@@ -668,6 +691,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_explore_shrinks_naive_node_failure);
     tcase_add_test(tc, test_explore_without_a_verdict_is_not_green);
     tcase_add_test(tc, test_out_folder_is_not_clobbered);
+    tcase_add_test(tc, test_explore_saves_a_loop_finding);
     tcase_add_test(tc, test_help_and_completion_list_the_commands);
     suite_add_tcase(suite, tc);
     return suite;
