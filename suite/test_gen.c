@@ -208,6 +208,14 @@ START_TEST(test_max_spreads_over_operators)
     ck_assert_uint_lt(all_ops, 80);
     ck_assert_uint_eq(capped_ops, all_ops); /* every operator keeps at least one case */
     ck_assert_uint_eq(run_against_reference(capped), 80);
+    /* a cap below the number of operators keeps every family, and rules.json
+     * names only the rules of the cases kept */
+    remove_tree(capped);
+    char *a3[] = {"gen", "--schema", "corpus/schemas/support-triage-v2.json", "--max", "8", "--out", capped, NULL};
+    ck_assert_int_eq(gen_cli(a3, out), 0);
+    ck_assert_msg(strstr(out, "8 cases (2 valid, 2 syntax, 2 structure, 2 loop/stream)"), "%s", out);
+    char *rules[] = {"rules", capped, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_rules, rules, out, OUT_LEN), 0);
     remove_tree(all);
     remove_tree(capped);
     free(all);
@@ -603,6 +611,9 @@ START_TEST(test_explore_saves_a_loop_finding)
                       strstr(out, "saved as gen.loop."),
                   "%s", out);
     ck_assert_uint_eq(run_against_reference(save), 1);
+    /* its rules.json holds the rules of that one case, each proven */
+    char *rules[] = {"rules", save, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_rules, rules, out, OUT_LEN), 0);
     remove_tree(dir);
     free(dir);
     free(out);
