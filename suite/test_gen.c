@@ -301,6 +301,14 @@ START_TEST(test_bad_input_exits_2_naming_it)
     char *a5[] = {"gen", "--schema", dir, "--out", target, NULL};
     ck_assert_int_eq(gen_cli(a5, out), 2);
     ck_assert_msg(strstr(out, dir) && strstr(out, "Is a directory"), "%s", out);
+    /* a number beyond 64 bits is refused, not saturated into another seed */
+    char *a6[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", "--seed", "18446744073709551616",
+                  "--out", target, NULL};
+    ck_assert_int_eq(gen_cli(a6, out), 2);
+    ck_assert_msg(strstr(out, "--seed wants"), "%s", out);
+    char *a7[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", "--max", "99999999999999999999",
+                  "--out", target, NULL};
+    ck_assert_int_eq(gen_cli(a7, out), 2);
     char *a3[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", NULL};
     ck_assert_int_eq(gen_cli(a3, out), 2);
     char *a4[] = {"gen",  "--schema", "corpus/schemas/support-triage-v1.json", "--gates", "syntax,wire", "--out",
