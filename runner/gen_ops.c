@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gauntlet/limits.h"
 #include "gen_impl.h"
 #include "gen_schema.h"
 
@@ -337,6 +338,12 @@ static void splice_op(gt_gen *gen, gen_sink *sink, const char *op, const char *r
                    gen_format_text("%s at byte %zu (%s, %s)", op, at, base->name, form));
 }
 
+/* Whether item `i` of `count` is one of `max` evenly spaced ones (all when count <= max). */
+static bool evenly_kept(size_t i, size_t count, size_t max)
+{
+    return count <= max || i * max / count != (i + 1) * max / count;
+}
+
 static void syntax_form(gt_gen *gen, gen_sink *sink, const gen_base *base, const char *form, gt_json_style *style)
 {
     gt_buf buf = {0};
@@ -376,11 +383,14 @@ static void syntax_form(gt_gen *gen, gen_sink *sink, const gen_base *base, const
     if (len > 0 && (text[0] == '{' || text[0] == '['))
         splice_op(gen, sink, "comment-block", "comment", R_GRAMMAR, base, form, text, len, 1, 1, "/* generated */");
     for (size_t i = 0; i < style->closer_count; i++)
-        splice_op(gen, sink, "trailing-comma", "trailing_comma", R_GRAMMAR, base, form, text, len, style->closers[i],
-                  style->closers[i], ",");
+        if (evenly_kept(i, style->closer_count, GT_GEN_MAX_SITES))
+            splice_op(gen, sink, "trailing-comma", "trailing_comma", R_GRAMMAR, base, form, text, len,
+                      style->closers[i], style->closers[i], ",");
     /* truncation at every structural boundary, and inside every token longer
      * than two bytes (a string, a number, a literal): a cut stream */
     for (size_t i = 0; i < style->mark_count; i++) {
+        if (!evenly_kept(i, style->mark_count, GT_GEN_MAX_SITES / 2)) /* a large sample stays linear */
+            continue;
         size_t at = style->marks[i];
         size_t token_start = 0;
         for (size_t j = 0; j < i; j++)
@@ -873,15 +883,15 @@ void gen_loop(gt_gen *gen, const gen_base *base, size_t structure_from)
         if (value == NULL)
             continue;
         script = script_new(gen);
-        for (unsigned turn = 1; turn <= 5; turn++)
+        for (unsigned turn = 1; turn <= GT_LOOP_DEFAULT_MAX_ATTEMPTS; turn++) /* the default attempt limit */
             add_turn(script, "message", tool_use(value, turn));
         cJSON *mock = cJSON_CreateObject();
         cJSON_AddStringToObject(mock, "after_script", "repeat_last");
         cJSON_AddItemToObject(script, "mock", mock);
-        add_script(
-            gen, "loop", "retry-limit", script, R_LOOP_LIMIT, GT_VERDICT_REJECT, "loop",
-            "error_max_structured_output_retries",
-            gen_format_text("five StructuredOutput calls with the object of %s (%s)", from->id, from->description));
+        add_script(gen, "loop", "retry-limit", script, R_LOOP_LIMIT, GT_VERDICT_REJECT, "loop",
+                   "error_max_structured_output_retries",
+                   gen_format_text("%d StructuredOutput calls with the object of %s (%s)", GT_LOOP_DEFAULT_MAX_ATTEMPTS,
+                                   from->id, from->description));
         cJSON_Delete(value);
     }
 
