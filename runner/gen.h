@@ -121,9 +121,10 @@ long gt_gen_variant(gt_gen *gen, size_t from, const unsigned char *raw, size_t r
  * into the generator; valid until the next call that adds candidates). */
 void gt_gen_input(gt_gen *gen, const gt_gen_case *kase, gt_case_input *input);
 
-/* The rule ids used by confirmed cases, sorted, unique (NULL-terminated
+/* The rule ids the written cases name (`keep` as gt_gen_write_corpus: NULL =
+ * every confirmed case the cap kept), sorted, unique (NULL-terminated
  * malloc'd array of borrowed strings; the caller frees the array). */
-const char **gt_gen_rules_used(const gt_gen *gen, size_t *count);
+const char **gt_gen_rules_used(const gt_gen *gen, const bool *keep, size_t *count);
 
 /* Write the confirmed cases as a corpus folder `dir` (created when missing):
  * schema.json (the schema as given), rules.json (the rules the cases name,
@@ -133,6 +134,14 @@ const char **gt_gen_rules_used(const gt_gen *gen, size_t *count);
 struct gt_rule;
 int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, const struct gt_rule *rules,
                         size_t rule_count, char *err, size_t err_len);
+
+/* May gt_gen_write_corpus write into `dir`? Yes (0) when it is missing, or
+ * holds none of the files it writes or removes (schema.json, rules.json,
+ * *.cases.json at its top), or holds only such files written by gauntlet gen
+ * (their `description`). With `no_cases` any *.cases.json already there is a
+ * refusal too (explore --save: an earlier finding must not be lost).
+ * Returns -1 with `err` naming the folder and the file otherwise. */
+int gt_gen_check_out_dir(const char *dir, bool no_cases, char *err, size_t err_len);
 
 /* Write the --report JSON (gauntlet-gen-report/1): counts per operator and
  * every ambiguous candidate with its intended and observed outcome. */

@@ -19,7 +19,13 @@ static int compare_strings(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-const char **gt_gen_rules_used(const gt_gen *gen, size_t *count)
+/* Is candidate `i` written (gt_gen_write_corpus's `keep`)? */
+static bool is_written(const gt_gen *gen, const bool *keep, size_t i)
+{
+    return keep ? keep[i] : gen->cases[i].confirmed && !gen->cases[i].dropped;
+}
+
+const char **gt_gen_rules_used(const gt_gen *gen, const bool *keep, size_t *count)
 {
     size_t total = 0;
     for (size_t i = 0; i < gen->count; i++)
@@ -29,7 +35,7 @@ const char **gt_gen_rules_used(const gt_gen *gen, size_t *count)
         return NULL;
     size_t n = 0;
     for (size_t i = 0; i < gen->count; i++)
-        for (size_t r = 0; gen->cases[i].confirmed && r < gen->cases[i].rule_count; r++)
+        for (size_t r = 0; is_written(gen, keep, i) && r < gen->cases[i].rule_count; r++)
             ids[n++] = gen->cases[i].rules[r];
     qsort(ids, n, sizeof *ids, compare_strings);
     size_t unique = 0;
@@ -215,6 +221,56 @@ static int copy_refs(const gt_gen *gen, const char *dir, char *err, size_t err_l
     return 0;
 }
 
+#define GEN_RULES_DESCRIPTION "the rules the generated cases probe (from gauntlet's rules.json)"
+#define GEN_FILE_DESCRIPTION_PREFIX "gauntlet gen: "
+
+/* Was the JSON file `path` written by gauntlet gen (its description)? */
+static bool written_by_gen(const char *path, bool rules)
+{
+    char err[256];
+    size_t len;
+    char *text = gt_read_file(path, &len, err, sizeof err);
+    cJSON *doc = text ? cJSON_ParseWithLength(text, len) : NULL;
+    free(text);
+    const char *description = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "description"));
+    bool ours = description != NULL && (rules ? strcmp(description, GEN_RULES_DESCRIPTION) == 0
+                                              : strncmp(description, GEN_FILE_DESCRIPTION_PREFIX,
+                                                        strlen(GEN_FILE_DESCRIPTION_PREFIX)) == 0);
+    cJSON_Delete(doc);
+    return ours;
+}
+
+int gt_gen_check_out_dir(const char *dir, bool no_cases, char *err, size_t err_len)
+{
+    DIR *folder = opendir(dir);
+    if (folder == NULL)
+        return 0; /* missing (created), or not a folder (the write says so) */
+    int status = 0;
+    for (struct dirent *entry; status == 0 && (entry = readdir(folder)) != NULL;) {
+        const char *name = entry->d_name;
+        size_t len = strlen(name);
+        bool cases = len > 11 && strcmp(name + len - 11, ".cases.json") == 0;
+        bool rules = strcmp(name, "rules.json") == 0;
+        if (!cases && !rules && strcmp(name, "schema.json") != 0)
+            continue;
+        char path[4096], rules_path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        snprintf(rules_path, sizeof rules_path, "%s/rules.json", dir);
+        if (cases && no_cases) {
+            snprintf(err, err_len, "%s already holds %s (an earlier case would be lost): give a new or empty folder",
+                     dir, name);
+            status = -1;
+        } else if (!written_by_gen(cases ? path : rules_path, !cases)) {
+            snprintf(err, err_len,
+                     "%s holds %s, which gauntlet gen did not write: give a new or empty folder",
+                     dir, cases ? name : rules ? name : "schema.json without gauntlet gen's rules.json");
+            status = -1;
+        }
+    }
+    closedir(folder);
+    return status;
+}
+
 int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, const struct gt_rule *rules,
                         size_t rule_count, char *err, size_t err_len)
 {
@@ -234,10 +290,10 @@ int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, co
     /* the rules the written cases name, with their statements */
     cJSON *list = cJSON_CreateObject();
     cJSON_AddStringToObject(list, "format", GT_CORPUS_RULES_FORMAT);
-    cJSON_AddStringToObject(list, "description", "the rules the generated cases probe (from gauntlet's rules.json)");
+    cJSON_AddStringToObject(list, "description", GEN_RULES_DESCRIPTION);
     cJSON *items = cJSON_AddArrayToObject(list, "rules");
     size_t used_count = 0;
-    const char **used = gt_gen_rules_used(gen, &used_count);
+    const char **used = gt_gen_rules_used(gen, keep, &used_count);
     for (size_t u = 0; used != NULL && u < used_count; u++) {
         const struct gt_rule *rule = NULL;
         for (size_t r = 0; r < rule_count && rule == NULL; r++)
@@ -264,7 +320,7 @@ int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, co
     for (size_t f = 0; status == 0 && f < 4; f++) {
         cJSON *file = cJSON_CreateObject();
         cJSON_AddStringToObject(file, "format", GT_CORPUS_FORMAT);
-        char *description = gen_format_text("gauntlet gen: %s cases for %s (seed %llu)", families[f],
+        char *description = gen_format_text(GEN_FILE_DESCRIPTION_PREFIX "%s cases for %s (seed %llu)", families[f],
                                             gen->options.origin, (unsigned long long)gen->options.seed);
         cJSON_AddStringToObject(file, "description", description ? description : "gauntlet gen");
         free(description);
@@ -278,8 +334,7 @@ int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, co
         size_t written = 0;
         for (size_t i = 0; i < gen->count; i++) {
             const gt_gen_case *kase = &gen->cases[i];
-            bool wanted = keep ? keep[i] : kase->confirmed && !kase->dropped;
-            if (!wanted || strcmp(kase->family, families[f]) != 0)
+            if (!is_written(gen, keep, i) || strcmp(kase->family, families[f]) != 0)
                 continue;
             cJSON_AddItemToArray(cases, case_object(kase));
             written++;

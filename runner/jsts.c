@@ -107,6 +107,12 @@ static bool has_component(const char *path, const char *name)
     return false;
 }
 
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static gt_jsts_part part_of_path(const char *path)
 {
     if (has_component(path, "optional"))
@@ -199,14 +205,19 @@ int gt_jsts_walk(const char *prog, const char *dir, const gt_jsts_walk_options *
         rc = walk_file(prog, dir, &file, visit, user);
     else {
         rc = walk_files_in(prog, dir, &file, visit, user);
+        /* DIR may be tests/<draft>, its optional/ or optional/format/: walk
+         * only the folders below DIR, and only those the suite has */
+        gt_jsts_part part = part_of_path(dir);
         char sub[4096];
-        if (rc == 0 && options->optional) {
+        if (rc == 0 && options->optional && part == GT_JSTS_REQUIRED) {
             snprintf(sub, sizeof sub, "%s/optional", dir);
-            rc = walk_files_in(prog, sub, &file, visit, user);
+            if (is_directory(sub))
+                rc = walk_files_in(prog, sub, &file, visit, user);
         }
-        if (rc == 0 && options->format) {
-            snprintf(sub, sizeof sub, "%s/optional/format", dir);
-            rc = walk_files_in(prog, sub, &file, visit, user);
+        if (rc == 0 && options->format && part != GT_JSTS_FORMAT) {
+            snprintf(sub, sizeof sub, part == GT_JSTS_OPTIONAL ? "%s/format" : "%s/optional/format", dir);
+            if (is_directory(sub))
+                rc = walk_files_in(prog, sub, &file, visit, user);
         }
     }
     free(remotes);

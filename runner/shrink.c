@@ -164,23 +164,38 @@ static size_t simpler_values(const cJSON *node, cJSON **out)
     return n;
 }
 
+/* Put `item` back into `parent` before `before` (NULL: at the end), where a
+ * detach took it from. Not cJSON_InsertItemInArray: Debian's cJSON 1.7.15
+ * (CVE-2023-50471 patch) refuses a detached item there, and the member was
+ * lost. cJSON's list: head->prev is the tail, the tail's next is NULL. */
+static void put_back(cJSON *parent, cJSON *item, cJSON *before)
+{
+    if (before == NULL) {
+        cJSON_AddItemToArray(parent, item); /* objects too: the name stays */
+        return;
+    }
+    item->next = before;
+    item->prev = before->prev;
+    if (before == parent->child)
+        parent->child = item;
+    else
+        before->prev->next = item;
+    before->prev = item;
+}
+
 /* One pass over the tree: the first change that still holds is kept.
  * Returns true when something changed. */
 static bool shrink_pass(cJSON *root, cJSON *node, gt_shrink_test test, void *user, gt_shrink_stats *stats)
 {
     /* drop a child */
-    int index = 0;
-    for (cJSON *child = node->child; child != NULL && budget_left(stats); index++) {
+    for (cJSON *child = node->child; child != NULL && budget_left(stats);) {
         cJSON *next = child->next;
         cJSON_DetachItemViaPointer(node, child);
         if (test_tree(root, test, user, stats)) {
             cJSON_Delete(child);
             return true;
         }
-        if (next != NULL)
-            cJSON_InsertItemInArray(node, index, child); /* back where it was (objects too: the name stays) */
-        else
-            cJSON_AddItemToArray(node, child);
+        put_back(node, child, next);
         child = next;
     }
     /* a simpler value in place of a child, or something simpler inside it */

@@ -5,6 +5,7 @@
  * property, and explore finds and shrinks the naive pipeline's failure. */
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "gauntlet/runner/corpus.h"
@@ -207,6 +208,14 @@ START_TEST(test_max_spreads_over_operators)
     ck_assert_uint_lt(all_ops, 80);
     ck_assert_uint_eq(capped_ops, all_ops); /* every operator keeps at least one case */
     ck_assert_uint_eq(run_against_reference(capped), 80);
+    /* a cap below the number of operators keeps every family, and rules.json
+     * names only the rules of the cases kept */
+    remove_tree(capped);
+    char *a3[] = {"gen", "--schema", "corpus/schemas/support-triage-v2.json", "--max", "8", "--out", capped, NULL};
+    ck_assert_int_eq(gen_cli(a3, out), 0);
+    ck_assert_msg(strstr(out, "8 cases (2 valid, 2 syntax, 2 structure, 2 loop/stream)"), "%s", out);
+    char *rules[] = {"rules", capped, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_rules, rules, out, OUT_LEN), 0);
     remove_tree(all);
     remove_tree(capped);
     free(all);
@@ -288,6 +297,18 @@ START_TEST(test_bad_input_exits_2_naming_it)
                   target, NULL};
     ck_assert_int_eq(gen_cli(a2, out), 2);
     ck_assert_msg(strstr(out, "sample.json: the reference rejects this sample"), "%s", out);
+    /* a folder given as the schema: the message says so */
+    char *a5[] = {"gen", "--schema", dir, "--out", target, NULL};
+    ck_assert_int_eq(gen_cli(a5, out), 2);
+    ck_assert_msg(strstr(out, dir) && strstr(out, "Is a directory"), "%s", out);
+    /* a number beyond 64 bits is refused, not saturated into another seed */
+    char *a6[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", "--seed", "18446744073709551616",
+                  "--out", target, NULL};
+    ck_assert_int_eq(gen_cli(a6, out), 2);
+    ck_assert_msg(strstr(out, "--seed wants"), "%s", out);
+    char *a7[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", "--max", "99999999999999999999",
+                  "--out", target, NULL};
+    ck_assert_int_eq(gen_cli(a7, out), 2);
     char *a3[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", NULL};
     ck_assert_int_eq(gen_cli(a3, out), 2);
     char *a4[] = {"gen",  "--schema", "corpus/schemas/support-triage-v1.json", "--gates", "syntax,wire", "--out",
@@ -425,6 +446,13 @@ static bool holds_member_k(void *user, const unsigned char *bytes, size_t len)
     return memmem(bytes, len, "\"k\":", 4) != NULL;
 }
 
+/* Holds while "a":1 and "c":3 are both there (members that must be put back
+ * where they were after a failed drop, not only at the head). */
+static bool holds_a_and_c(void *user, const unsigned char *bytes, size_t len)
+{
+    return memmem(bytes, len, "\"a\":1", 5) != NULL && memmem(bytes, len, "\"c\":3", 5) != NULL;
+}
+
 START_TEST(test_shrinkers_keep_the_property)
 {
     const char *raw = "aaaaaaaaaaxbbbbbbxyzccccccccccccccccc";
@@ -442,6 +470,15 @@ START_TEST(test_shrinkers_keep_the_property)
     ck_assert_str_eq(tree, "{\"k\":[]}"); /* simpler values keep their type */
     free(tree);
     ck_assert_ptr_null(gt_shrink_json("{", 1, holds_member_k, NULL, &json_stats, &len));
+    /* a member whose drop fails goes back in its place: nothing is lost, the
+     * walk ends (it looped to the test budget when a put-back failed) */
+    const char *four = "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":[5,6,7]}";
+    gt_shrink_stats four_stats = {0};
+    tree = gt_shrink_json(four, strlen(four), holds_a_and_c, NULL, &four_stats, &len);
+    ck_assert_ptr_nonnull(tree);
+    ck_assert_str_eq(tree, "{\"a\":1,\"c\":3}");
+    ck_assert_uint_lt(four_stats.tests, 100);
+    free(tree);
     /* the budget is a hard stop */
     gt_shrink_stats capped = {.max_tests = 5};
     small = gt_shrink_bytes((const unsigned char *)raw, strlen(raw), holds_xyz, NULL, &capped, &len);
@@ -471,6 +508,122 @@ START_TEST(test_explore_reference_finds_nothing)
     ck_assert_int_eq(gt_test_cli(gt_cmd_explore, both, out, OUT_LEN), 2);
     char *missing[] = {"explore", "--schema", "corpus/schemas/support-action-v1.json", NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_explore, missing, out, OUT_LEN), 2);
+    free(out);
+}
+END_TEST
+
+/* An adapter in sh that claims `capabilities` and answers every check with
+ * `reply` (after "seq": N,). */
+static void write_adapter(const char *path, const char *capabilities, const char *reply)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "#!/bin/sh\n"
+             "while IFS= read -r line; do\n"
+             "  case \"$line\" in\n"
+             "  *'\"hello\"'*) echo '{\"protocol\": 1, \"implementation\": {\"name\": \"stub\", \"version\": \"1\"},"
+             " \"capabilities\": [%s]}' ;;\n"
+             "  *'\"check\"'*) seq=$(printf '%%s' \"$line\" | sed -n 's/.*\"seq\": *\\([0-9]*\\).*/\\1/p')\n"
+             "    echo \"{\\\"seq\\\": $seq, %s}\" ;;\n"
+             "  *) exit 0 ;;\n"
+             "  esac\n"
+             "done\n",
+             capabilities, reply);
+    write_text(path, text);
+    ck_assert_int_eq(chmod(path, 0700), 0);
+}
+
+/* A run in which the target gave no verdict is never green, and an errored
+ * case is never taken for a disagreement: a target that errors on every
+ * case, one that skips every case, and a schema that gives no case all exit
+ * 2. */
+START_TEST(test_explore_without_a_verdict_is_not_green)
+{
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char adapter[512], target[600];
+    snprintf(adapter, sizeof adapter, "%s/erroring.sh", dir);
+    write_adapter(adapter, "\"syntax\", \"structure\", \"loop\", \"stream\"",
+                  "\\\"errored\\\": true, \\\"message\\\": \\\"boom\\\"");
+    snprintf(target, sizeof target, "adapter:%s", adapter);
+    char *erroring[] = {"explore", "--schema", "corpus/schemas/support-triage-v1.json", "--target", target, "--budget",
+                        "20",      NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, erroring, out, OUT_LEN), 2);
+    ck_assert_msg(strstr(out, "disagreement after") == NULL && strstr(out, "20 errors") &&
+                      strstr(out, "no verdict on any case"),
+                  "%s", out);
+
+    snprintf(adapter, sizeof adapter, "%s/syntax-only.sh", dir);
+    write_adapter(adapter, "\"syntax\"", "\\\"verdict\\\": \\\"accept\\\"");
+    snprintf(target, sizeof target, "adapter:%s", adapter);
+    char *skipping[] = {"explore", "--schema", "corpus/schemas/support-triage-v1.json", "--target", target,
+                        "--gates", "structure", "--budget", "50", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, skipping, out, OUT_LEN), 2);
+    ck_assert_msg(strstr(out, "50 skipped") && strstr(out, "no verdict on any case"), "%s", out);
+
+    char schema[512];
+    snprintf(schema, sizeof schema, "%s/false.json", dir);
+    write_text(schema, "false");
+    char *nothing[] = {"explore", "--schema", schema, "--target", "reference", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, nothing, out, OUT_LEN), 2);
+    ck_assert_msg(strstr(out, "0 tried"), "%s", out);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
+/* gen never clobbers a folder it did not write (a hand-made corpus, its
+ * rules.json), and explore --save never drops an earlier finding; gen may
+ * rewrite its own folder. */
+START_TEST(test_out_folder_is_not_clobbered)
+{
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char rules[512];
+    snprintf(rules, sizeof rules, "%s/rules.json", dir);
+    const char *mine = "{\"format\": \"gauntlet-rules/1\", \"rules\": []}\n";
+    write_text(rules, mine);
+    char *argv[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", "--max", "20", "--out", dir, NULL};
+    ck_assert_int_eq(gen_cli(argv, out), 2);
+    ck_assert_msg(strstr(out, "rules.json, which gauntlet gen did not write"), "%s", out);
+    char *text = gt_test_slurp(rules);
+    ck_assert_str_eq(text, mine);
+    free(text);
+    ck_assert_int_eq(remove(rules), 0);
+    ck_assert_int_eq(gen_cli(argv, out), 0);
+    ck_assert_int_eq(gen_cli(argv, out), 0); /* its own folder, again */
+    char *save[] = {"explore", "--schema", "corpus/schemas/support-triage-v1.json", "--target", "reference",
+                    "--budget", "5", "--save", dir, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, save, out, OUT_LEN), 2);
+    ck_assert_msg(strstr(out, "already holds") && strstr(out, ".cases.json"), "%s", out);
+    ck_assert_uint_eq(run_against_reference(dir), 20);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
+/* A loop-script disagreement is not shrunk, but --save still writes it as a
+ * ready case (it wrote nothing), and its script is printed. */
+START_TEST(test_explore_saves_a_loop_finding)
+{
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char adapter[512], target[600], save[512];
+    snprintf(adapter, sizeof adapter, "%s/loop-accepts.sh", dir);
+    write_adapter(adapter, "\"loop\"", "\\\"verdict\\\": \\\"accept\\\", \\\"subtype\\\": \\\"success\\\"");
+    snprintf(target, sizeof target, "adapter:%s", adapter);
+    snprintf(save, sizeof save, "%s/found", dir);
+    char *argv[] = {"explore", "--schema", "corpus/schemas/support-triage-v1.json", "--target", target,
+                    "--gates", "loop", "--save", save, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, argv, out, OUT_LEN), 1);
+    ck_assert_msg(strstr(out, "not shrunk: a loop script") && strstr(out, "\"json_schema\"") &&
+                      strstr(out, "saved as gen.loop."),
+                  "%s", out);
+    ck_assert_uint_eq(run_against_reference(save), 1);
+    /* its rules.json holds the rules of that one case, each proven */
+    char *rules[] = {"rules", save, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_rules, rules, out, OUT_LEN), 0);
+    remove_tree(dir);
+    free(dir);
     free(out);
 }
 END_TEST
@@ -555,6 +708,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_shrinkers_keep_the_property);
     tcase_add_test(tc, test_explore_reference_finds_nothing);
     tcase_add_test(tc, test_explore_shrinks_naive_node_failure);
+    tcase_add_test(tc, test_explore_without_a_verdict_is_not_green);
+    tcase_add_test(tc, test_out_folder_is_not_clobbered);
+    tcase_add_test(tc, test_explore_saves_a_loop_finding);
     tcase_add_test(tc, test_help_and_completion_list_the_commands);
     suite_add_tcase(suite, tc);
     return suite;

@@ -173,6 +173,42 @@ START_TEST(cli_runs_the_suite_on_any_target)
 }
 END_TEST
 
+/* DIR may be the suite's optional/ or optional/format/ folder (docs/jsts.md),
+ * and a tests/<draft> folder without optional/ is a suite too: only what is
+ * below DIR is read, and a missing sub-folder is not a problem. */
+START_TEST(optional_folders_and_a_suite_without_them)
+{
+    char optional[300], format[300], bare[300];
+    snprintf(optional, sizeof optional, "%s/optional", tests);
+    snprintf(format, sizeof format, "%s/optional/format", tests);
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_jsts_load_cases(corpus, "test", optional, false), 1);
+    ck_assert_int_eq(gt_jsts_load_cases(corpus, "test", format, true), 1);
+    ck_assert_ptr_nonnull(find(corpus, "jsts.draft2020-12.optional.format.date.date.not-a-date"));
+    gt_corpus_free(corpus);
+    corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_jsts_load_cases(corpus, "test", optional, true), 2); /* optional/ and its format/ */
+    gt_corpus_free(corpus);
+
+    char out[16384];
+    char *run[] = {"run", "--jsts", optional, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, run, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "1 passed, 0 failed, 0 skipped") != NULL && strstr(out, "cannot read") == NULL, "%s",
+                  out);
+
+    snprintf(bare, sizeof bare, "%s/bare/draft7", dir);
+    char parent[300];
+    snprintf(parent, sizeof parent, "%s/bare", dir);
+    ck_assert_int_eq(mkdir(parent, 0700), 0);
+    ck_assert_int_eq(mkdir(bare, 0700), 0);
+    write_file("bare/draft7/type.json", "[{\"description\": \"t\", \"schema\": {\"type\": \"string\"},\n"
+                                        "  \"tests\": [{\"description\": \"s\", \"data\": \"a\", \"valid\": true}]}]\n");
+    char *plain[] = {"run", "--jsts", bare, "--formats", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, plain, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "1 passed, 0 failed, 0 skipped") != NULL, "%s", out);
+}
+END_TEST
+
 /* A failing suite test fails its case, with the file and the test named. */
 START_TEST(cli_reports_a_failing_test)
 {
@@ -183,6 +219,16 @@ START_TEST(cli_reports_a_failing_test)
     char *run[] = {"run", "--jsts", tests, NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_run, run, out, sizeof out), 1);
     ck_assert_msg(strstr(out, "FAIL jsts.draft2020-12.wrong.g.claims-1-is-a-string") != NULL, "%s", out);
+    /* an invalid-instance test whose schema does not compile is no pass */
+    write_file("tests/draft2020-12/wrong.json",
+               "[{\"description\": \"g\", \"schema\": {\"$schema\": \"http://localhost:1234/no-such-meta.json\","
+               " \"type\": \"string\"},\n"
+               "  \"tests\": [{\"description\": \"a number is not a string\", \"data\": 1, \"valid\": false}]}]\n");
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, run, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "FAIL jsts.draft2020-12.wrong.g.a-number-is-not-a-string: expected reject structure on the "
+                              "instance, observed reject structure/schema_unknown_dialect: the schema did not compile") !=
+                      NULL,
+                  "%s", out);
     write_file("tests/draft2020-12/wrong.json", "[{\"description\": \"g\", \"schema\": {}, \"tests\": [{\"data\": 1}]}]");
     ck_assert_int_eq(gt_test_cli(gt_cmd_run, run, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "wrong.json:1: /0/tests/0: a test needs \"data\" and a boolean \"valid\"") != NULL, "%s",
@@ -199,6 +245,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, tests_become_structure_cases);
     tcase_add_test(tc, cli_runs_the_suite_on_any_target);
     tcase_add_test(tc, cli_reports_a_failing_test);
+    tcase_add_test(tc, optional_folders_and_a_suite_without_them);
     suite_add_tcase(suite, tc);
     return suite;
 }

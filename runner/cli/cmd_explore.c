@@ -11,7 +11,9 @@
  *           it; otherwise `no disagreement in N cases ...`;
  *   stderr: a progress line, only when stderr is a terminal;
  *   exit:   1 a disagreement was found, 0 the budget ended with none,
- *           2 usage, bad schema or sample, a target that cannot start. */
+ *           2 usage, bad schema or sample, a target that cannot start, or
+ *           no case that got a verdict from the target (none generated,
+ *           every one skipped or errored). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,8 @@ static void explore_usage(FILE *out)
           "  --budget N             try at most N cases (default 5000)\n"
           "  --time S               stop trying new cases after S seconds\n"
           "  --save DIR             write the minimal input as a ready case (a corpus folder)\n"
-          "exit: 1 a disagreement was found, 0 none within the budget, 2 usage or bad input\n",
+          "exit: 1 a disagreement was found, 0 none within the budget, 2 usage or bad input, or no case\n"
+          "      got a verdict from the target\n",
           out);
 }
 
@@ -132,13 +135,43 @@ static void print_outcome(const char *label, const gt_observed *seen)
 
 static void print_input(const gt_gen_case *kase)
 {
-    if (kase->raw == NULL) {
-        printf("    (a loop script)\n");
-        return;
-    }
     fputs("    ", stdout);
-    gt_report_visible(stdout, kase->raw, kase->raw_len, false);
+    if (kase->raw == NULL) /* a loop script: its JSON, on one line */
+        gt_report_visible(stdout, (const unsigned char *)kase->script_json, strlen(kase->script_json), false);
+    else
+        gt_report_visible(stdout, kase->raw, kase->raw_len, false);
     putchar('\n');
+}
+
+/* Write candidate `index` alone as a ready case in `save_dir`, described as
+ * `description` (taken). Returns 1 (a disagreement), or 2 on a write error. */
+static int save_finding(explore_state *state, size_t index, char *description, const char *save_dir)
+{
+    gt_gen_case *kase = gt_gen_case_at(state->gen, index);
+    bool *keep = calloc(gt_gen_count(state->gen), sizeof *keep);
+    if (keep == NULL) {
+        free(description);
+        return 2;
+    }
+    keep[index] = true;
+    free(kase->description);
+    kase->description = description;
+    int status = gt_gen_cli_write("gauntlet explore", state->gen, save_dir, keep);
+    free(keep);
+    if (status != 0)
+        return 2;
+    printf("saved as %s in %s (gauntlet run %s)\n", kase->id, save_dir, save_dir);
+    return 1;
+}
+
+/* "found by gauntlet explore (OPS), WHAT; the target said VERDICT" (malloc'd). */
+static char *finding_text(const char *ops, const char *what, const gt_observed *target_seen)
+{
+    char text[256], *description = NULL;
+    gt_gen_outcome_text(target_seen->verdict, target_seen->gate, target_seen->reason, text, sizeof text);
+    if (asprintf(&description, "found by gauntlet explore (%s), %s; the target said %s", ops, what, text) < 0)
+        return NULL;
+    return description;
 }
 
 static double seconds_now(void)
@@ -164,14 +197,23 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
     if (found->raw == NULL) { /* a loop script: nothing to shrink on bytes */
         printf("input (not shrunk: a loop script):\n");
         print_input(found);
-        return 1;
+        return save_dir == NULL ? 1
+                                : save_finding(state, state->from,
+                                               finding_text(found->ops, "not shrunk (a loop script)", target_seen),
+                                               save_dir);
     }
-    /* copy: the candidate array grows while shrinking */
+    /* copy: the candidate array grows (moves) while shrinking; `found` is
+     * not used after it */
     size_t original_len = found->raw_len;
     unsigned char *original = malloc(original_len + 1);
-    if (original == NULL)
+    char *ops = strdup(found->ops);
+    if (original == NULL || ops == NULL) {
+        free(original);
+        free(ops);
         return 1;
+    }
     memcpy(original, found->raw, original_len);
+    found = NULL;
     bool syntax = state->reference_rank == GT_GATE_SYNTAX ||
                   (stop_rank(target_seen) == GT_GATE_SYNTAX && state->reference_rank != GT_GATE_SYNTAX);
     gt_shrink_stats stats = {0};
@@ -191,6 +233,7 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
     if (minimal == NULL || !still_disagrees(state, minimal, len) || state->last < 0) {
         printf("the disagreement did not reproduce while shrinking (a flaky target?)\n");
         free(minimal);
+        free(ops);
         return 1;
     }
     free(minimal);
@@ -200,27 +243,14 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
     print_input(shrunk);
     print_outcome("reference", &shrunk->reference);
     print_outcome("target", &state->last_target);
+    int status = 1;
     if (save_dir != NULL) {
-        size_t count = gt_gen_count(state->gen);
-        bool *keep = calloc(count, sizeof *keep);
-        if (keep == NULL)
-            return 2;
-        keep[state->last] = true;
-        free(shrunk->description);
-        shrunk->description = NULL;
-        char text[256];
-        gt_gen_outcome_text(state->last_target.verdict, state->last_target.gate, state->last_target.reason, text,
-                            sizeof text);
-        if (asprintf(&shrunk->description, "found by gauntlet explore (%s), shrunk from %zu bytes; the target said %s",
-                     found->ops, original_len, text) < 0)
-            shrunk->description = NULL;
-        int status = gt_gen_cli_write("gauntlet explore", state->gen, save_dir, keep);
-        free(keep);
-        if (status != 0)
-            return 2;
-        printf("saved as %s in %s (gauntlet run %s)\n", shrunk->id, save_dir, save_dir);
+        char what[64];
+        snprintf(what, sizeof what, "shrunk from %zu bytes", original_len);
+        status = save_finding(state, (size_t)state->last, finding_text(ops, what, &state->last_target), save_dir);
     }
-    return 1;
+    free(ops);
+    return status;
 }
 
 static int explore_main(int argc, char **argv, gt_gen_cli *cli)
@@ -250,6 +280,8 @@ static int explore_main(int argc, char **argv, gt_gen_cli *cli)
     }
     if (budget == 0 && seconds == 0)
         budget = EXPLORE_DEFAULT_BUDGET;
+    if (save_dir != NULL && gt_gen_cli_check_out(who, save_dir, true) != 0)
+        return 2;
     explore_state state = {0};
     char err[1024];
     if (gt_target_open(target_spec, &state.target, err, sizeof err) != 0) {
@@ -295,11 +327,12 @@ static int explore_main(int argc, char **argv, gt_gen_cli *cli)
         tried++;
         if (progress && tried % 50 == 0)
             fprintf(stderr, "\rexplore: %zu cases tried, %zu skipped, %zu errors", tried, skipped, errors);
-        if (checked == GT_CHECK_SKIPPED)
+        if (checked == GT_CHECK_SKIPPED) {
             skipped++;
-        else if (checked != GT_CHECK_DONE && errors++ == 0)
-            fprintf(stderr, "%s: %s: %s\n", who, kase->id, note); /* the first one; all are counted */
-        else if (disagree(&kase->reference, &seen)) {
+        } else if (checked != GT_CHECK_DONE) { /* counted, never a finding; the first one's note is shown */
+            if (errors++ == 0)
+                fprintf(stderr, "%s: %s: %s\n", who, kase->id, note);
+        } else if (disagree(&kase->reference, &seen)) {
             if (progress)
                 fputs("\r\033[K", stderr);
             state.from = (size_t)index;
@@ -311,6 +344,13 @@ static int explore_main(int argc, char **argv, gt_gen_cli *cli)
         fputs("\r\033[K", stderr);
     if (status == 0)
         printf("no disagreement in %zu cases (%zu skipped by the target, %zu errors)\n", tried, skipped, errors);
+    if (status == 0 && tried == skipped + errors) { /* nothing was compared: never a green run */
+        fprintf(stderr,
+                "%s: the target gave no verdict on any case (%zu tried, %zu skipped, %zu errors): nothing was "
+                "explored\n",
+                who, tried, skipped, errors);
+        status = 2;
+    }
     gt_observed_clear(&state.last_target);
     free(order);
     gt_gen_free(state.gen);

@@ -10,7 +10,8 @@
  *   stdout: one line `gauntlet gen: N cases ... in DIR` with the counts;
  *   stderr: why no valid instance could be synthesised, when so;
  *   exit:   0 written, 2 usage, unreadable or bad schema or sample (the
- *           message names the file and the schema location), write error. */
+ *           message names the file and the schema location), an output
+ *           folder gen did not write, write error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,8 @@ static void gen_usage(FILE *out)
           "  --max N                keep at most N cases, spread evenly over operators and paths\n"
           "  --report FILE          write counts per operator and the ambiguous candidates (JSON)\n"
           "  --out DIR              the corpus folder to write (created when missing; required)\n"
-          "exit: 0 written, 2 usage, unreadable or invalid schema or sample, write error\n",
+          "exit: 0 written, 2 usage, unreadable or invalid schema or sample, an --out folder gen did not\n"
+          "      write (its rules.json or case files), write error\n",
           out);
 }
 
@@ -55,6 +57,8 @@ static int gen_main(int argc, char **argv, gt_gen_cli *cli)
         gen_usage(stderr);
         return 2;
     }
+    if (gt_gen_cli_check_out(who, out_dir, false) != 0)
+        return 2;
     gt_gen *gen = gt_gen_cli_build(who, cli);
     if (gen == NULL)
         return 2;

@@ -54,6 +54,10 @@ bool gt_gen_cli_count(const char *text, size_t *out);
  * message on stderr. */
 int gt_gen_cli_write(const char *who, const gt_gen *gen, const char *dir, const bool *keep);
 
+/* Refuse an output folder gt_gen_cli_write would clobber
+ * (gt_gen_check_out_dir). Returns 0, or -1 after a message on stderr. */
+int gt_gen_cli_check_out(const char *who, const char *dir, bool no_cases);
+
 #define GT_GEN_CLI_HELP                                                                                                \
     "  --schema FILE          the contract: a JSON Schema (required)\n"                                                \
     "  --sample FILE          a valid instance to start from (repeatable); without one a minimal and a\n"              \
