@@ -312,6 +312,70 @@ void gt_report_visible(FILE *out, const unsigned char *raw, size_t len, bool htm
     }
 }
 
+/* "invisible", "combining" or NULL for a code point worth a mark: format
+ * and space characters that look like nothing (or like a space), and
+ * combining marks that change the letter before them. */
+const char *gt_report_code_point_kind(unsigned cp)
+{
+    if (cp == 0x00A0 || cp == 0x00AD || cp == 0x034F || cp == 0x061C || cp == 0x115F || cp == 0x1160 ||
+        cp == 0x180E || (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) ||
+        (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0x3164 || cp == 0xFEFF || cp == 0xFFA0 ||
+        (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0000 && cp <= 0xE007F))
+        return "invisible";
+    if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x1AB0 && cp <= 0x1AFF) || (cp >= 0x1DC0 && cp <= 0x1DFF) ||
+        (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE20 && cp <= 0xFE2F))
+        return "combining";
+    return NULL;
+}
+
+/* Every non-ASCII code point of the raw input, with its line:column (in
+ * code points, as the syntax gate counts) and what it is: a homoglyph, a
+ * combining mark or an invisible character looks like nothing special in
+ * the raw text above. At most `max_lines` lines. */
+void gt_report_code_points(FILE *out, const unsigned char *raw, size_t raw_len, size_t max_lines)
+{
+    unsigned line = 1, column = 1;
+    size_t shown = 0, more = 0;
+    for (size_t at = 0; at < raw_len;) {
+        uint32_t cp;
+        size_t len = gt_report_utf8_decode(raw + at, raw_len - at, &cp);
+        bool valid = len > 0;
+        if (!valid) /* one invalid byte, shown as itself */
+            len = 1, cp = raw[at];
+        if (cp >= 0x80 || !valid) {
+            if (shown == 0)
+                fputs("\nnon-ASCII code points (line:column):\n", out);
+            if (shown == max_lines) {
+                more++;
+            } else {
+                const char *kind = valid ? gt_report_code_point_kind(cp) : "invalid UTF-8 byte";
+                if (valid)
+                    fprintf(out, "    %u:%u  U+%04X", line, column, cp);
+                else
+                    fprintf(out, "    %u:%u  byte 0x%02X", line, column, cp);
+                if (kind != NULL)
+                    fprintf(out, "  %s", kind);
+                else if (valid) { /* shown as itself: a homoglyph is visible only by its number */
+                    fputs("  \xe2\x80\x9c", out);
+                    fwrite(raw + at, 1, len, out);
+                    fputs("\xe2\x80\x9d", out);
+                }
+                fputc('\n', out);
+                shown++;
+            }
+        }
+        if (cp == '\n') {
+            line++;
+            column = 1;
+        } else {
+            column++;
+        }
+        at += len;
+    }
+    if (more > 0)
+        fprintf(out, "    ... and %zu more\n", more);
+}
+
 const char *gt_report_verdict_text(gt_verdict verdict)
 {
     return verdict == GT_VERDICT_ACCEPT ? "accept" : verdict == GT_VERDICT_REJECT ? "reject" : NULL;

@@ -65,6 +65,15 @@ void gt_report_md_code(FILE *out, const char *text);
  * markers are wrapped in <span class="m">. */
 void gt_report_visible(FILE *out, const unsigned char *raw, size_t len, bool html);
 
+/* "invisible", "combining" or NULL for code point `cp`. */
+const char *gt_report_code_point_kind(unsigned cp);
+
+/* Under raw text: every non-ASCII code point with its line:column and what
+ * it is ("invisible", "combining", or the character itself, so that a
+ * homoglyph shows by its number), at most `max_lines` lines; nothing for
+ * ASCII text (gauntlet show, gauntlet explore). */
+void gt_report_code_points(FILE *out, const unsigned char *raw, size_t raw_len, size_t max_lines);
+
 /* "accept" / "reject", or NULL for no verdict. */
 const char *gt_report_verdict_text(gt_verdict verdict);
 

@@ -628,6 +628,43 @@ START_TEST(test_explore_saves_a_loop_finding)
 }
 END_TEST
 
+/* The shrunk input of a disagreement on a homoglyph lists its non-ASCII
+ * code points, as gauntlet show does: "DЕ" (Cyrillic Е) looks like "DE". */
+START_TEST(test_explore_marks_homoglyphs)
+{
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char schema[512], sample[512], adapter[512], target[600];
+    snprintf(schema, sizeof schema, "%s/s.json", dir);
+    snprintf(sample, sizeof sample, "%s/v.json", dir);
+    snprintf(adapter, sizeof adapter, "%s/cyrillic.sh", dir);
+    write_text(schema, "{\"type\": \"object\", \"properties\": {\"name\": {\"type\": \"string\"}}}");
+    write_text(sample, "{\"name\": \"D\xd0\x95\"}");
+    /* rejects (structure) whatever holds a Cyrillic Е, accepts the rest */
+    write_text(adapter, "#!/bin/sh\n"
+                        "while IFS= read -r line; do\n"
+                        "  seq=$(printf '%s' \"$line\" | sed -n 's/.*\"seq\": *\\([0-9]*\\).*/\\1/p')\n"
+                        "  case \"$line\" in\n"
+                        "  *'\"hello\"'*) echo '{\"protocol\": 1, \"implementation\": {\"name\": \"stub\"},"
+                        " \"capabilities\": [\"syntax\", \"structure\"]}' ;;\n"
+                        "  *'\"stop\"'*) exit 0 ;;\n"
+                        "  *\xd0\x95*) echo \"{\\\"seq\\\": $seq, \\\"verdict\\\": \\\"reject\\\", \\\"gate\\\": "
+                        "\\\"structure\\\", \\\"reason\\\": \\\"x\\\"}\" ;;\n"
+                        "  *) echo \"{\\\"seq\\\": $seq, \\\"verdict\\\": \\\"accept\\\"}\" ;;\n"
+                        "  esac\n"
+                        "done\n");
+    ck_assert_int_eq(chmod(adapter, 0700), 0);
+    snprintf(target, sizeof target, "adapter:%s", adapter);
+    char *argv[] = {"explore", "--schema", schema, "--sample", sample, "--target", target, "--gates", "structure", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, argv, out, OUT_LEN), 1);
+    ck_assert_msg(strstr(out, "shrunk from ") && strstr(out, "non-ASCII code points (line:column):\n") &&
+                      strstr(out, "U+0415"),
+                  "%s", out);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
 /* The largest input explore may shrink the naive pipeline's failure to. */
 #define NAIVE_SHRUNK_MAX_BYTES 16
 
@@ -711,6 +748,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_explore_without_a_verdict_is_not_green);
     tcase_add_test(tc, test_out_folder_is_not_clobbered);
     tcase_add_test(tc, test_explore_saves_a_loop_finding);
+    tcase_add_test(tc, test_explore_marks_homoglyphs);
     tcase_add_test(tc, test_help_and_completion_list_the_commands);
     suite_add_tcase(suite, tc);
     return suite;

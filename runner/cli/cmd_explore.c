@@ -27,6 +27,7 @@
 #include "runner/shrink.h"
 
 #define EXPLORE_DEFAULT_BUDGET 5000
+#define EXPLORE_MAX_MARKS 20 /* non-ASCII code points listed under the shrunk input */
 
 static void explore_usage(FILE *out)
 {
@@ -241,6 +242,7 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
     printf("shrunk from %zu to %zu bytes (%zu tests); invisible bytes shown as \xe2\x9f\xa8...\xe2\x9f\xa9:\n",
            original_len, shrunk->raw_len, stats.tests);
     print_input(shrunk);
+    gt_report_code_points(stdout, shrunk->raw, shrunk->raw_len, EXPLORE_MAX_MARKS); /* a homoglyph looks like ASCII */
     print_outcome("reference", &shrunk->reference);
     print_outcome("target", &state->last_target);
     int status = 1;

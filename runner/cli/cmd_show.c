@@ -106,94 +106,6 @@ static void field(FILE *out, const char *label, const char *value)
     fputc('\n', out);
 }
 
-/* One UTF-8 code point at `p` (at most `left` bytes): its value, and its
- * length in *len; an invalid byte is returned as itself with length 1 and
- * *valid false. */
-static unsigned decode_utf8(const unsigned char *p, size_t left, size_t *len, bool *valid)
-{
-    *valid = true;
-    *len = 1;
-    if (p[0] < 0x80)
-        return p[0];
-    size_t need = p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 && p[0] < 0xE0 ? 2 : 0;
-    if (need == 0 || need > left) {
-        *valid = false;
-        return p[0];
-    }
-    unsigned cp = p[0] & (0xFFu >> (need + 1));
-    for (size_t i = 1; i < need; i++) {
-        if ((p[i] & 0xC0) != 0x80) {
-            *valid = false;
-            return p[0];
-        }
-        cp = (cp << 6) | (p[i] & 0x3Fu);
-    }
-    *len = need;
-    return cp;
-}
-
-/* "invisible", "combining" or NULL for a code point worth a mark: format
- * and space characters that look like nothing (or like a space), and
- * combining marks that change the letter before them. */
-static const char *code_point_kind(unsigned cp)
-{
-    if (cp == 0x00A0 || cp == 0x00AD || cp == 0x034F || cp == 0x061C || cp == 0x115F || cp == 0x1160 ||
-        cp == 0x180E || (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) ||
-        (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0x3164 || cp == 0xFEFF || cp == 0xFFA0 ||
-        (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0000 && cp <= 0xE007F))
-        return "invisible";
-    if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x1AB0 && cp <= 0x1AFF) || (cp >= 0x1DC0 && cp <= 0x1DFF) ||
-        (cp >= 0x20D0 && cp <= 0x20FF) || (cp >= 0xFE20 && cp <= 0xFE2F))
-        return "combining";
-    return NULL;
-}
-
-/* Every non-ASCII code point of the raw input, with its line:column (in
- * code points, as the syntax gate counts) and what it is: a homoglyph, a
- * combining mark or an invisible character looks like nothing special in
- * the raw text above. At most SHOW_MAX_MARKS lines. */
-static void print_code_point_marks(FILE *out, const unsigned char *raw, size_t raw_len)
-{
-    unsigned line = 1, column = 1;
-    size_t shown = 0, more = 0;
-    for (size_t at = 0; at < raw_len;) {
-        size_t len;
-        bool valid;
-        unsigned cp = decode_utf8(raw + at, raw_len - at, &len, &valid);
-        if (cp >= 0x80 || !valid) {
-            if (shown == 0)
-                fputs("\nnon-ASCII code points (line:column):\n", out);
-            if (shown == SHOW_MAX_MARKS) {
-                more++;
-            } else {
-                const char *kind = valid ? code_point_kind(cp) : "invalid UTF-8 byte";
-                if (valid)
-                    fprintf(out, "    %u:%u  U+%04X", line, column, cp);
-                else
-                    fprintf(out, "    %u:%u  byte 0x%02X", line, column, cp);
-                if (kind != NULL)
-                    fprintf(out, "  %s", kind);
-                else if (valid) { /* shown as itself: a homoglyph is visible only by its number */
-                    fputs("  \xe2\x80\x9c", out);
-                    fwrite(raw + at, 1, len, out);
-                    fputs("\xe2\x80\x9d", out);
-                }
-                fputc('\n', out);
-                shown++;
-            }
-        }
-        if (cp == '\n') {
-            line++;
-            column = 1;
-        } else {
-            column++;
-        }
-        at += len;
-    }
-    if (more > 0)
-        fprintf(out, "    ... and %zu more\n", more);
-}
-
 /* The input line `line` with a caret under code-point column `column`: a
  * window of SHOW_CARET_WINDOW code points either side, control characters
  * and the invisible ones printed as a middle dot so the caret lines up. */
@@ -210,11 +122,13 @@ static void print_caret(FILE *out, const unsigned char *raw, size_t raw_len, uns
     fprintf(out, "%u, column %u):\n    %s", line, column, first > 1 ? "..." : "");
     unsigned col = 1, caret = first > 1 ? 3 : 0;
     for (; at < raw_len && raw[at] != '\n' && col <= column + SHOW_CARET_WINDOW; col++) {
-        size_t len;
-        bool valid;
-        unsigned cp = decode_utf8(raw + at, raw_len - at, &len, &valid);
+        uint32_t cp;
+        size_t len = gt_report_utf8_decode(raw + at, raw_len - at, &cp);
+        bool valid = len > 0;
+        if (!valid)
+            len = 1, cp = raw[at];
         if (col >= first) {
-            if (!valid || cp < 0x20 || cp == 0x7F || code_point_kind(cp) != NULL)
+            if (!valid || cp < 0x20 || cp == 0x7F || gt_report_code_point_kind(cp) != NULL)
                 fputs("\xc2\xb7", out); /* a middle dot */
             else
                 fwrite(raw + at, 1, len, out);
@@ -271,7 +185,7 @@ static void print_case(FILE *out, const gt_case *kase)
             free(text);
         }
         fputc('\n', out);
-        print_code_point_marks(out, kase->input.raw, kase->input.raw_len);
+        gt_report_code_points(out, kase->input.raw, kase->input.raw_len, SHOW_MAX_MARKS);
     } else
         fputs("\nraw input: none (the layer's inputs are in the case fields below)\n", out);
     if (kase->input.schema_json != NULL) {
