@@ -138,7 +138,7 @@ $(BUILD)/bench/bench_parse: bench/bench_parse.c $(LIBAPP) $(LIBGT) $(if $(SIMDJS
 
 ## test: build and run every Check suite, the bundled corpus and the JSON-Schema-Test-Suite floor
 test: $(GAUNTLET) $(ADAPTER_BIN) $(TEST_BIN) $(DIST_LIB) $(SHARED_LIB)
-	@BUILD=$(BUILD) GAUNTLET=$(GAUNTLET) SAN=$(SAN) sh scripts/run-tests.sh $(TEST_BIN)
+	@BUILD=$(BUILD) GAUNTLET=$(GAUNTLET) SAN=$(SAN) COV=$(COV) sh scripts/run-tests.sh $(TEST_BIN)
 
 ## test-browser: render the HTML report in headless Chromium (apt-get install -y chromium); fails if absent
 test-browser: $(BUILD)/suite/test_html_browser

@@ -250,8 +250,10 @@ static void note_claims(const gt_policy *policy, const gt_value *instance, gt_po
         if (gt_pointer_get(instance, pointer) == NULL)
             continue;
         int wrote = snprintf(names + used, sizeof names - used, "%s%s", count ? ", " : "", pointer);
-        if (wrote < 0 || (size_t)wrote >= sizeof names - used)
+        if (wrote < 0 || (size_t)wrote >= sizeof names - used) {
+            names[used] = '\0'; /* a name that does not fit is left out whole, never cut */
             break;
+        }
         used += (size_t)wrote;
         count++;
     }

@@ -29,6 +29,7 @@ char *gt_read_file_max(const char *path, size_t max, size_t *len, bool *over, ch
     }
     size_t cap = 65536, used = 0;
     bool too_big = false;
+    int read_errno = 0;
     char *data = malloc(cap);
     while (data != NULL) {
         if (used > max) {
@@ -50,14 +51,17 @@ char *gt_read_file_max(const char *path, size_t max, size_t *len, bool *over, ch
             want = max + 1 - used;
         size_t got = fread(data + used, 1, want, in);
         used += got;
-        if (got == 0)
+        if (got == 0) {
+            read_errno = ferror(in) ? errno : 0; /* EISDIR for a folder */
             break;
+        }
     }
     int failed = data == NULL || ferror(in) || (too_big && over == NULL);
     if (failed && too_big && data != NULL)
         snprintf(err, err_len, "%s: larger than %zu bytes", use_stdin ? "<stdin>" : path, max);
     else if (failed)
-        snprintf(err, err_len, "%s: %s", use_stdin ? "<stdin>" : path, data == NULL ? "out of memory" : "read error");
+        snprintf(err, err_len, "%s: %s", use_stdin ? "<stdin>" : path,
+                 data == NULL ? "out of memory" : read_errno ? strerror(read_errno) : "read error");
     if (over != NULL)
         *over = too_big;
     if (!use_stdin)

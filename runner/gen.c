@@ -647,15 +647,44 @@ static size_t group_cases(const gt_gen *gen, long *group_of, const char **names,
     return groups;
 }
 
+/* The order the cap's round-robin visits the `groups` operators: the first
+ * of each family, then the second of each, ..., so that a cap below the
+ * number of operators still keeps cases of every family (it kept valid and
+ * syntax operators only: the structure and loop ones come last). */
+static void interleave_families(const gt_gen *gen, const long *group_of, size_t groups, size_t *family,
+                                size_t *position, size_t *visit)
+{
+    static const char *const families[] = {"valid", "syntax", "structure", "loop"};
+    size_t in_family[5] = {0};
+    for (size_t g = 0; g < groups; g++)
+        family[g] = SIZE_MAX;
+    for (size_t i = 0; i < gen->count; i++) {
+        if (group_of[i] < 0 || family[group_of[i]] != SIZE_MAX)
+            continue;
+        size_t f = 0;
+        while (f < 4 && strcmp(families[f], gen->cases[i].family) != 0)
+            f++;
+        family[group_of[i]] = f;
+    }
+    for (size_t g = 0; g < groups; g++) /* groups are numbered in order of first appearance */
+        position[g] = in_family[family[g]]++;
+    size_t placed = 0;
+    for (size_t round = 0; placed < groups; round++)
+        for (size_t f = 0; f < 5; f++)
+            for (size_t g = 0; g < groups; g++)
+                if (family[g] == f && position[g] == round)
+                    visit[placed++] = g;
+}
+
 size_t gt_gen_cap(gt_gen *gen, size_t max)
 {
     size_t n = gen->count;
     long *group_of = calloc(n + 1, sizeof *group_of);
     const char **names = calloc(n + 1, sizeof *names);
     size_t *sizes = calloc(n + 1, sizeof *sizes), *quota = calloc(n + 1, sizeof *quota),
-           *rank = calloc(n + 1, sizeof *rank);
+           *rank = calloc(n + 1, sizeof *rank), *visit = calloc(3 * (n + 1), sizeof *visit);
     size_t kept = 0;
-    if (group_of && names && sizes && quota && rank) {
+    if (group_of && names && sizes && quota && rank && visit) {
         size_t groups = group_cases(gen, group_of, names, sizes);
         size_t total = 0;
         for (size_t g = 0; g < groups; g++)
@@ -663,12 +692,13 @@ size_t gt_gen_cap(gt_gen *gen, size_t max)
         if (max == 0 || max >= total) {
             kept = total;
         } else {
-            /* round-robin quotas: every operator gets its turn */
+            /* round-robin quotas: every operator gets its turn, the families interleaved */
+            interleave_families(gen, group_of, groups, visit + (n + 1), visit + 2 * (n + 1), visit);
             size_t given = 0;
             while (given < max)
-                for (size_t g = 0; g < groups && given < max; g++)
-                    if (quota[g] < sizes[g])
-                        quota[g]++, given++;
+                for (size_t v = 0; v < groups && given < max; v++)
+                    if (quota[visit[v]] < sizes[visit[v]])
+                        quota[visit[v]]++, given++;
             /* inside an operator, evenly spaced picks over its paths */
             for (size_t i = 0; i < n; i++) {
                 if (group_of[i] < 0)
@@ -685,6 +715,7 @@ size_t gt_gen_cap(gt_gen *gen, size_t max)
     free(sizes);
     free(quota);
     free(rank);
+    free(visit);
     return kept;
 }
 

@@ -122,9 +122,10 @@ long gt_gen_variant(gt_gen *gen, size_t from, const unsigned char *raw, size_t r
  * into the generator; valid until the next call that adds candidates). */
 void gt_gen_input(gt_gen *gen, const gt_gen_case *kase, gt_case_input *input);
 
-/* The rule ids used by confirmed cases, sorted, unique (NULL-terminated
+/* The rule ids the written cases name (`keep` as gt_gen_write_corpus: NULL =
+ * every confirmed case the cap kept), sorted, unique (NULL-terminated
  * malloc'd array of borrowed strings; the caller frees the array). */
-const char **gt_gen_rules_used(const gt_gen *gen, size_t *count);
+const char **gt_gen_rules_used(const gt_gen *gen, const bool *keep, size_t *count);
 
 /* Write the confirmed cases as a corpus folder `dir` (created when missing):
  * schema.json (the schema as given), rules.json (the rules the cases name,

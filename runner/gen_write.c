@@ -19,7 +19,13 @@ static int compare_strings(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-const char **gt_gen_rules_used(const gt_gen *gen, size_t *count)
+/* Is candidate `i` written (gt_gen_write_corpus's `keep`)? */
+static bool is_written(const gt_gen *gen, const bool *keep, size_t i)
+{
+    return keep ? keep[i] : gen->cases[i].confirmed && !gen->cases[i].dropped;
+}
+
+const char **gt_gen_rules_used(const gt_gen *gen, const bool *keep, size_t *count)
 {
     size_t total = 0;
     for (size_t i = 0; i < gen->count; i++)
@@ -29,7 +35,7 @@ const char **gt_gen_rules_used(const gt_gen *gen, size_t *count)
         return NULL;
     size_t n = 0;
     for (size_t i = 0; i < gen->count; i++)
-        for (size_t r = 0; gen->cases[i].confirmed && r < gen->cases[i].rule_count; r++)
+        for (size_t r = 0; is_written(gen, keep, i) && r < gen->cases[i].rule_count; r++)
             ids[n++] = gen->cases[i].rules[r];
     qsort(ids, n, sizeof *ids, compare_strings);
     size_t unique = 0;
@@ -287,7 +293,7 @@ int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, co
     cJSON_AddStringToObject(list, "description", GEN_RULES_DESCRIPTION);
     cJSON *items = cJSON_AddArrayToObject(list, "rules");
     size_t used_count = 0;
-    const char **used = gt_gen_rules_used(gen, &used_count);
+    const char **used = gt_gen_rules_used(gen, keep, &used_count);
     for (size_t u = 0; used != NULL && u < used_count; u++) {
         const struct gt_rule *rule = NULL;
         for (size_t r = 0; r < rule_count && rule == NULL; r++)
@@ -328,8 +334,7 @@ int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, co
         size_t written = 0;
         for (size_t i = 0; i < gen->count; i++) {
             const gt_gen_case *kase = &gen->cases[i];
-            bool wanted = keep ? keep[i] : kase->confirmed && !kase->dropped;
-            if (!wanted || strcmp(kase->family, families[f]) != 0)
+            if (!is_written(gen, keep, i) || strcmp(kase->family, families[f]) != 0)
                 continue;
             cJSON_AddItemToArray(cases, case_object(kase));
             written++;

@@ -11,6 +11,7 @@
 #include "gauntlet/runner/run.h"
 
 #include "gauntlet/parse.h"
+#include "gauntlet/schema.h"
 #include "gauntlet/semantic.h"
 
 #include <pthread.h>
@@ -479,6 +480,18 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
     return outcome;
 }
 
+/* Is `reason` a code for a schema that did not compile (not a ref cycle,
+ * which evaluation meets)? Such a rejection says nothing about the
+ * instance. */
+static bool schema_compile_problem(const char *reason)
+{
+    for (int code = GT_SCHEMA_PROBLEM_NONE + 1; reason != NULL && code < GT_SCHEMA_PROBLEM_COUNT; code++)
+        if (code != GT_SCHEMA_PROBLEM_REF_CYCLE &&
+            strcmp(reason, gt_schema_problem_code_str((gt_schema_problem_code)code)) == 0)
+            return true;
+    return false;
+}
+
 gt_outcome gt_compare(const gt_expect *expect, const gt_observed *observed, char *why, size_t why_len)
 {
     char scratch[1];
@@ -494,11 +507,17 @@ gt_outcome gt_compare(const gt_expect *expect, const gt_observed *observed, char
         if (same && expect->reason != NULL)
             same = text_equal(expect->reason, observed->reason);
     }
-    if (!same) {
+    /* A rejection with no reason asserted (a JSON-Schema-Test-Suite test) is
+     * about the instance: a schema the target could not compile is no pass. */
+    bool unusable_schema = same && expect->verdict == GT_VERDICT_REJECT && expect->reason == NULL &&
+                           text_equal(observed->gate, "structure") && schema_compile_problem(observed->reason);
+    if (!same || unusable_schema) {
         buf_printf(&buf, "expected ");
         describe_expect(&buf, expect);
-        buf_printf(&buf, ", observed ");
+        buf_printf(&buf, unusable_schema ? " on the instance, observed " : ", observed ");
         describe_observed(&buf, observed);
+        if (unusable_schema)
+            buf_printf(&buf, ": the schema did not compile");
         if (observed->verdict == GT_VERDICT_REJECT && observed->message != NULL)
             buf_printf(&buf, " (%s)", observed->message);
         return GT_OUTCOME_FAIL;

@@ -348,28 +348,41 @@ def replay(gauntlet, corpus, report, timeout, adapter=None, case_id=None):
 
 # A file's (or a case's) replay in the fallback after a crash or hang may take
 # this long: a hang then costs one file or case, not the mutant's verdict.
-FILE_TIMEOUT = 10.0
+FILE_TIMEOUT = 5.0
+# ... and either phase of that fallback stops after this many crashing or
+# hanging runs in a row.
+FALLBACK_STREAK = 10
 
 
 def replay_by_file(gauntlet, lister, corpus, report):
     """Replay every case file of `corpus` on its own, then each case of a file
     that crashed or hung on its own: ("killed", failing case ids) at the
     first failure, else ("survived", []). `lister` is an unmutated gauntlet
-    (it lists a file's case ids)."""
+    (it lists a file's case ids). Each phase gives up after FALLBACK_STREAK
+    runs in a row that crash or hang (a mutant that breaks everything it
+    touches), so a hanging mutant costs minutes, not hours."""
     files = sorted(os.path.join(d, f) for d, _, names in os.walk(corpus) for f in names if f.endswith(".cases.json"))
-    broken = []
+    broken, streak = [], 0
     for path in files:
         status, failed = replay(gauntlet, path, report, FILE_TIMEOUT)
         if status == "killed":
             return status, failed
-        if status in ("crash", "timeout"):
+        broken_now = status in ("crash", "timeout")
+        if broken_now:
             broken.append(path)
+        streak = streak + 1 if broken_now else 0
+        if streak >= FALLBACK_STREAK:
+            break
+    streak = 0
     for path in broken:
         listed = subprocess.run([lister, "run", path, "--list"], cwd=ROOT, capture_output=True, text=True)
         for case_id in listed.stdout.split():
             status, failed = replay(gauntlet, path, report, FILE_TIMEOUT, case_id=case_id)
             if status == "killed":
                 return status, failed
+            streak = streak + 1 if status in ("crash", "timeout") else 0
+            if streak >= FALLBACK_STREAK:
+                return "survived", []
     return "survived", []
 
 

@@ -10,7 +10,8 @@
 # declares is defined in both libraries. Prints one "install: ok|FAIL: ..."
 # line per check and ends with "N passed, N failed"; exit 1 on any failure.
 # Environment: BUILD (build folder, default build), CC, SAN=1 (the libraries
-# were built with ASan/UBSan: link the test program with them too).
+# were built with ASan/UBSan: link the test program with them too), COV=1
+# (built for coverage: link with --coverage).
 set -u
 BUILD=${BUILD:-build}
 CC=${CC:-cc}
@@ -27,6 +28,8 @@ stage=$tmp/stage
 root=$stage$PREFIX_UNDER_TEST
 SANFLAGS=""
 [ "${SAN:-0}" = 1 ] && SANFLAGS="-fsanitize=address,undefined"
+# COV=1 (make coverage): the libraries hold gcov counters; a static link needs libgcov too.
+[ "${COV:-0}" = 1 ] && SANFLAGS="$SANFLAGS --coverage"
 
 # Not the outer make's jobserver: this is a make of its own.
 if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory install BUILD="$BUILD" \

@@ -295,6 +295,14 @@ START_TEST(test_max_spreads_over_operators)
     ck_assert_uint_lt(all_ops, 80);
     ck_assert_uint_eq(capped_ops, all_ops); /* every operator keeps at least one case */
     ck_assert_uint_eq(run_against_reference(capped), 80);
+    /* a cap below the number of operators keeps every family, and rules.json
+     * names only the rules of the cases kept */
+    remove_tree(capped);
+    char *a3[] = {"gen", "--schema", "corpus/schemas/support-triage-v2.json", "--max", "8", "--out", capped, NULL};
+    ck_assert_int_eq(gen_cli(a3, out), 0);
+    ck_assert_msg(strstr(out, "8 cases (2 valid, 2 syntax, 2 structure, 2 loop/stream)"), "%s", out);
+    char *rules[] = {"rules", capped, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_rules, rules, out, OUT_LEN), 0);
     remove_tree(all);
     remove_tree(capped);
     free(all);
@@ -376,6 +384,18 @@ START_TEST(test_bad_input_exits_2_naming_it)
                   target, NULL};
     ck_assert_int_eq(gen_cli(a2, out), 2);
     ck_assert_msg(strstr(out, "sample.json: the reference rejects this sample"), "%s", out);
+    /* a folder given as the schema: the message says so */
+    char *a5[] = {"gen", "--schema", dir, "--out", target, NULL};
+    ck_assert_int_eq(gen_cli(a5, out), 2);
+    ck_assert_msg(strstr(out, dir) && strstr(out, "Is a directory"), "%s", out);
+    /* a number beyond 64 bits is refused, not saturated into another seed */
+    char *a6[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", "--seed", "18446744073709551616",
+                  "--out", target, NULL};
+    ck_assert_int_eq(gen_cli(a6, out), 2);
+    ck_assert_msg(strstr(out, "--seed wants"), "%s", out);
+    char *a7[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", "--max", "99999999999999999999",
+                  "--out", target, NULL};
+    ck_assert_int_eq(gen_cli(a7, out), 2);
     char *a3[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", NULL};
     ck_assert_int_eq(gen_cli(a3, out), 2);
     char *a4[] = {"gen",  "--schema", "corpus/schemas/support-triage-v1.json", "--gates", "syntax,wire", "--out",
@@ -669,6 +689,32 @@ START_TEST(test_out_folder_is_not_clobbered)
 }
 END_TEST
 
+/* A loop-script disagreement is not shrunk, but --save still writes it as a
+ * ready case (it wrote nothing), and its script is printed. */
+START_TEST(test_explore_saves_a_loop_finding)
+{
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char adapter[512], target[600], save[512];
+    snprintf(adapter, sizeof adapter, "%s/loop-accepts.sh", dir);
+    write_adapter(adapter, "\"loop\"", "\\\"verdict\\\": \\\"accept\\\", \\\"subtype\\\": \\\"success\\\"");
+    snprintf(target, sizeof target, "adapter:%s", adapter);
+    snprintf(save, sizeof save, "%s/found", dir);
+    char *argv[] = {"explore", "--schema", "corpus/schemas/support-triage-v1.json", "--target", target,
+                    "--gates", "loop", "--save", save, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, argv, out, OUT_LEN), 1);
+    ck_assert_msg(strstr(out, "not shrunk: a loop script") && strstr(out, "\"json_schema\"") &&
+                      strstr(out, "saved as gen.loop."),
+                  "%s", out);
+    ck_assert_uint_eq(run_against_reference(save), 1);
+    /* its rules.json holds the rules of that one case, each proven */
+    char *rules[] = {"rules", save, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_rules, rules, out, OUT_LEN), 0);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
 /* The largest input explore may shrink the naive pipeline's failure to. */
 #define NAIVE_SHRUNK_MAX_BYTES 16
 
@@ -754,6 +800,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_explore_shrinks_naive_node_failure);
     tcase_add_test(tc, test_explore_without_a_verdict_is_not_green);
     tcase_add_test(tc, test_out_folder_is_not_clobbered);
+    tcase_add_test(tc, test_explore_saves_a_loop_finding);
     tcase_add_test(tc, test_help_and_completion_list_the_commands);
     suite_add_tcase(suite, tc);
     return suite;

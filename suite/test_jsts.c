@@ -219,6 +219,16 @@ START_TEST(cli_reports_a_failing_test)
     char *run[] = {"run", "--jsts", tests, NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_run, run, out, sizeof out), 1);
     ck_assert_msg(strstr(out, "FAIL jsts.draft2020-12.wrong.g.claims-1-is-a-string") != NULL, "%s", out);
+    /* an invalid-instance test whose schema does not compile is no pass */
+    write_file("tests/draft2020-12/wrong.json",
+               "[{\"description\": \"g\", \"schema\": {\"$schema\": \"http://localhost:1234/no-such-meta.json\","
+               " \"type\": \"string\"},\n"
+               "  \"tests\": [{\"description\": \"a number is not a string\", \"data\": 1, \"valid\": false}]}]\n");
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, run, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "FAIL jsts.draft2020-12.wrong.g.a-number-is-not-a-string: expected reject structure on the "
+                              "instance, observed reject structure/schema_unknown_dialect: the schema did not compile") !=
+                      NULL,
+                  "%s", out);
     write_file("tests/draft2020-12/wrong.json", "[{\"description\": \"g\", \"schema\": {}, \"tests\": [{\"data\": 1}]}]");
     ck_assert_int_eq(gt_test_cli(gt_cmd_run, run, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "wrong.json:1: /0/tests/0: a test needs \"data\" and a boolean \"valid\"") != NULL, "%s",

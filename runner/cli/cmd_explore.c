@@ -135,13 +135,43 @@ static void print_outcome(const char *label, const gt_observed *seen)
 
 static void print_input(const gt_gen_case *kase)
 {
-    if (kase->raw == NULL) {
-        printf("    (a loop script)\n");
-        return;
-    }
     fputs("    ", stdout);
-    gt_report_visible(stdout, kase->raw, kase->raw_len, false);
+    if (kase->raw == NULL) /* a loop script: its JSON, on one line */
+        gt_report_visible(stdout, (const unsigned char *)kase->script_json, strlen(kase->script_json), false);
+    else
+        gt_report_visible(stdout, kase->raw, kase->raw_len, false);
     putchar('\n');
+}
+
+/* Write candidate `index` alone as a ready case in `save_dir`, described as
+ * `description` (taken). Returns 1 (a disagreement), or 2 on a write error. */
+static int save_finding(explore_state *state, size_t index, char *description, const char *save_dir)
+{
+    gt_gen_case *kase = gt_gen_case_at(state->gen, index);
+    bool *keep = calloc(gt_gen_count(state->gen), sizeof *keep);
+    if (keep == NULL) {
+        free(description);
+        return 2;
+    }
+    keep[index] = true;
+    free(kase->description);
+    kase->description = description;
+    int status = gt_gen_cli_write("gauntlet explore", state->gen, save_dir, keep);
+    free(keep);
+    if (status != 0)
+        return 2;
+    printf("saved as %s in %s (gauntlet run %s)\n", kase->id, save_dir, save_dir);
+    return 1;
+}
+
+/* "found by gauntlet explore (OPS), WHAT; the target said VERDICT" (malloc'd). */
+static char *finding_text(const char *ops, const char *what, const gt_observed *target_seen)
+{
+    char text[256], *description = NULL;
+    gt_gen_outcome_text(target_seen->verdict, target_seen->gate, target_seen->reason, text, sizeof text);
+    if (asprintf(&description, "found by gauntlet explore (%s), %s; the target said %s", ops, what, text) < 0)
+        return NULL;
+    return description;
 }
 
 static double seconds_now(void)
@@ -167,7 +197,10 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
     if (found->raw == NULL) { /* a loop script: nothing to shrink on bytes */
         printf("input (not shrunk: a loop script):\n");
         print_input(found);
-        return 1;
+        return save_dir == NULL ? 1
+                                : save_finding(state, state->from,
+                                               finding_text(found->ops, "not shrunk (a loop script)", target_seen),
+                                               save_dir);
     }
     /* copy: the candidate array grows (moves) while shrinking; `found` is
      * not used after it */
@@ -210,32 +243,14 @@ static int report_disagreement(explore_state *state, const gt_observed *target_s
     print_input(shrunk);
     print_outcome("reference", &shrunk->reference);
     print_outcome("target", &state->last_target);
+    int status = 1;
     if (save_dir != NULL) {
-        size_t count = gt_gen_count(state->gen);
-        bool *keep = calloc(count, sizeof *keep);
-        if (keep == NULL) {
-            free(ops);
-            return 2;
-        }
-        keep[state->last] = true;
-        free(shrunk->description);
-        shrunk->description = NULL;
-        char text[256];
-        gt_gen_outcome_text(state->last_target.verdict, state->last_target.gate, state->last_target.reason, text,
-                            sizeof text);
-        if (asprintf(&shrunk->description, "found by gauntlet explore (%s), shrunk from %zu bytes; the target said %s",
-                     ops, original_len, text) < 0)
-            shrunk->description = NULL;
-        int status = gt_gen_cli_write("gauntlet explore", state->gen, save_dir, keep);
-        free(keep);
-        if (status != 0) {
-            free(ops);
-            return 2;
-        }
-        printf("saved as %s in %s (gauntlet run %s)\n", shrunk->id, save_dir, save_dir);
+        char what[64];
+        snprintf(what, sizeof what, "shrunk from %zu bytes", original_len);
+        status = save_finding(state, (size_t)state->last, finding_text(ops, what, &state->last_target), save_dir);
     }
     free(ops);
-    return 1;
+    return status;
 }
 
 static int explore_main(int argc, char **argv, gt_gen_cli *cli)

@@ -1,6 +1,7 @@
 /* gen_cli.c — command-line pieces shared by gen and explore (gen_cli.h). */
 #include "gen_cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,9 @@ bool gt_gen_cli_count(const char *text, size_t *out)
     char *end;
     if (text == NULL || *text < '0' || *text > '9')
         return false;
+    errno = 0;
     unsigned long long value = strtoull(text, &end, 10);
-    if (*end != '\0' || value == 0)
+    if (*end != '\0' || value == 0 || errno == ERANGE)
         return false;
     *out = (size_t)value;
     return true;
@@ -90,8 +92,9 @@ int gt_gen_cli_option(const char *who, int argc, char **argv, int *i, gt_gen_cli
         cli->samples[cli->sample_count++] = value;
     } else if (strcmp(arg, "--seed") == 0) {
         char *end;
+        errno = 0;
         cli->seed = strtoull(value, &end, 10);
-        if (*value < '0' || *value > '9' || *end != '\0') {
+        if (*value < '0' || *value > '9' || *end != '\0' || errno == ERANGE) { /* not a silent wrap to another seed */
             fprintf(stderr, "%s: --seed wants a non-negative integer, got '%s'\n", who, value);
             return -1;
         }
