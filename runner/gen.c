@@ -176,7 +176,10 @@ gt_gen_case *gen_add_candidate(gt_gen *gen, const char *family, const char *gate
     for (char *p = id_ops; p && *p; p++)
         if (*p == '+')
             *p = '.';
-    kase->id = id_ops ? gen_format_text("gen.%s.%s.%u", family, id_ops, next_number(gen, ops)) : NULL;
+    const char *scope = gen->options.id_scope;
+    kase->id = id_ops ? gen_format_text("gen.%s%s%s.%s.%u", scope ? scope : "", scope ? "." : "", family, id_ops,
+                                        next_number(gen, ops))
+                      : NULL;
     free(id_ops);
     kase->description = what;
     kase->raw = (unsigned char *)raw;
@@ -480,6 +483,36 @@ static void mend(gt_gen *gen, cJSON *value, char **raw, size_t *len, gt_observed
     }
 }
 
+/* A root whose type is a union: a full instance of each listed type too
+ * (when valid and not a base already), so every branch gets its mutations. */
+static void union_bases(gt_gen *gen)
+{
+    gt_gen_view view;
+    gt_gen_view_build(gen->schema, &view, gen->schema, NULL, NULL);
+    const cJSON *type = gt_gen_kw(&view, "type"), *kind;
+    if (!cJSON_IsArray(type) || cJSON_GetArraySize(type) < 2)
+        return;
+    cJSON_ArrayForEach(kind, type)
+    {
+        char why[400];
+        cJSON *value = cJSON_IsString(kind) ? gt_gen_synthesize_kind(gen->schema, gen->schema, kind->valuestring, true,
+                                                                      &gen->rng, why, sizeof why)
+                                            : NULL;
+        size_t len = 0;
+        char *raw = value ? gt_json_compact(value, &len) : NULL;
+        gt_observed seen = {0};
+        if (raw != NULL)
+            check_text(gen, raw, len, &seen);
+        if (raw != NULL && seen.verdict == GT_VERDICT_ACCEPT)
+            add_base(gen, value, raw, len, gen_format_text("the full instance (%s)", kind->valuestring), &seen);
+        else {
+            cJSON_Delete(value);
+            free(raw);
+        }
+        gt_observed_clear(&seen);
+    }
+}
+
 /* The minimal instance (required members, smallest values) and a full one
  * (every member, values drawn from the seed), each mended by the
  * reference's errors where the generator's reading of the schema fell short. */
@@ -523,6 +556,7 @@ static void synthesize_bases(gt_gen *gen)
         free(note); /* one of the two is valid: enough to go on */
     else
         gen->note = note;
+    union_bases(gen);
 }
 
 const char *gt_gen_synthesis_note(const gt_gen *gen)

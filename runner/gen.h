@@ -45,12 +45,13 @@ typedef struct gt_gen_options {
     const char *const *ref_paths;              /* the files and folders registered (--ref, --ref-dir): copied into the
                                                   written corpus's schemas/ folder, which its loader registers */
     size_t ref_count;
+    const char *id_scope; /* case ids "gen.<scope>.<family>.<op>.<n>" (one corpus per definition), or NULL */
 } gt_gen_options;
 
 /* One candidate: its input, what its operator intends, and what the
  * reference observed. Strings are owned by the generator. */
 typedef struct gt_gen_case {
-    char *id;           /* gen.<family>.<operator>.<n> */
+    char *id;           /* gen.<family>.<operator>.<n> (gen.<id_scope>.<family>...) */
     const char *gate;   /* case gate: "structure" (valid and structure cases), "syntax", "loop", "stream" */
     const char *family; /* "valid", "syntax", "structure", "loop" */
     char *ops;          /* the operator, or the chain "type-swap+fence-json" (explore combinations) */

@@ -277,6 +277,8 @@ static void write_members(gt_buf *buf, const cJSON *value, gt_json_style *style,
                 gt_buf_add(buf, "'", 1);
                 gt_buf_str(buf, item->string);
                 gt_buf_add(buf, "'", 1);
+            } else if (item == style->bare_key) {
+                gt_buf_str(buf, item->string);
             } else {
                 gt_json_write_text(buf, item->string ? item->string : "", style->escape_keys);
             }

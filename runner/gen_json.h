@@ -52,6 +52,7 @@ typedef struct gt_json_style {
     const cJSON *literal_node;  /* write literal_text in place of this value */
     const char *literal_text;
     const cJSON *single_quote_key; /* this member's name in 'single quotes' */
+    const cJSON *bare_key;         /* this member's name without quotes */
     /* Filled while writing when `record` is set: offsets where a
      * structural token or a complete value ends, and of each closing bracket
      * of a non-empty container. */

@@ -11,6 +11,7 @@
 #include "gauntlet/limits.h"
 #include "gen_impl.h"
 #include "gen_schema.h"
+#include "gen_text.h"
 
 /* ---- rule ids each operator probes (corpus/rules.json) ---- */
 #define RULES(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -41,6 +42,12 @@
 #define R_LOOP_LIMIT RULES("S0-19", "S0-24", "S0-25")
 #define R_LOOP_TEXT RULES("S0-18")
 #define R_LOOP_CUT RULES("S2-26", "S2-25")
+
+/* Is item i of count one of at most max kept, evenly spaced? */
+static bool evenly_kept(size_t i, size_t count, size_t max)
+{
+    return count <= max || i * max / count != (i + 1) * max / count;
+}
 
 /* ---- helpers over trees ---- */
 
@@ -133,6 +140,66 @@ static void emit_at(gt_gen *gen, gen_sink *sink, const char *family, const char 
     sink->tree(gen, sink, family, op, path, root, rules, what);
 }
 
+/* Emit `replacement` (taken) at `path` of the base, written as the JSON text
+ * `literal` there (a respelling the tree writer would not choose). */
+static void emit_literal_at(gt_gen *gen, gen_sink *sink, const char *op, const gen_base *base, const char *path,
+                            cJSON *replacement, const char *literal, const char *const *rules)
+{
+    cJSON *root = replacement && literal ? with_value(base->value, path, replacement) : NULL;
+    if (root == NULL) {
+        if (replacement != NULL && literal == NULL)
+            cJSON_Delete(replacement);
+        return;
+    }
+    gt_json_style style = {.literal_node = gt_pointer_find(root, path, NULL), .literal_text = literal};
+    gt_buf buf = {0};
+    gt_json_write(&buf, root, &style);
+    cJSON_Delete(root);
+    size_t len;
+    char *raw = gt_buf_take(&buf, &len);
+    if (raw == NULL)
+        return;
+    gen_add_candidate(gen, "valid", "structure", op, path, raw, len, NULL, rules, GT_VERDICT_ACCEPT, NULL, NULL,
+                      gen_format_text("%s at %s: written %.40s (%s)", op, path[0] ? path : "/", literal, base->name),
+                      true);
+}
+
+/* `\uXXXX` (or a surrogate pair of them) for the UTF-8 sequence at `p` of `step` bytes. */
+static void escape_sequence(const char *p, size_t step, char out[16])
+{
+    const unsigned char *u = (const unsigned char *)p;
+    unsigned cp = step == 1   ? u[0]
+                  : step == 2 ? (u[0] & 0x1Fu) << 6 | (u[1] & 0x3Fu)
+                  : step == 3 ? (u[0] & 0x0Fu) << 12 | (u[1] & 0x3Fu) << 6 | (u[2] & 0x3Fu)
+                              : (u[0] & 0x07u) << 18 | (u[1] & 0x3Fu) << 12 | (u[2] & 0x3Fu) << 6 | (u[3] & 0x3Fu);
+    if (cp >= 0x10000)
+        snprintf(out, 16, "\\u%04x\\u%04x", 0xD800 + ((cp - 0x10000) >> 10), 0xDC00 + ((cp - 0x10000) & 0x3FF));
+    else
+        snprintf(out, 16, "\\u%04x", cp);
+}
+
+/* The JSON string literal of `text` with the code point at byte `at` (`step`
+ * bytes) written as a \u escape; malloc'd, or NULL. */
+static char *literal_escaping(const char *text, size_t at, size_t step)
+{
+    char *prefix = strndup(text, at);
+    cJSON *head = prefix ? cJSON_CreateString(prefix) : NULL, *tail = cJSON_CreateString(text + at + step);
+    char *head_text = head ? gt_json_compact(head, NULL) : NULL, *tail_text = tail ? gt_json_compact(tail, NULL) : NULL;
+    char escape[16];
+    escape_sequence(text + at, step, escape);
+    char *literal = head_text && tail_text ? gen_format_text("%.*s%s%s", (int)strlen(head_text) - 1, head_text, escape,
+                                                             tail_text + 1)
+                                           : NULL;
+    free(prefix);
+    cJSON_Delete(head);
+    cJSON_Delete(tail);
+    free(head_text);
+    free(tail_text);
+    return literal;
+}
+
+#define ASTRAL "\xf0\x9f\x98\x80" /* U+1F600: one code point, two UTF-16 units */
+
 /* ---- sites: every instance location of a base, with the schema there ---- */
 
 void gen_collect_sites(const cJSON *root_schema, cJSON *value, const cJSON *schema, const char *path, site_list *list,
@@ -192,6 +259,129 @@ static void emit_styled(gt_gen *gen, gen_sink *sink, const char *op, const char 
                       gen_format_text("%s (%s)", what, base->name), true);
 }
 
+/* Strings at their length bounds in astral code points (one code point, two
+ * UTF-16 units: a counter of UTF-16 units sees twice the length), also
+ * written as surrogate-pair escapes. */
+static void valid_astral_lengths(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site,
+                                 const gt_gen_view *view)
+{
+    static const char *const ops[2][2] = {{"min-length-astral", "min-length-escaped"},
+                                          {"max-length-astral", "max-length-escaped"}};
+    static const char *const keywords[2] = {"minLength", "maxLength"};
+    for (int k = 0; k < 2; k++) {
+        bool present;
+        double bound = gt_gen_kw_number(view, keywords[k], &present);
+        if (!present || bound < 1 || bound > GT_GEN_MAX_BOUNDARY_LENGTH)
+            continue;
+        char *text = gen_text_repeat(ASTRAL, (size_t)bound);
+        char *literal = NULL;
+        if (text != NULL) {
+            char escape[16];
+            escape_sequence(ASTRAL, 4, escape);
+            char *escapes = gen_text_repeat(escape, (size_t)bound);
+            literal = escapes ? gen_format_text("\"%s\"", escapes) : NULL;
+            free(escapes);
+        }
+        emit_at(gen, sink, "valid", ops[k][0], base, site->path, text ? cJSON_CreateString(text) : NULL, R_VALID);
+        emit_literal_at(gen, sink, ops[k][1], base, site->path, text ? cJSON_CreateString(text) : NULL, literal,
+                        R_ESCAPES);
+        free(text);
+        free(literal);
+    }
+}
+
+/* Other strings the pattern matches, drawn from the seed; each code point
+ * of the value (evenly spaced) alone as a \u escape. */
+static void valid_respellings(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site,
+                              const gt_gen_view *view)
+{
+    const char *text = site->node->valuestring;
+    const cJSON *pattern = gt_gen_kw(view, "pattern");
+    if (cJSON_IsString(pattern) && !gt_gen_kw(view, "enum") && !gt_gen_kw(view, "const"))
+        for (int i = 0; i < 4; i++) {
+            const char *why = NULL;
+            char *other = gt_gen_pattern_string(pattern->valuestring, &gen->rng, &why);
+            if (other != NULL && strcmp(other, text) != 0)
+                emit_at(gen, sink, "valid", "pattern-variant", base, site->path, cJSON_CreateString(other), R_VALID);
+            free(other);
+        }
+    /* raw bytes JSON allows inside a string though they look like control characters */
+    static const char *const raw_forms[][2] = {{"raw-del", "\x7f"}, {"raw-separator", "\xe2\x80\xa8"}};
+    for (size_t i = 0; i < 2; i++) {
+        char *with = gen_format_text("%s%s", text, raw_forms[i][1]);
+        emit_at(gen, sink, "valid", raw_forms[i][0], base, site->path, with ? cJSON_CreateString(with) : NULL,
+                R_ESCAPES);
+        free(with);
+    }
+    size_t points = gt_gen_utf8_length(text), index = 0, taken = 0;
+    for (size_t at = 0; text[at] != '\0'; index++) {
+        unsigned char lead = (unsigned char)text[at];
+        size_t step = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        if (points <= GT_GEN_TEXT_POSITIONS || index * GT_GEN_TEXT_POSITIONS / points == taken) {
+            taken++;
+            char *literal = literal_escaping(text, at, step);
+            emit_literal_at(gen, sink, "escape-one", base, site->path, cJSON_CreateString(text), literal, R_ESCAPES);
+            free(literal);
+        }
+        at += step;
+    }
+}
+
+/* Where the type is a union: values of each other listed type (minimal and
+ * full), each still valid (the reference says). */
+static void valid_union_branches(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site,
+                                 const gt_gen_view *view)
+{
+    const cJSON *type = gt_gen_kw(view, "type");
+    if (!cJSON_IsArray(type) || cJSON_GetArraySize(type) < 2)
+        return;
+    const cJSON *kind;
+    cJSON_ArrayForEach(kind, type)
+    {
+        if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "null") == 0 || gt_gen_type_allows(kind, site->node))
+            continue; /* null: the operator `nullable` */
+        for (int full = 0; full < 2; full++) {
+            char why[256];
+            cJSON *value =
+                gt_gen_synthesize_kind(gen->schema, site->schema, kind->valuestring, full, &gen->rng, why, sizeof why);
+            emit_at(gen, sink, "valid", "union-branch", base, site->path, value, R_VALID);
+        }
+    }
+}
+
+/* A number respelled with an exponent (`12.5e0`, `125e-1`): the same value. */
+static void valid_exponents(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site)
+{
+    char number[32];
+    gt_json_number(number, site->node->valuedouble);
+    if (strchr(number, 'e') != NULL || strchr(number, 'E') != NULL)
+        return;
+    char *forms[3] = {gen_format_text("%se0", number), NULL, gen_format_text("%sE+0", number)};
+    const char *dot = strchr(number, '.');
+    if (dot == NULL)
+        forms[1] = gen_format_text("%s0e-1", number);
+    else if (dot[1] != '\0')
+        forms[1] = gen_format_text("%.*s%se-%zu", (int)(dot - number), number, dot + 1, strlen(dot + 1));
+    for (int i = 0; i < 3; i++) {
+        if (forms[i] != NULL)
+            emit_literal_at(gen, sink, "exponent-form", base, site->path, cJSON_Duplicate(site->node, true), forms[i],
+                            R_FLOAT);
+        free(forms[i]);
+    }
+}
+
+/* `object` (taken) grown with "extra_N": "x" members up to `size` members. */
+static cJSON *grown_object(cJSON *object, size_t size)
+{
+    for (int i = 0; object != NULL && (size_t)cJSON_GetArraySize(object) < size; i++) {
+        char name[24];
+        snprintf(name, sizeof name, "extra_%d", i);
+        if (cJSON_GetObjectItemCaseSensitive(object, name) == NULL)
+            cJSON_AddItemToObject(object, name, cJSON_CreateString("x"));
+    }
+    return object;
+}
+
 static void valid_boundaries(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site)
 {
     gt_gen_view view;
@@ -199,6 +389,12 @@ static void valid_boundaries(gt_gen *gen, gen_sink *sink, const gen_base *base, 
     if (site->schema == NULL || view.unresolved)
         return;
     const cJSON *node = site->node;
+    bool has_max_properties;
+    double max_properties = gt_gen_kw_number(&view, "maxProperties", &has_max_properties);
+    if (cJSON_IsObject(node) && has_max_properties && max_properties <= 64 &&
+        max_properties > cJSON_GetArraySize(node))
+        emit_at(gen, sink, "valid", "max-properties", base, site->path,
+                grown_object(cJSON_Duplicate(node, true), (size_t)max_properties), R_VALID);
     if (cJSON_IsNumber(node) && !gt_gen_kw(&view, "enum") && !gt_gen_kw(&view, "const")) {
         gt_gen_number_facts facts;
         gt_gen_number_facts_read(&view, &facts);
@@ -225,6 +421,7 @@ static void valid_boundaries(gt_gen *gen, gen_sink *sink, const gen_base *base, 
                     R_VALID);
             free(text);
         }
+        valid_astral_lengths(gen, sink, base, site, &view);
     }
     if (cJSON_IsArray(node)) {
         bool has_min, has_max;
@@ -275,6 +472,14 @@ void gen_valid(gt_gen *gen, gen_sink *sink, const gen_base *base, const site_lis
     emit_styled(gen, sink, "whitespace", "", base, &spaced, R_WHITESPACE, "tabs, CRLF and spaces around colons");
     gt_json_style reversed = {.reverse_keys = true};
     emit_styled(gen, sink, "key-order", "", base, &reversed, R_KEY_ORDER, "members in reverse order");
+    static const char *const around[][2] = {{" ", ""}, {"", "\n"}, {"\r\n\t", " \r\n"}};
+    for (size_t i = 0; i < 3; i++) { /* whitespace around the value is part of the JSON text (RFC 8259 §2) */
+        char *raw = gen_format_text("%s%.*s%s", around[i][0], (int)base->raw_len, base->raw, around[i][1]);
+        if (raw != NULL)
+            gen_add_candidate(gen, "valid", "structure", "outer-whitespace", "", raw, strlen(raw), NULL,
+                              R_WHITESPACE, GT_VERDICT_ACCEPT, NULL, NULL,
+                              gen_format_text("whitespace around the value (%s)", base->name), true);
+    }
     gt_json_style escaped_keys = {.escape_keys = true};
     emit_styled(gen, sink, "key-escape", "", base, &escaped_keys, R_ESCAPES, "member names as \\u escapes");
     for (size_t i = 0; i < sites->count; i++) {
@@ -297,6 +502,12 @@ void gen_valid(gt_gen *gen, gen_sink *sink, const gen_base *base, const site_lis
             emit_styled(gen, sink, "float-form", site->path, base, &style, R_FLOAT, what ? what : "");
             free(what);
         }
+        if (cJSON_IsString(site->node))
+            if (evenly_kept(i, sites->count, GT_GEN_TEXT_SITES))
+                valid_respellings(gen, sink, base, site, &view);
+        if (cJSON_IsNumber(site->node) && evenly_kept(i, sites->count, GT_GEN_TEXT_SITES))
+            valid_exponents(gen, sink, base, site);
+        valid_union_branches(gen, sink, base, site, &view);
         valid_boundaries(gen, sink, base, site);
     }
 }
@@ -339,10 +550,6 @@ static void splice_op(gt_gen *gen, gen_sink *sink, const char *op, const char *r
 }
 
 /* Whether item `i` of `count` is one of `max` evenly spaced ones (all when count <= max). */
-static bool evenly_kept(size_t i, size_t count, size_t max)
-{
-    return count <= max || i * max / count != (i + 1) * max / count;
-}
 
 static void syntax_form(gt_gen *gen, gen_sink *sink, const gen_base *base, const char *form, gt_json_style *style)
 {
@@ -446,6 +653,73 @@ static void emit_literal(gt_gen *gen, gen_sink *sink, const char *op, const char
                    gen_format_text("%s at %s (%s)", what, site->path[0] ? site->path : "/", base->name));
 }
 
+/* Byte-level misspellings of one string or number (its literal text): each
+ * breaks the JSON grammar in one known way (docs/reason-codes.md). */
+static void scalar_syntax(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site)
+{
+    cJSON *node = site->node;
+    char *literal = NULL;
+    if (cJSON_IsString(node))
+        literal = gt_json_compact(node, NULL);
+    else if (cJSON_IsNumber(node) && (literal = malloc(32)) != NULL)
+        gt_json_number(literal, node->valuedouble);
+    if (literal == NULL)
+        return;
+    static const struct {
+        const char *op, *reason, *insert; /* insert: after the opening quote; NULL: whole-literal forms below */
+    } string_forms[] = {
+        {"raw-control", "control_character", "\t"},
+        {"raw-control", "control_character", "\n"},
+        {"raw-control", "control_character", "\r"},
+        {"raw-control", "control_character", "\x1f"},
+        {"bad-escape", "bad_escape", "\\x41"},
+        {"bad-escape", "bad_escape", "\\u12"},
+        {"bad-escape", "bad_escape", "\\'"}, /* JavaScript and Python escapes JSON does not have */
+        {"bad-escape", "bad_escape", "\\v"},
+        {"bad-escape", "bad_escape", "\\0"},
+        {"lone-surrogate", "lone_surrogate", "\\ud83d"},
+        {"lone-surrogate", "lone_surrogate", "\\ude00"},
+        {"invalid-utf8", "invalid_utf8", "\xc0\xaf"},     /* overlong '/' */
+        {"invalid-utf8", "invalid_utf8", "\xff"},         /* never in UTF-8 */
+        {"invalid-utf8", "invalid_utf8", "\xed\xa0\xbd"}, /* an encoded surrogate (CESU-8) */
+    };
+    size_t len = strlen(literal);
+    if (cJSON_IsString(node)) {
+        for (size_t i = 0; i < sizeof string_forms / sizeof string_forms[0]; i++) {
+            char *text = gen_format_text("\"%s%s", string_forms[i].insert, literal + 1);
+            gt_json_style style = {.literal_node = node, .literal_text = text};
+            if (text != NULL)
+                emit_literal(gen, sink, string_forms[i].op, string_forms[i].reason, R_GRAMMAR, base, site, &style,
+                             string_forms[i].op);
+            free(text);
+        }
+        /* typographic quotes, and no quotes at all: some syntax error, the reason depends on the text */
+        char *text = gen_format_text("\xe2\x80\x9c%.*s\xe2\x80\x9d", (int)len - 2, literal + 1);
+        gt_json_style style = {.literal_node = node, .literal_text = text};
+        if (text != NULL)
+            emit_literal(gen, sink, "smart-quotes", NULL, R_GRAMMAR, base, site, &style, "smart-quotes");
+        free(text);
+    } else {
+        bool negative = literal[0] == '-';
+        bool integral = strpbrk(literal, ".eE") == NULL;
+        char *forms[][3] = {
+            {"leading-zero", "leading_zero", gen_format_text("%s0%s", negative ? "-" : "", literal + negative)},
+            {"bad-number", "bad_number", negative ? NULL : gen_format_text("+%s", literal)},
+            {"bad-number", "bad_number", integral ? gen_format_text("%s.", literal) : NULL},
+            {"bad-number", "bad_number", integral && !negative ? gen_format_text("0x%s", literal) : NULL},
+            {"number-overflow", "number_overflow", gen_format_text("%s1e999", negative ? "-" : "")},
+            {"number-precision", "number_precision", gen_format_text("%s9007199254740993", negative ? "-" : "")},
+        };
+        for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+            gt_json_style style = {.literal_node = node, .literal_text = forms[i][2]};
+            if (forms[i][2] != NULL)
+                emit_literal(gen, sink, forms[i][0], forms[i][1], R_NUMBER, base, site, &style, forms[i][0]);
+            free(forms[i][2]);
+        }
+    }
+    free(literal);
+}
+
 void gen_syntax(gt_gen *gen, gen_sink *sink, const gen_base *base, const site_list *sites)
 {
     gt_json_style compact = {0};
@@ -459,6 +733,13 @@ void gen_syntax(gt_gen *gen, gen_sink *sink, const gen_base *base, const site_li
             gt_json_style style = {.single_quote_key = node};
             emit_literal(gen, sink, "single-quotes", "single_quotes", R_GRAMMAR, base, site, &style,
                          "member name in single quotes");
+            bool identifier = node->string[0] != '\0';
+            for (const char *p = node->string; *p; p++)
+                identifier = identifier && (isalnum((unsigned char)*p) || *p == '_');
+            gt_json_style bare = {.bare_key = node};
+            if (identifier)
+                emit_literal(gen, sink, "unquoted-key", "unquoted_key", R_GRAMMAR, base, site, &bare,
+                             "member name without quotes");
         }
         if (cJSON_IsString(node) && strchr(node->valuestring, '\'') == NULL &&
             strchr(node->valuestring, '\\') == NULL) {
@@ -469,6 +750,8 @@ void gen_syntax(gt_gen *gen, gen_sink *sink, const gen_base *base, const site_li
                              "string in single quotes");
             free(literal);
         }
+        if (evenly_kept(i, sites->count, GT_GEN_TEXT_SITES))
+            scalar_syntax(gen, sink, base, site);
         if (cJSON_IsNumber(node)) {
             gt_json_style nan = {.literal_node = node, .literal_text = "NaN"};
             emit_literal(gen, sink, "nan", "non_finite_number", R_NUMBER, base, site, &nan, "NaN for a number");
@@ -510,20 +793,13 @@ void gen_syntax(gt_gen *gen, gen_sink *sink, const gen_base *base, const site_li
 
 /* ---- structure mutations ---- */
 
-static const struct {
-    char latin;
-    const char *lookalike; /* Cyrillic or Greek */
-} homoglyphs[] = {{'a', "\xd0\xb0"}, {'e', "\xd0\xb5"}, {'o', "\xd0\xbe"}, {'p', "\xd1\x80"}, {'c', "\xd1\x81"},
-                  {'x', "\xd1\x85"}, {'y', "\xd1\x83"}, {'i', "\xd1\x96"}, {'s', "\xd1\x95"}, {'A', "\xd0\x90"},
-                  {'B', "\xd0\x92"}, {'E', "\xd0\x95"}, {'O', "\xd0\x9e"}, {'P', "\xd0\xa0"}, {'T', "\xd0\xa2"},
-                  {'H', "\xd0\x9d"}, {'K', "\xd0\x9a"}, {'M', "\xd0\x9c"}, {'C', "\xd0\xa1"}, {'X', "\xd0\xa5"}};
-
 static char *homoglyph_of(const char *text)
 {
-    for (const char *p = text; *p; p++)
-        for (size_t h = 0; h < sizeof homoglyphs / sizeof homoglyphs[0]; h++)
-            if (*p == homoglyphs[h].latin)
-                return gen_format_text("%.*s%s%s", (int)(p - text), text, homoglyphs[h].lookalike, p + 1);
+    for (const char *p = text; *p; p++) {
+        const char *lookalike = gen_text_lookalike(*p);
+        if (lookalike != NULL)
+            return gen_format_text("%.*s%s%s", (int)(p - text), text, lookalike, p + 1);
+    }
     return NULL;
 }
 
@@ -584,8 +860,30 @@ static const struct {
     {"duration", {"3D", "P"}},
 };
 
+/* Lengths one past a bound in astral code points: (minLength - 1) of them is
+ * too short though a UTF-16 counter sees more; (maxLength + 1) too long. */
+static void astral_length_misses(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site,
+                                 const gt_gen_view *view)
+{
+    bool present;
+    double min = gt_gen_kw_number(view, "minLength", &present);
+    if (present && min >= 2 && min <= GT_GEN_MAX_BOUNDARY_LENGTH + 1) {
+        char *text = gen_text_repeat(ASTRAL, (size_t)min - 1);
+        emit_at(gen, sink, "structure", "too-short-astral", base, site->path, text ? cJSON_CreateString(text) : NULL,
+                R_VALID);
+        free(text);
+    }
+    double max = gt_gen_kw_number(view, "maxLength", &present);
+    if (present && max >= 0 && max < GT_GEN_MAX_BOUNDARY_LENGTH) {
+        char *text = gen_text_repeat(ASTRAL, (size_t)max + 1);
+        emit_at(gen, sink, "structure", "too-long-astral", base, site->path, text ? cJSON_CreateString(text) : NULL,
+                R_OVERLONG);
+        free(text);
+    }
+}
+
 static void string_misses(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site,
-                          const gt_gen_view *view)
+                          const gt_gen_view *view, bool per_character)
 {
     const char *text = site->node->valuestring;
     bool present;
@@ -617,6 +915,21 @@ static void string_misses(gt_gen *gen, gen_sink *sink, const gen_base *base, con
         }
     }
     const cJSON *format = gt_gen_kw(view, "format");
+    bool shaped = cJSON_IsString(gt_gen_kw(view, "pattern")) || (gen->options.formats && cJSON_IsString(format));
+    if (shaped && per_character) {
+        gen_text_list misses = {0};
+        gen_text_misses(text, GT_GEN_TEXT_POSITIONS, &misses);
+        for (size_t i = 0; i < misses.count; i++) {
+            const char *op = misses.items[i].op;
+            bool lookalike = strcmp(op, "text-class") != 0 && strcmp(op, "text-drop") != 0 &&
+                             strcmp(op, "text-repeat") != 0 && strcmp(op, "text-case") != 0;
+            emit_at(gen, sink, "structure", op, base, site->path, cJSON_CreateString(misses.items[i].text),
+                    lookalike ? R_ENUM_LOOKALIKE : R_VALID);
+        }
+        gen_text_list_free(&misses);
+    } else if (!shaped) {
+        astral_length_misses(gen, sink, base, site, view);
+    }
     if (gen->options.formats && cJSON_IsString(format)) {
         for (size_t i = 0; i < sizeof format_misses / sizeof format_misses[0]; i++)
             if (strcmp(format_misses[i].format, format->valuestring) == 0)
@@ -700,6 +1013,11 @@ static void object_misses(gt_gen *gen, gen_sink *sink, const gen_base *base, con
                    gen_format_text("drop-required %s (%s)", path ? path : "?", base->name));
         free(path);
     }
+    bool present;
+    double max = gt_gen_kw_number(view, "maxProperties", &present);
+    if (present && max >= 0 && max < 64)
+        emit_at(gen, sink, "structure", "too-many-properties", base, site->path,
+                grown_object(cJSON_Duplicate(site->node, true), (size_t)max + 1), R_EXTRA);
     const char *name = "debug_context";
     if (cJSON_GetObjectItemCaseSensitive(site->node, name) != NULL)
         name = "debug_context_2";
@@ -756,6 +1074,15 @@ static void type_swaps(gt_gen *gen, gen_sink *sink, const gen_base *base, const 
     } else if (cJSON_IsString(node)) {
         emit_at(gen, sink, "structure", "wrong-type", base, path, number_node(42), R_VALID);
         emit_at(gen, sink, "structure", "wrong-type", base, path, cJSON_CreateTrue(), R_VALID);
+        emit_at(gen, sink, "structure", "wrong-type", base, path, cJSON_CreateFalse(), R_VALID);
+        emit_at(gen, sink, "structure", "wrong-type", base, path, number_node(0), R_VALID);
+        emit_at(gen, sink, "structure", "wrong-type", base, path, cJSON_CreateObject(), R_VALID);
+        emit_at(gen, sink, "structure", "wrong-type", base, path, cJSON_CreateArray(), R_VALID);
+        emit_at(gen, sink, "structure", "empty-string", base, path, cJSON_CreateString(""), R_VALID);
+        char *quoted = gt_json_compact(node, NULL); /* the value as a JSON text inside a string */
+        emit_at(gen, sink, "structure", "stringified-string", base, path, quoted ? cJSON_CreateString(quoted) : NULL,
+                R_VALID);
+        free(quoted);
     } else if (cJSON_IsArray(node)) {
         gt_buf joined = {0};
         for (const cJSON *item = node->child; item != NULL; item = item->next) {
@@ -805,7 +1132,7 @@ void gen_structure(gt_gen *gen, gen_sink *sink, const gen_base *base, const site
         if (cJSON_IsString(constant))
             enum_near_misses(gen, sink, base, site, constant);
         if (cJSON_IsString(site->node) && members == NULL && constant == NULL)
-            string_misses(gen, sink, base, site, &view);
+            string_misses(gen, sink, base, site, &view, evenly_kept(i, sites->count, GT_GEN_TEXT_SITES));
         if (cJSON_IsNumber(site->node))
             number_misses(gen, sink, base, site, &view);
         if (cJSON_IsArray(site->node))

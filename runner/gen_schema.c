@@ -780,8 +780,23 @@ static cJSON *synth_string(const gt_gen_view *view, bool random, uint64_t *rng, 
 
 /* ---- synthesis ---- */
 
+static cJSON *synthesize(const cJSON *root, const cJSON *schema, bool full, uint64_t *rng, unsigned variant, int depth,
+                         char *why, size_t why_len, const char *path, const char *forced_kind);
+
 cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint64_t *rng, unsigned variant, int depth,
                          char *why, size_t why_len, const char *path)
+{
+    return synthesize(root, schema, full, rng, variant, depth, why, why_len, path, NULL);
+}
+
+cJSON *gt_gen_synthesize_kind(const cJSON *root, const cJSON *schema, const char *kind, bool full, uint64_t *rng,
+                              char *why, size_t why_len)
+{
+    return synthesize(root, schema, full, rng, 0, 0, why, why_len, "", kind);
+}
+
+static cJSON *synthesize(const cJSON *root, const cJSON *schema, bool full, uint64_t *rng, unsigned variant, int depth,
+                         char *why, size_t why_len, const char *path, const char *forced_kind)
 {
     if (depth > 24) {
         snprintf(why, why_len, "%s: the schema nests deeper than the generator follows", path);
@@ -820,6 +835,8 @@ cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint
             listed[listed_count++] = kinds[i];
     if (listed_count > 0) /* the minimal instance takes the first listed; the full one any of them */
         kind = listed[full ? gt_rng_below(rng, listed_count) : 0];
+    if (forced_kind != NULL && type != NULL && type_is(type, forced_kind))
+        kind = forced_kind;
     if (kind == NULL) {
         kind = gt_gen_kw(&view, "properties") || gt_gen_kw(&view, "required") ? "object"
                : gt_gen_kw(&view, "items") || gt_gen_kw(&view, "prefixItems") ? "array"

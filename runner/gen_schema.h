@@ -74,5 +74,9 @@ char *gt_gen_text_of_length(size_t length, uint64_t *rng);
  * cannot. */
 cJSON *gt_gen_synthesize(const cJSON *root, const cJSON *schema, bool full, uint64_t *rng, unsigned variant, int depth,
                          char *why, size_t why_len, const char *path);
+/* As gt_gen_synthesize at the root of `schema`, with the JSON type `kind`
+ * ("object", "string", ...) when the schema's type lists it. */
+cJSON *gt_gen_synthesize_kind(const cJSON *root, const cJSON *schema, const char *kind, bool full, uint64_t *rng,
+                              char *why, size_t why_len);
 
 #endif

@@ -59,26 +59,11 @@ static size_t run_against_reference(const char *dir)
     return count;
 }
 
-/* The root's type, following a root "$ref": "#/..." once. */
-static const cJSON *root_type(const cJSON *schema)
-{
-    const cJSON *type = cJSON_GetObjectItem(schema, "type");
-    const cJSON *ref = cJSON_GetObjectItem(schema, "$ref");
-    if (type == NULL && cJSON_IsString(ref) && strncmp(ref->valuestring, "#/", 2) == 0) {
-        char path[256];
-        snprintf(path, sizeof path, "%s", ref->valuestring + 2);
-        const cJSON *node = schema;
-        for (char *token = strtok(path, "/"); token != NULL && node != NULL; token = strtok(NULL, "/"))
-            node = cJSON_GetObjectItem(node, token);
-        type = cJSON_GetObjectItem(node, "type");
-    }
-    return type;
-}
-
-/* The bundled contracts: every JSON file in corpus/schemas whose root (or
- * the root's $ref) is an object type. Not: money-v1.json (a library of
- * $defs), ticket-id-v1.json (one string), order-code-validation-vocab-v1.json
- * (a string or an object under a custom vocabulary). */
+/* The bundled contracts: every JSON file at the top of corpus/schemas — an
+ * object contract, a string contract (ticket-id-v1.json), a library of
+ * $defs that gen splits per definition (money-v1.json), a string-or-object
+ * under a custom metaschema (order-code-validation-vocab-v1.json, which
+ * needs corpus/schemas/meta registered). */
 static size_t contract_schemas(char paths[][512], size_t max)
 {
     DIR *dir = opendir(GT_TEST_CORPUS "/schemas");
@@ -88,14 +73,7 @@ static size_t contract_schemas(char paths[][512], size_t max)
         size_t len = strlen(entry->d_name);
         if (len < 6 || strcmp(entry->d_name + len - 5, ".json") != 0)
             continue;
-        snprintf(paths[count], 512, GT_TEST_CORPUS "/schemas/%.400s", entry->d_name);
-        char *text = gt_test_slurp(paths[count]);
-        cJSON *schema = cJSON_Parse(text);
-        free(text);
-        const cJSON *type = root_type(schema);
-        if (cJSON_IsString(type) && strcmp(type->valuestring, "object") == 0)
-            count++;
-        cJSON_Delete(schema);
+        snprintf(paths[count++], 512, GT_TEST_CORPUS "/schemas/%.400s", entry->d_name);
     }
     closedir(dir);
     return count;
@@ -105,11 +83,11 @@ START_TEST(test_each_contract_gives_200_passing_cases)
 {
     char schemas[32][512];
     size_t count = contract_schemas(schemas, 32);
-    ck_assert_uint_ge(count, 14); /* 14 on the day this was written; more may come */
+    ck_assert_uint_ge(count, 17); /* 17 on the day this was written; more may come */
     char *out = malloc(OUT_LEN);
     for (size_t i = 0; i < count; i++) {
         char *dir = temp_dir();
-        char *argv[] = {"gen", "--schema", schemas[i], "--out", dir, NULL};
+        char *argv[] = {"gen", "--schema", schemas[i], "--ref-dir", GT_TEST_CORPUS "/schemas/meta", "--out", dir, NULL};
         ck_assert_msg(gen_cli(argv, out) == 0, "%s: %s", schemas[i], out);
         ck_assert_msg(strstr(out, "gauntlet gen: ") != NULL, "%s", out);
         size_t cases = run_against_reference(dir);
@@ -138,6 +116,115 @@ static bool same_files(const char *a, const char *b)
     }
     return same;
 }
+
+/* Remove the temporary corpus folder and free the buffers of a test. */
+static void done_with(char *dir, char *out)
+{
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+
+/* The categories of the cases in DIR/FILE, joined by spaces (malloc'd). */
+static char *categories(const char *dir, const char *file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    char *text = gt_test_slurp(path);
+    cJSON *corpus = cJSON_Parse(text);
+    free(text);
+    size_t cap = 1 << 16, used = 0;
+    char *joined = calloc(1, cap);
+    const cJSON *kase;
+    cJSON_ArrayForEach(kase, cJSON_GetObjectItem(corpus, "cases"))
+    {
+        const char *category = cJSON_GetStringValue(cJSON_GetObjectItem(kase, "category"));
+        if (category != NULL && used + strlen(category) + 3 < cap)
+            used += (size_t)snprintf(joined + used, cap - used, " %s ", category);
+    }
+    cJSON_Delete(corpus);
+    return joined;
+}
+
+START_TEST(test_string_contract_gets_text_near_misses)
+{
+    /* a plain pattern string: per code point near-misses (class, drop,
+     * repeat, case, fullwidth, look-alike, zero-width, combining), whitespace
+     * around it, scalar syntax misspellings, escapes of each character and
+     * other strings of the pattern as valid cases */
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char *argv[] = {"gen", "--schema", "corpus/schemas/ticket-id-v1.json", "--out", dir, NULL};
+    ck_assert_msg(gen_cli(argv, out) == 0, "%s", out);
+    char *structure = categories(dir, "structure.cases.json");
+    static const char *const ops[] = {"text-class",      "text-drop",      "text-repeat",      "text-case",
+                                      "text-fullwidth",  "text-homoglyph", "text-zero-width",  "text-combining",
+                                      "text-whitespace", "wrong-type",     "stringified-string", NULL};
+    for (size_t i = 0; ops[i] != NULL; i++) {
+        char needle[64];
+        snprintf(needle, sizeof needle, " %s ", ops[i]);
+        ck_assert_msg(strstr(structure, needle) != NULL, "no %s case: %s", ops[i], structure);
+    }
+    char *valid = categories(dir, "valid.cases.json");
+    ck_assert_msg(strstr(valid, " escape-one ") && strstr(valid, " pattern-variant ") &&
+                      strstr(valid, " outer-whitespace "),
+                  "%s", valid);
+    char *syntax = categories(dir, "syntax.cases.json");
+    ck_assert_msg(strstr(syntax, " raw-control ") && strstr(syntax, " bad-escape ") &&
+                      strstr(syntax, " lone-surrogate ") && strstr(syntax, " invalid-utf8 "),
+                  "%s", syntax);
+    ck_assert_uint_ge(run_against_reference(dir), 200);
+    free(structure);
+    free(valid);
+    free(syntax);
+    done_with(dir, out);
+}
+END_TEST
+
+START_TEST(test_root_picks_a_definition)
+{
+    /* --root: schema.json is the document with its root $ref set to the
+     * definition, and the cases are that definition's (number bounds) */
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char *argv[] = {"gen", "--schema", "corpus/schemas/money-v1.json", "--root", "#/$defs/amount", "--out", dir, NULL};
+    ck_assert_msg(gen_cli(argv, out) == 0, "%s", out);
+    char path[512];
+    snprintf(path, sizeof path, "%s/schema.json", dir);
+    char *schema = gt_test_slurp(path);
+    ck_assert_msg(strstr(schema, "\"$ref\": \"#/$defs/amount\"") != NULL, "%s", schema);
+    free(schema);
+    char *structure = categories(dir, "structure.cases.json");
+    ck_assert_msg(strstr(structure, " below-minimum ") && strstr(structure, " multiple-of "), "%s", structure);
+    free(structure);
+    ck_assert_uint_ge(run_against_reference(dir), 50);
+    char *bad[] = {"gen", "--schema", "corpus/schemas/money-v1.json", "--root", "#/$defs/nope", "--out", dir, NULL};
+    ck_assert_int_eq(gen_cli(bad, out), 2);
+    ck_assert_msg(strstr(out, "#/$defs/nope: names no schema"), "%s", out);
+    done_with(dir, out);
+}
+END_TEST
+
+START_TEST(test_open_root_generates_per_definition)
+{
+    /* a document that constrains nothing at its root: said on stderr, one
+     * corpus per definition with ids scoped by the definition's name */
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char *argv[] = {"gen", "--schema", "corpus/schemas/money-v1.json", "--out", dir, NULL};
+    ck_assert_msg(gen_cli(argv, out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "constrains nothing at its root"), "%s", out);
+    static const char *const names[] = {"currency", "amount", "money"};
+    for (size_t i = 0; i < 3; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s/valid.cases.json", dir, names[i]);
+        char *text = gt_test_slurp(path);
+        char id[64];
+        snprintf(id, sizeof id, "\"gen.%s.valid.as-is.0\"", names[i]);
+        ck_assert_msg(strstr(text, id) != NULL, "%s", path);
+        free(text);
+    }
+    ck_assert_uint_ge(run_against_reference(dir), 200);
+    done_with(dir, out);
+}
+END_TEST
 
 START_TEST(test_seed_reproduces_bytes)
 {
@@ -735,6 +822,9 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_each_contract_gives_200_passing_cases);
     tcase_add_test(tc, test_seed_reproduces_bytes);
+    tcase_add_test(tc, test_string_contract_gets_text_near_misses);
+    tcase_add_test(tc, test_root_picks_a_definition);
+    tcase_add_test(tc, test_open_root_generates_per_definition);
     tcase_add_test(tc, test_max_spreads_over_operators);
     tcase_add_test(tc, test_ambiguous_mutations_are_reported_not_emitted);
     tcase_add_test(tc, test_bad_input_exits_2_naming_it);

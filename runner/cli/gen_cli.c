@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "gauntlet/runner/corpus.h"
 #include "gauntlet/schema.h"
+#include "runner/gen_json.h"
 
 bool gt_gen_cli_count(const char *text, size_t *out)
 {
@@ -52,7 +53,7 @@ static int parse_gates(const char *who, const char *list, unsigned *gates)
 int gt_gen_cli_option(const char *who, int argc, char **argv, int *i, gt_gen_cli *cli)
 {
     const char *arg = argv[*i];
-    bool takes_value = strcmp(arg, "--schema") == 0 || strcmp(arg, "--sample") == 0 || strcmp(arg, "--seed") == 0 ||
+    bool takes_value = strcmp(arg, "--schema") == 0 || strcmp(arg, "--root") == 0 || strcmp(arg, "--sample") == 0 || strcmp(arg, "--seed") == 0 ||
                        strcmp(arg, "--gates") == 0;
     if (strcmp(arg, "--ref") == 0 || strcmp(arg, "--ref-dir") == 0) {
         if (cli->ref_count == GT_GEN_CLI_MAX_SAMPLES) {
@@ -77,6 +78,12 @@ int gt_gen_cli_option(const char *who, int argc, char **argv, int *i, gt_gen_cli
     const char *value = argv[++*i];
     if (strcmp(arg, "--schema") == 0) {
         cli->schema_path = value;
+    } else if (strcmp(arg, "--root") == 0) {
+        if (value[0] != '#' && value[0] != '/') {
+            fprintf(stderr, "%s: --root wants a JSON Pointer into the schema ('#/$defs/x'), got '%s'\n", who, value);
+            return -1;
+        }
+        cli->root = value;
     } else if (strcmp(arg, "--sample") == 0) {
         if (cli->sample_count == GT_GEN_CLI_MAX_SAMPLES) {
             fprintf(stderr, "%s: at most %d --sample files\n", who, GT_GEN_CLI_MAX_SAMPLES);
@@ -135,6 +142,89 @@ int gt_gen_cli_parse(const char *who, int argc, char **argv, gt_gen_cli *cli, co
     return 0;
 }
 
+/* Keywords that say nothing about an instance. */
+static bool annotation_only(const char *keyword)
+{
+    static const char *const names[] = {"$schema", "$id",     "id",         "title",    "description", "$comment",
+                                        "$defs",   "definitions", "$anchor", "$vocabulary", "examples", "default",
+                                        "deprecated", "readOnly", "writeOnly", NULL};
+    for (size_t i = 0; names[i] != NULL; i++)
+        if (strcmp(names[i], keyword) == 0)
+            return true;
+    return false;
+}
+
+char **gt_gen_cli_roots(const char *schema_path)
+{
+    char err[256];
+    size_t len;
+    char *text = gt_read_file(schema_path, &len, err, sizeof err);
+    cJSON *schema = text ? cJSON_ParseWithLength(text, len) : NULL;
+    free(text);
+    bool open = cJSON_IsObject(schema);
+    for (const cJSON *member = open ? schema->child : NULL; member != NULL; member = member->next)
+        open = open && annotation_only(member->string);
+    char **roots = NULL;
+    size_t count = 0;
+    static const char *const containers[] = {"$defs", "definitions"};
+    for (size_t c = 0; open && c < 2; c++) {
+        const cJSON *defs = cJSON_GetObjectItemCaseSensitive(schema, containers[c]);
+        for (const cJSON *def = cJSON_IsObject(defs) ? defs->child : NULL; def != NULL; def = def->next) {
+            char *base = gt_pointer_append("#", containers[c]);
+            char *pointer = base ? gt_pointer_append(base, def->string) : NULL;
+            free(base);
+            char **grown = pointer ? realloc(roots, (count + 2) * sizeof *roots) : NULL;
+            if (grown == NULL) {
+                free(pointer);
+                break;
+            }
+            roots = grown;
+            roots[count++] = pointer;
+            roots[count] = NULL;
+        }
+    }
+    cJSON_Delete(schema);
+    return roots;
+}
+
+void gt_gen_cli_roots_free(char **roots)
+{
+    for (size_t i = 0; roots != NULL && roots[i] != NULL; i++)
+        free(roots[i]);
+    free(roots);
+}
+
+/* The schema document `text` with its root "$ref" set to `pointer` (a JSON
+ * Pointer, with or without the leading '#'), pretty-printed; malloc'd, or
+ * NULL with `err` when the pointer names no schema of the document. */
+static char *rooted_schema(const char *text, size_t len, const char *pointer, size_t *out_len, char *err,
+                           size_t err_len)
+{
+    cJSON *schema = cJSON_ParseWithLength(text, len);
+    const char *path = pointer[0] == '#' ? pointer + 1 : pointer;
+    const cJSON *target = schema ? gt_pointer_find(schema, path, NULL) : NULL;
+    if (!cJSON_IsObject(schema) || target == NULL || !(cJSON_IsObject(target) || cJSON_IsBool(target))) {
+        snprintf(err, err_len, "--root %s: %s", pointer,
+                 cJSON_IsObject(schema) ? "names no schema in the document" : "the schema is not a JSON object");
+        cJSON_Delete(schema);
+        return NULL;
+    }
+    char *ref = malloc(strlen(path) + 2);
+    if (ref != NULL) {
+        ref[0] = '#';
+        strcpy(ref + 1, path);
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(schema, "$ref");
+    cJSON_AddItemToObject(schema, "$ref", cJSON_CreateString(ref ? ref : "#"));
+    free(ref);
+    gt_json_style pretty = {.indent = "  "};
+    gt_buf buf = {0};
+    gt_json_write(&buf, schema, &pretty);
+    gt_buf_str(&buf, "\n");
+    cJSON_Delete(schema);
+    return gt_buf_take(&buf, out_len);
+}
+
 gt_gen *gt_gen_cli_build(const char *who, const gt_gen_cli *cli)
 {
     char err[1024];
@@ -144,13 +234,23 @@ gt_gen *gt_gen_cli_build(const char *who, const gt_gen_cli *cli)
         fprintf(stderr, "%s: %s\n", who, err);
         return NULL;
     }
+    if (cli->root != NULL) {
+        char *rooted = rooted_schema(schema, len, cli->root, &len, err, sizeof err);
+        free(schema);
+        if (rooted == NULL) {
+            fprintf(stderr, "%s: %s: %s\n", who, cli->schema_path, err);
+            return NULL;
+        }
+        schema = rooted;
+    }
     gt_gen_options options = {.seed = cli->seed,
                               .gates = cli->gates,
                               .formats = cli->formats,
                               .origin = cli->schema_path,
                               .registry = cli->registry,
                               .ref_paths = cli->refs,
-                              .ref_count = cli->ref_count};
+                              .ref_count = cli->ref_count,
+                              .id_scope = cli->id_scope};
     gt_gen *gen = gt_gen_new(schema, len, &options, err, sizeof err);
     free(schema);
     if (gen == NULL) {

@@ -15,6 +15,8 @@
 
 typedef struct gt_gen_cli {
     const char *schema_path;
+    const char *root;     /* --root POINTER: the definition that is the contract, or NULL */
+    const char *id_scope; /* case ids gen.<id_scope>.* (one corpus per definition), or NULL */
     const char *samples[GT_GEN_CLI_MAX_SAMPLES];
     size_t sample_count;
     uint64_t seed;
@@ -25,10 +27,17 @@ typedef struct gt_gen_cli {
     size_t ref_count;
 } gt_gen_cli;
 
+/* The definitions a schema document that constrains nothing at its root
+ * offers as contracts: "#/$defs/NAME" and "#/definitions/NAME" pointers
+ * (malloc'd, NULL-terminated; free with gt_gen_cli_roots_free), or NULL when
+ * the root constrains something (or the file cannot be read: build says so). */
+char **gt_gen_cli_roots(const char *schema_path);
+void gt_gen_cli_roots_free(char **roots);
+
 /* Release what gt_gen_cli_option allocated. */
 void gt_gen_cli_free(gt_gen_cli *cli);
 
-/* When argv[*i] is --schema, --sample, --seed, --gates or --formats, take it
+/* When argv[*i] is --schema, --root, --sample, --seed, --gates or --formats, take it
  * (and its value) into `cli` and step *i past it. Returns 1 when taken, 0 for
  * another argument, -1 after a message on stderr naming `who`. */
 int gt_gen_cli_option(const char *who, int argc, char **argv, int *i, gt_gen_cli *cli);
@@ -60,6 +69,8 @@ int gt_gen_cli_check_out(const char *who, const char *dir, bool no_cases);
 
 #define GT_GEN_CLI_HELP                                                                                                \
     "  --schema FILE          the contract: a JSON Schema (required)\n"                                                \
+    "  --root POINTER         the contract is this definition of the schema ('#/$defs/money'): schema.json\n"         \
+    "                         of the corpus is the document with its root $ref set to it\n"                           \
     "  --sample FILE          a valid instance to start from (repeatable); without one a minimal and a\n"              \
     "                         full instance are synthesised from the schema\n"                                         \
     "  --seed N               the random stream (default 1): the same seed gives the same bytes\n"                     \
