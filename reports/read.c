@@ -438,15 +438,7 @@ void gt_report_doc_free(gt_report_doc *doc)
 {
     if (doc == NULL)
         return;
-    gt_run *run = &doc->run;
-    if (run->results != NULL)
-        for (size_t i = 0; i < run->count; i++) {
-            gt_observed_clear(&run->results[i].observed);
-            free(run->results[i].note);
-        }
-    free(run->results);
-    free(run->target);
-    free(run->target_name);
+    gt_run_clear(&doc->run);
     free(doc->cases);
     free(doc->indices);
     free(doc->problems);

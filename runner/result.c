@@ -119,10 +119,8 @@ int gt_observed_reject(gt_observed *observed, const char *gate, const char *reas
     return 0;
 }
 
-void gt_run_free(gt_run *run)
+void gt_run_clear(gt_run *run)
 {
-    if (run == NULL)
-        return;
     if (run->results != NULL) {
         for (size_t i = 0; i < run->count; i++) {
             gt_observed_clear(&run->results[i].observed);
@@ -132,6 +130,15 @@ void gt_run_free(gt_run *run)
     free(run->results);
     free(run->target);
     free(run->target_name);
+    run->results = NULL, run->target = NULL, run->target_name = NULL;
+    run->count = 0;
+}
+
+void gt_run_free(gt_run *run)
+{
+    if (run == NULL)
+        return;
+    gt_run_clear(run);
     free(run);
 }
 

@@ -89,6 +89,10 @@ typedef struct gt_run {
     unsigned jobs;
 } gt_run;
 
+/* Free what `run` holds (results, notes, target names), not `run` itself:
+ * for a gt_run embedded in another struct (a read report). */
+void gt_run_clear(gt_run *run);
+
 /* Free a run and every result in it (NULL is a no-op). */
 void gt_run_free(gt_run *run);
 
