@@ -1046,6 +1046,21 @@ static uint64_t hash_bytes(const char *bytes, size_t len)
     return h;
 }
 
+/* Names of different lengths or first bytes cannot repeat one another: a
+ * bit per (length, first byte) bucket, and only an object where two names
+ * share a bucket is compared name by name. */
+static inline bool names_surely_distinct(const gt_member *members, size_t count)
+{
+    uint64_t seen[2] = {0, 0}, clash = 0;
+    for (size_t i = 0; i < count; i++) {
+        unsigned bucket = (unsigned)(members[i].key_len * 8 + (unsigned char)members[i].key[0]) & 127u;
+        uint64_t bit = 1ull << (bucket & 63u);
+        clash |= seen[bucket >> 6] & bit;
+        seen[bucket >> 6] |= bit;
+    }
+    return clash == 0;
+}
+
 /* Reject the first member whose name repeats an earlier one; in RFC 8259
  * mode the later value replaces the earlier one instead, and *count shrinks. */
 static bool check_duplicates(parser *ps, gt_member *members, size_t *count_io)
@@ -1055,6 +1070,8 @@ static bool check_duplicates(parser *ps, gt_member *members, size_t *count_io)
     if (count < 2)
         return true;
     if (count <= 16) {
+        if (count >= 4 && names_surely_distinct(members, count))
+            return true;
         for (size_t i = 1; i < count; i++)
             for (size_t j = 0; j < i; j++)
                 if (members[i].key_len == members[j].key_len &&
@@ -1107,38 +1124,44 @@ static bool check_duplicates(parser *ps, gt_member *members, size_t *count_io)
     return true;
 }
 
-/* Close the innermost container: move its children into the arena. */
-static gt_value *pop_frame(parser *ps)
+/* Close the innermost container, an array: move its items into the arena. */
+PARSE_HOT gt_value *close_array(parser *ps)
 {
     frame *top = &ps->frames[--ps->depth];
     gt_value *container = top->container;
-    if (container->type == GT_ARRAY) {
-        size_t count = ps->items_len - top->first;
-        gt_value **items = NULL;
-        if (count > 0) {
-            items = parse_alloc(ps, count * sizeof *items);
-            if (items == NULL)
-                return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
-            memcpy(items, ps->items + top->first, count * sizeof *items);
-        }
-        container->u.arr.items = items;
-        container->u.arr.count = count;
-        ps->items_len = top->first;
-    } else {
-        size_t count = ps->members_len - top->first;
-        gt_member *members = NULL;
-        if (count > 0) {
-            if (!check_duplicates(ps, ps->members + top->first, &count))
-                return NULL;
-            members = parse_alloc(ps, count * sizeof *members);
-            if (members == NULL)
-                return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
-            memcpy(members, ps->members + top->first, count * sizeof *members);
-        }
-        container->u.obj.members = members;
-        container->u.obj.count = count;
-        ps->members_len = top->first;
+    size_t count = ps->items_len - top->first;
+    gt_value **items = NULL;
+    if (count > 0) {
+        items = parse_alloc(ps, count * sizeof *items);
+        if (items == NULL)
+            return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
+        memcpy(items, ps->items + top->first, count * sizeof *items);
     }
+    container->u.arr.items = items;
+    container->u.arr.count = count;
+    ps->items_len = top->first;
+    return container;
+}
+
+/* Close the innermost container, an object: check its member names, move
+ * its members into the arena. */
+static gt_value *close_object(parser *ps)
+{
+    frame *top = &ps->frames[--ps->depth];
+    gt_value *container = top->container;
+    size_t count = ps->members_len - top->first;
+    gt_member *members = NULL;
+    if (count > 0) {
+        if (!check_duplicates(ps, ps->members + top->first, &count))
+            return NULL;
+        members = parse_alloc(ps, count * sizeof *members);
+        if (members == NULL)
+            return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
+        memcpy(members, ps->members + top->first, count * sizeof *members);
+    }
+    container->u.obj.members = members;
+    container->u.obj.count = count;
+    ps->members_len = top->first;
     return container;
 }
 
@@ -1385,7 +1408,7 @@ parse_key:
 
 close:
     ps->p = p;
-    value = pop_frame(ps);
+    value = in_array ? close_array(ps) : close_object(ps);
     if (value == NULL)
         return NULL;
     if (ps->depth > 0) {

@@ -98,6 +98,12 @@ START_TEST(test_duplicate_keys)
     REJECTS("{\"a\":1,\"a\":2}", "duplicate_key");
     REJECTS("{\"a\":1,\"\\u0061\":2}", "duplicate_key");
     REJECTS("{\"x\":{\"b\":1,\"b\":1}}", "duplicate_key");
+    /* four to sixteen names: a (length, first byte) filter first, names compared only where it clashes */
+    REJECTS("{\"a\":1,\"b\":2,\"c\":3,\"a\":4}", "duplicate_key");
+    REJECTS("{\"id\":1,\"idx\":2,\"name\":3,\"note\":4,\"nose\":5,\"note\":6}", "duplicate_key");
+    ACCEPTS("{\"ab\":1,\"ac\":2,\"x\":3,\"y\":4}");
+    ACCEPTS("{\"note\":1,\"nose\":2,\"node\":3,\"none\":4,\"\":5}");
+    REJECTS("{\"\":1,\"a\":2,\"b\":3,\"\":4}", "duplicate_key");
     /* a large object takes the hashed path */
     char text[4096];
     size_t o = 0;
