@@ -1435,25 +1435,6 @@ static gt_value *parse_document_portable(parser *ps)
     return parse_document(ps, false);
 }
 
-/* Whether gt_parse uses the SIMD scans: yes where the build has them,
- * unless GT_PARSE_PORTABLE=1 is in the environment (read once per process:
- * a way to run the whole suite on the portable scans). */
-static bool simd_by_default(void)
-{
-#ifdef PARSE_SSE2
-    static int portable = -1; /* -1 not read yet; a race only reads getenv twice */
-    int cached = __atomic_load_n(&portable, __ATOMIC_RELAXED);
-    if (cached < 0) {
-        const char *env = getenv("GT_PARSE_PORTABLE");
-        cached = env != NULL && strcmp(env, "1") == 0;
-        __atomic_store_n(&portable, cached, __ATOMIC_RELAXED);
-    }
-    return cached == 0;
-#else
-    return false;
-#endif
-}
-
 bool gt_parse_simd_built(void)
 {
 #ifdef PARSE_SSE2
@@ -1480,7 +1461,7 @@ gt_value *gt_parse_with_scan(gt_arena *arena, const char *text, size_t len, cons
     ps.frames = local_frames, ps.frames_cap = PARSE_LOCAL_FRAMES;
     ps.items = local_items, ps.items_cap = PARSE_LOCAL_ITEMS;
     ps.members = local_members, ps.members_cap = PARSE_LOCAL_MEMBERS;
-    ps.simd = scan == GT_PARSE_SCAN_SIMD ? gt_parse_simd_built() : scan == GT_PARSE_SCAN_DEFAULT && simd_by_default();
+    ps.simd = scan != GT_PARSE_SCAN_PORTABLE && gt_parse_simd_built();
     if (options != NULL)
         ps.options = *options;
     else

@@ -3,8 +3,9 @@
  * gt_parse scans strings and whitespace with SSE2 on x86-64 and with
  * eight-byte words (SWAR) elsewhere. Both must give the same tree and the
  * same error (reason, offset, line, column) for every input; the suite
- * proves it by parsing the same inputs both ways. Private to libgauntlet and
- * its tests. */
+ * proves it by parsing the same inputs both ways (suite/test_parse.c, the
+ * "scans" tests). Private to libgauntlet, its tests and bench_parse; the
+ * library reads no environment variable to choose. */
 #ifndef GT_PARSE_IMPL_H
 #define GT_PARSE_IMPL_H
 
@@ -13,8 +14,8 @@
 #include "gauntlet/parse.h"
 
 typedef enum gt_parse_scan {
-    GT_PARSE_SCAN_DEFAULT,  /* what gt_parse does: SIMD where built, unless GT_PARSE_PORTABLE=1 */
-    GT_PARSE_SCAN_PORTABLE, /* the portable scans, on any machine */
+    GT_PARSE_SCAN_DEFAULT,  /* what gt_parse does: the SIMD scans where built */
+    GT_PARSE_SCAN_PORTABLE, /* the portable scans, on any machine (tests, bench_parse) */
     GT_PARSE_SCAN_SIMD      /* the SIMD scans where built (gt_parse_simd_built), else the portable ones */
 } gt_parse_scan;
 
