@@ -768,8 +768,8 @@ static bool kw_unevaluated_items(vctx *c, const sc_kw *kw, const gt_value *inst,
 /* The `properties` entry for a member name, or NULL: one hash probe, rarely two. */
 static const sc_prop *find_prop(const sc_kw *kw, const char *name, size_t len)
 {
-    uint32_t mask = kw->u.props.mask;
-    for (uint32_t at = sc_prop_hash(name, len) & mask;; at = (at + 1) & mask) {
+    uint32_t mask = kw->u.props.mask, at = sc_prop_hash(name, len) & mask;
+    for (uint32_t probes = 0; probes <= mask; probes++, at = (at + 1) & mask) { /* bounded: never loops */
         uint32_t slot = kw->u.props.slots[at];
         if (slot == 0)
             return NULL;
@@ -777,6 +777,7 @@ static const sc_prop *find_prop(const sc_kw *kw, const char *name, size_t len)
         if (p->len == len && gt_swar_same(p->name, name, len))
             return p;
     }
+    return NULL;
 }
 
 static bool kw_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
