@@ -434,6 +434,19 @@ PARSE_HOT const unsigned char *skip_ws_fast(bool simd, const unsigned char *p, c
     return skip_ws_run(simd, p, end);
 }
 
+#ifdef PARSE_SSE2
+/* A bit per byte of `bytes` that ends a plain run inside a string: '"',
+ * '\\', a control byte or a byte >= 0x80 (the signed compare below ' ' takes
+ * both, bytes >= 0x80 being negative). */
+static inline unsigned plain_stops(__m128i bytes)
+{
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(' ');
+    __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+                                 _mm_cmplt_epi8(bytes, space));
+    return (unsigned)_mm_movemask_epi8(stops);
+}
+#endif
+
 /* The first byte at or after q that ends a plain run of string bytes: '"',
  * '\\', a control byte (< 0x20) or a byte >= 0x80 (UTF-8, validated by the
  * caller); end when there is none. */
@@ -441,13 +454,8 @@ static inline const unsigned char *scan_plain(bool simd, const unsigned char *q,
 {
 #ifdef PARSE_SSE2
     if (simd) {
-        const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(' ');
         while (end - q >= 16) {
-            __m128i bytes = _mm_loadu_si128((const __m128i *)(const void *)q);
-            /* a signed compare: bytes >= 0x80 are negative, so "below ' '" too */
-            __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
-                                         _mm_cmplt_epi8(bytes, space));
-            unsigned mask = (unsigned)_mm_movemask_epi8(stops);
+            unsigned mask = plain_stops(_mm_loadu_si128((const __m128i *)(const void *)q));
             if (mask != 0)
                 return q + __builtin_ctz(mask);
             q += 16;
@@ -481,7 +489,6 @@ static inline void copy_bytes(unsigned char *dst, const unsigned char *src, size
 #endif
     gt_swar_copy(dst, src, n);
 }
-
 
 /* ---- strings -------------------------------------------------------------- */
 
@@ -687,11 +694,10 @@ static unsigned char *parse_string_from(parser *ps, const unsigned char *open, c
         return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, begin, NULL);
     unsigned char *out = block + prefix;
     size_t len = raw_len;
-    if (!escaped) {
+    if (!escaped)
         copy_bytes(out, begin, raw_len);
-    } else if ((len = unescape(ps, begin, q, out)) == (size_t)-1) {
-        return NULL; /* pass 2 decodes the escapes */
-    }
+    else if ((len = unescape(ps, begin, q, out)) == (size_t)-1) /* pass 2: the escapes */
+        return NULL;
     out[len] = '\0';
     *len_out = len;
     *next = q + 1;
@@ -704,14 +710,12 @@ static unsigned char *parse_string_from(parser *ps, const unsigned char *open, c
  * allocated once its length is known; the rest (an escape, a control or
  * non-ASCII byte, the block or the input nearly used up) goes on in
  * parse_string_from from where the plain run stopped. */
-PARSE_HOT unsigned char *
-parse_string(parser *ps, bool simd, const unsigned char *open, size_t prefix, size_t *len_out,
-             const unsigned char **next)
+PARSE_HOT unsigned char *parse_string(parser *ps, bool simd, const unsigned char *open, size_t prefix, size_t *len_out,
+                                      const unsigned char **next)
 {
     const unsigned char *begin = open + 1;
 #ifdef PARSE_SSE2
     if (simd && ps->end - begin >= 16 && (size_t)(ps->bump_end - ps->bump) >= prefix + 16) {
-        const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(' ');
         unsigned char *block = ps->bump, *out = block + prefix;
         /* the last 16-byte load inside the input, the last 16-byte store inside the block */
         const unsigned char *src = begin, *src_last = ps->end - 16;
@@ -719,10 +723,7 @@ parse_string(parser *ps, bool simd, const unsigned char *open, size_t prefix, si
         for (;;) {
             __m128i bytes = _mm_loadu_si128((const __m128i *)(const void *)src);
             _mm_storeu_si128((__m128i *)(void *)out, bytes);
-            /* a signed compare: bytes >= 0x80 are negative, so "below ' '" too */
-            __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
-                                         _mm_cmplt_epi8(bytes, space));
-            unsigned mask = (unsigned)_mm_movemask_epi8(stops);
+            unsigned mask = plain_stops(bytes);
             if (mask != 0) {
                 unsigned at = (unsigned)__builtin_ctz(mask);
                 src += at;
