@@ -166,11 +166,14 @@ static inline void *parse_alloc(parser *ps, size_t size)
  * grow into the caller's arena, so a loop that resets one arena per document
  * (validate --jsonl, a corpus run) parses without malloc, and past
  * PARSE_ARENA_STACK bytes move to the heap, so that a huge document does not
- * leave its outgrown copies in the arena. */
+ * leave its outgrown copies in the arena. 64 KiB holds an array of 8192
+ * items (a ~1 MB document's longest) or 2048 open members: a malloc per
+ * document would also pay for whatever other code left in malloc's fast
+ * bins (bench/README.md). */
 #define PARSE_LOCAL_FRAMES 16
 #define PARSE_LOCAL_ITEMS 32
 #define PARSE_LOCAL_MEMBERS 32
-#define PARSE_ARENA_STACK (16u * 1024u)
+#define PARSE_ARENA_STACK (64u * 1024u)
 
 /* Double the stack `*items` of `*cap` (> 0) entries of `size` bytes. NULL
  * when out of memory; the old stack is then still valid. */
