@@ -129,11 +129,11 @@ static size_t parse_one(int parser, gt_arena *arena, const gt_parse_options *opt
 
 /* One pass of `repeat` x `count` documents through `parser`; returns seconds
  * and adds the accepted count. Every pass of every parser starts with one
- * untimed parse of the first document (BENCH_PARSE_COLD=1: none): a pass
- * follows the other parsers' passes, which leave its memory cold, and the
- * goal is the throughput of a loop over many documents. On ~1 MB documents
- * the gate's first parse after them costs several times a warm one (it
- * writes a tree of about 4.5 MB into its arena; bench/README.md). */
+ * untimed parse of the first document (BENCH_PARSE_COLD=1: none): the goal
+ * is the throughput of a loop over many documents, and the first large
+ * malloc after cJSON's pass settles what cJSON left in malloc's fast bins
+ * (several ms; on ~1 MB documents the gate's arena makes one per document:
+ * bench/README.md). */
 static double one_pass(int parser, gt_arena *arena, const gt_parse_options *options, doc *docs, size_t count,
                        int repeat, size_t *accepted)
 {
@@ -163,9 +163,7 @@ static result measure(doc *docs, size_t count, int repeat)
 #endif
     /* The gate's pass follows simdjson's, which follows cJSON's, as before the
      * portable pass was added: that pass goes right after the gate's and has
-     * no goal. The order matters on ~1 MB documents: a tree over the arena's
-     * kept block (ARENA_KEEP_MAX) takes a fresh block at the first parse after
-     * cJSON's pass has churned the heap (bench/README.md). */
+     * no goal. */
     static const int order[] = {0, 3, 1, 2};
     double times[4][ROUNDS];
     for (int round = 0; round < ROUNDS; round++)
