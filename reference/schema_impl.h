@@ -82,10 +82,16 @@ typedef enum sc_kind {
 typedef struct sc_node sc_node;
 typedef struct sc_resource sc_resource;
 
+/* A pattern simple enough to match without PCRE2 (schema_regex.c): anchored
+ * with ^, a sequence of ASCII character sets with counts and optional groups
+ * of them, and no choice a greedy scan could get wrong. */
+typedef struct sc_simple_re sc_simple_re;
+
 typedef struct sc_regex {
     pcre2_code *code;
     const char *source; /* the ECMA-262 pattern as written */
     bool jit;
+    sc_simple_re *simple; /* the same pattern for short ASCII subjects, or NULL */
 } sc_regex;
 
 typedef struct sc_prop {
@@ -279,7 +285,9 @@ char *sc_location_index(gt_arena *arena, const char *parent, size_t index);
 int sc_regex_compile(sc_regex *re, const char *pattern, size_t len, char *why, size_t why_size);
 /* 1 match, 0 no match, or PCRE2's negative error code (a limit hit, out of
  * memory). `match_data` is the caller's; `limits` (sc_regex_limits_new) may be
- * NULL for PCRE2's defaults. A JIT stack overflow falls back to the interpreter. */
+ * NULL for PCRE2's defaults. A JIT stack overflow falls back to the interpreter.
+ * A simple pattern (re->simple) decides a short ASCII subject itself, with the
+ * verdict PCRE2 would give (suite/test_schema.c checks both agree). */
 int sc_regex_search(const sc_regex *re, const char *text, size_t len, pcre2_match_data *match_data,
                     pcre2_match_context *limits);
 /* A match context with gauntlet's regex limits (limits.h) and a JIT stack that

@@ -20,11 +20,7 @@
 #include "commands.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
-#include "reference/swar.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "jsonl_literal.h"
 
 /* --jsonl reads the file in chunks this large into its own line buffer (which
  * grows only to hold the longest line): few read(2) calls, lines handed out in
@@ -216,146 +212,14 @@ static void tally_add(tally *t, const char *gate, const char *reason)
     snprintf(rc->reason, sizeof rc->reason, "%s", reason);
 }
 
-typedef struct line_buffer {
-    char *data;
-    size_t cap;
-} line_buffer;
-
-static int hex4(const char *p)
-{
-    int v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = p[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0)
-            return -1;
-        v = v * 16 + d;
-    }
-    return v;
-}
-
-static size_t put_utf8(char *w, unsigned long cp)
-{
-    if (cp < 0x80)
-        return w[0] = (char)cp, 1;
-    if (cp < 0x800)
-        return w[0] = (char)(0xc0 | (cp >> 6)), w[1] = (char)(0x80 | (cp & 0x3f)), 2;
-    if (cp < 0x10000)
-        return w[0] = (char)(0xe0 | (cp >> 12)), w[1] = (char)(0x80 | ((cp >> 6) & 0x3f)),
-               w[2] = (char)(0x80 | (cp & 0x3f)), 3;
-    w[0] = (char)(0xf0 | (cp >> 18)), w[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    w[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), w[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
-/* Copies the plain bytes at the front of `in` (`n` available) to `out` and
- * returns how many there were: the run ends at the first '"', '\\' or
- * control byte (< 0x20), or at `n`. Sixteen bytes at a time with SSE2 (eight
- * with SWAR elsewhere); it may write up to 15 bytes past the run, so `out`
- * must have room for `n` bytes. */
-static inline size_t copy_plain_run(const char *in, size_t n, char *out)
-{
-    size_t done = 0;
-#if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), below = _mm_set1_epi8(0x1f);
-    for (; done + 16 <= n; done += 16) {
-        __m128i block = _mm_loadu_si128((const __m128i *)(const void *)(in + done));
-        _mm_storeu_si128((__m128i *)(void *)(out + done), block);
-        __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)),
-                                     _mm_cmpeq_epi8(_mm_min_epu8(block, below), block)); /* unsigned byte <= 0x1f */
-        unsigned mask = (unsigned)_mm_movemask_epi8(stops);
-        if (mask != 0)
-            return done + (unsigned)__builtin_ctz(mask);
-    }
-#endif
-    for (; done + 8 <= n; done += 8) {
-        uint64_t word = gt_swar_load((const unsigned char *)in + done);
-        memcpy(out + done, &word, sizeof word);
-        uint64_t stops = gt_swar_string_stops(word);
-        if (stops != 0)
-            return done + gt_swar_first(stops);
-    }
-    for (; done < n; done++) {
-        unsigned char c = (unsigned char)in[done];
-        if (c == '"' || c == '\\' || c < 0x20)
-            break;
-        out[done] = (char)c;
-    }
-    return done;
-}
-
-/* Fast path for the common line: exactly one string literal with ordinary
- * escapes. Returns the decoded length, or (size_t)-1 when the line needs the
- * full syntax gate (anything unusual, including lone surrogates). UTF-8 of the
- * decoded text is checked by the syntax gate that runs on it next. */
-static size_t decode_literal(const char *line, size_t len, line_buffer *buf)
-{
-    if (len < 2 || line[0] != '"' || line[len - 1] != '"')
-        return (size_t)-1;
-    if (buf->cap < len) {
-        char *grown = realloc(buf->data, len);
-        if (grown == NULL)
-            return (size_t)-1;
-        buf->data = grown, buf->cap = len;
-    }
-    char *w = buf->data;
-    size_t end = len - 1; /* the closing quote */
-    for (size_t i = 1; i < end; i++) {
-        /* w trails i by at least one byte (the opening quote), so the run's
-         * over-write stays inside the buffer */
-        size_t run = copy_plain_run(line + i, end - i, w);
-        w += run, i += run;
-        if (i == end)
-            break;
-        if (line[i] != '\\') /* a raw quote or control byte */
-            return (size_t)-1;
-        if (++i >= end)
-            return (size_t)-1;
-        if (line[i] == '"') { /* the escape of JSON inside JSON */
-            *w++ = '"';
-            continue;
-        }
-        switch (line[i]) {
-        case '\\': *w++ = '\\'; break;
-        case '/': *w++ = '/'; break;
-        case 'b': *w++ = '\b'; break;
-        case 'f': *w++ = '\f'; break;
-        case 'n': *w++ = '\n'; break;
-        case 'r': *w++ = '\r'; break;
-        case 't': *w++ = '\t'; break;
-        case 'u': {
-            if (i + 4 >= end)
-                return (size_t)-1;
-            long cp = hex4(line + i + 1);
-            i += 4;
-            if (cp < 0 || (cp >= 0xdc00 && cp <= 0xdfff))
-                return (size_t)-1;
-            if (cp >= 0xd800 && cp <= 0xdbff) {
-                if (i + 6 >= end || line[i + 1] != '\\' || line[i + 2] != 'u')
-                    return (size_t)-1;
-                long lo = hex4(line + i + 3);
-                if (lo < 0xdc00 || lo > 0xdfff)
-                    return (size_t)-1;
-                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                i += 6;
-            }
-            w += put_utf8(w, (unsigned long)cp);
-            break;
-        }
-        default: return (size_t)-1;
-        }
-    }
-    return (size_t)(w - buf->data);
-}
-
 /* One JSONL line: decode the string literal, then both gates. Returns 0, or 2
  * when the line is not a JSON string literal. */
 static int jsonl_line(const gt_schema *schema, const gt_parse_options *parse, gt_arena *arena, gt_schema_errors *errors,
-                      const char *line, size_t len, line_buffer *buf, tally *t)
+                      const char *line, size_t len, gt_jsonl_buffer *buf, tally *t)
 {
     gt_parse_error perr;
     const char *raw;
-    size_t raw_len = decode_literal(line, len, buf);
+    size_t raw_len = gt_jsonl_decode_literal(line, len, buf);
     if (raw_len != (size_t)-1)
         raw = buf->data;
     else {
@@ -448,7 +312,7 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
     line_reader reader = {in, NULL, 0, 0, 0, false};
     char *line;
     size_t n;
-    line_buffer buf = {0};
+    gt_jsonl_buffer buf = {0};
     gt_arena *arena = gt_arena_new();
     gt_schema_errors errors;
     gt_schema_errors_init(&errors);
