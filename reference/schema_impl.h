@@ -17,6 +17,7 @@
 #include "gauntlet/arena.h"
 #include "gauntlet/schema.h"
 #include "gauntlet/value.h"
+#include "swar.h"
 
 /* Instance type bits ("type" keyword, keyword applicability). */
 enum {
@@ -177,6 +178,10 @@ struct sc_node {
     const gt_value *minimum, *maximum, *exclusive_minimum, *exclusive_maximum;
     const gt_value *min_contains, *max_contains;
     const gt_value *min_length, *max_length;
+    /* fast pass (schema_fast.c): `required` as bits of the sibling
+     * `properties` entries, when every name is one of its first 64 */
+    bool required_in_props;
+    uint64_t required_props;
     bool loop_guard; /* on an in-place reference cycle: evaluation checks it does not re-enter at the same instance */
     bool memo;       /* may be evaluated twice at one instance and has subschema keywords: memoise its verdicts */
     uint32_t mark;   /* compile-time only: cycle detection state */
@@ -263,6 +268,97 @@ static inline uint32_t sc_prop_hash(const char *name, size_t len)
     return h ^ (h >> 16); /* the product's high bits, which every input bit reaches, into the low ones */
 }
 
+/* Draft 4 defines an integer as "a JSON number without a fraction or
+ * exponent part" (so 1.0 is not one); later drafts by value (1.0 and 1e2 are,
+ * 1.0000000000000001 is not). */
+static inline bool sc_is_integer_in(const gt_value *v, gt_schema_dialect dialect)
+{
+    return dialect == GT_SCHEMA_DRAFT4 ? (v->flags & GT_NUM_INTEGER_LITERAL) != 0 : gt_number_is_integer(v);
+}
+
+/* The instance's SC_T_* bits under `dialect` (what "type" and keyword
+ * applicability test). */
+static inline uint32_t sc_instance_bits(const gt_value *v, gt_schema_dialect dialect)
+{
+    switch (v->type) {
+    case GT_NULL: return SC_T_NULL;
+    case GT_FALSE:
+    case GT_TRUE: return SC_T_BOOLEAN;
+    case GT_NUMBER: return sc_is_integer_in(v, dialect) ? SC_T_INTEGER | SC_T_NUMBER : SC_T_NUMBER;
+    case GT_STRING: return SC_T_STRING;
+    case GT_ARRAY: return SC_T_ARRAY;
+    case GT_OBJECT: return SC_T_OBJECT;
+    }
+    return 0;
+}
+
+/* The `properties` entry for a member name, or NULL: one hash probe, rarely two. */
+static inline const sc_prop *sc_find_prop(const sc_kw *kw, const char *name, size_t len)
+{
+    uint32_t mask = kw->u.props.mask;
+    for (uint32_t at = sc_prop_hash(name, len) & mask;; at = (at + 1) & mask) {
+        uint32_t slot = kw->u.props.slots[at];
+        if (slot == 0)
+            return NULL;
+        const sc_prop *p = &kw->u.props.props[slot - 1];
+        if (p->len == len && gt_swar_same(p->name, name, len))
+            return p;
+    }
+}
+
+/* A non-negative count keyword's value as size_t; past SIZE_MAX (1e300) it
+ * saturates: converting such a double is undefined behaviour. */
+static inline size_t sc_count_of(const gt_value *v)
+{
+    double number = v->u.num.number;
+    if (!(number > 0))
+        return 0;
+    return number >= 18446744073709551615.0 ? (size_t)-1 : (size_t)number;
+}
+
+/* Is `inst` one of the `enum` list's values? Strings by bytes, the rest by
+ * JSON equality. */
+static inline bool sc_enum_has(const gt_value *list, const gt_value *inst)
+{
+    for (size_t i = 0; i < list->u.arr.count; i++) {
+        const gt_value *item = list->u.arr.items[i];
+        if (item->type != inst->type) /* the common miss, without a call */
+            continue;
+        if (inst->type == GT_STRING ? item->u.str.len == inst->u.str.len &&
+                                          gt_swar_same(item->u.str.chars, inst->u.str.chars, inst->u.str.len)
+                                    : gt_value_equal(item, inst))
+            return true;
+    }
+    return false;
+}
+
+/* Does the number `inst` satisfy a bound keyword (maximum, minimum and their
+ * exclusive forms, draft 4's boolean flags included)? */
+static inline bool sc_bound_holds(const sc_node *n, const sc_kw *kw, const gt_value *inst)
+{
+    int cmp = gt_number_compare(inst, kw->value);
+    switch (kw->kind) {
+    case KW_MAXIMUM: return n->exclusive_max_flag ? cmp < 0 : cmp <= 0;
+    case KW_MINIMUM: return n->exclusive_min_flag ? cmp > 0 : cmp >= 0;
+    case KW_EXCLUSIVE_MAXIMUM: return cmp < 0;
+    default: return cmp > 0;
+    }
+}
+
+/* --- schema_fast.c --- */
+/* The valid-document fast pass: true only when `instance` is valid and the
+ * full evaluation (schema_validate.c) would find it valid with no limit hit;
+ * false when it is not valid or when the pass cannot tell (a keyword or a
+ * situation it leaves to the full evaluation). `*md` is the caller's match
+ * data (created when NULL and a regex needs it; the caller frees it). Used by
+ * gt_schema_validate before the full evaluation, never instead of it when the
+ * answer is false. */
+bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md);
+/* Fill a compiled node's fast-pass fields (gt_schema_compile, once per node). */
+void sc_fast_prepare(sc_node *n);
+/* May the fast pass run for this schema and these options at all? */
+bool sc_fast_usable(const gt_schema *schema);
+
 /* --- schema_keywords.c --- */
 /* Fill node->kws from its schema object (keyword order kept). */
 void sc_compile_keywords(gt_schema *s, sc_node *n);
@@ -307,6 +403,9 @@ const char *sc_registry_find(const gt_schema_registry *registry, const char *uri
 sc_format_fn sc_format_lookup(const char *name);
 
 /* --- schema_validate.c --- */
+/* gt_schema_validate without the fast pass: the full evaluation, which alone
+ * writes errors (the differential tests compare the two). */
+gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors);
 size_t sc_utf8_length(const char *text, size_t len);
 /* A host name (schema_idna.c): LDH labels, A-labels that IDNA2008 accepts and,
  * with allow_unicode (idn-hostname), U-labels too. 1 valid, 0 not. */

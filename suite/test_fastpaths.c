@@ -2,12 +2,15 @@
  * `validate --jsonl` against the slow paths they stand in for: on generated
  * inputs, each must give exactly the slow path's answer whenever it answers.
  *   - the JSONL line decoder (runner/cli/jsonl_literal.c) against gt_parse;
- *   - simple patterns (schema_regex.c, sc_regex.simple) against PCRE2. */
+ *   - simple patterns (schema_regex.c, sc_regex.simple) against PCRE2;
+ *   - the valid-document fast pass (schema_fast.c) against the full
+ *     evaluation (sc_validate_full). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gauntlet/parse.h"
+#include "gauntlet/schema.h"
 #include "gt_test.h"
 #include "reference/schema_impl.h"
 #include "runner/cli/jsonl_literal.h"
@@ -153,6 +156,190 @@ START_TEST(simple_patterns_known_verdicts)
 }
 END_TEST
 
+
+/* ---- the valid-document fast pass ---- */
+
+/* Random JSON text of small depth: keys from a short list, scalars from
+ * pools near the boundaries the schemas below draw. */
+static void random_json(char *out, size_t *len, size_t cap, int depth)
+{
+    static const char *const keys[] = {"a", "b", "c", "foo", "bar", "sku", "x-1", "fo"};
+    static const char *const scalars[] = {"0", "1", "-1", "2.5", "1e2", "0.01", "3", "10", "100", "1.0", "\"\"",
+                                          "\"a\"", "\"abc\"", "\"ABC-1234\"", "\"foo\"", "\"2024-01-02\"",
+                                          "\"a@b.c\"", "true", "false", "null", "0.5", "4", "2"};
+    if (*len + 64 >= cap)
+        depth = 3;
+    unsigned kind = depth >= 3 ? 2 : next_random(5);
+    if (kind == 0 || kind == 1) {
+        bool object = kind == 0;
+        unsigned n = next_random(5), used = 0;
+        out[(*len)++] = object ? '{' : '[';
+        for (unsigned i = 0; i < n; i++) {
+            unsigned key = next_random(8);
+            if (object && (used >> key) & 1)
+                continue; /* no duplicate member names */
+            used |= 1u << key;
+            if (*len > 0 && out[*len - 1] != '{' && out[*len - 1] != '[')
+                out[(*len)++] = ',';
+            if (object)
+                *len += (size_t)snprintf(out + *len, cap - *len, "\"%s\":", keys[key]);
+            random_json(out, len, cap, depth + 1);
+        }
+        out[(*len)++] = object ? '}' : ']';
+    } else
+        *len += (size_t)snprintf(out + *len, cap - *len, "%s", scalars[next_random(sizeof scalars / sizeof scalars[0])]);
+    out[*len] = '\0';
+}
+
+/* An order of bench/validate/gen.js's nested workload, each field right most
+ * of the time and otherwise one of the usual model mistakes. */
+static void random_order(char *out, size_t cap)
+{
+#define PICK(good, ...) (next_random(12) != 0 ? (good) : (const char *[]){__VA_ARGS__}[next_random(3)])
+    char items[1024] = "";
+    size_t n = 1 + next_random(4), at = 0;
+    for (size_t i = 0; i < n && at + 200 < sizeof items; i++)
+        at += (size_t)snprintf(items + at, sizeof items - at, "%s{\"sku\":%s,\"qty\":%s,\"price\":%s%s}",
+                               i ? "," : "", PICK("\"ABC-1234\"", "\"abc-1\"", "12", "\"ABC-12345\""),
+                               PICK("3", "0", "\"3\"", "1.5"), PICK("19.99", "1.005", "-1", "null"),
+                               PICK(",\"note\":null", ",\"note\":1", ",\"note\":\"gift wrap\"", ",\"extra\":1"));
+    snprintf(out, cap,
+             "{\"id\":%s,\"customer\":{\"name\":%s,\"email\":%s,\"address\":{\"street\":\"1 Main\",\"city\":\"X\","
+             "\"zip\":%s,\"country\":%s}},\"items\":[%s],\"discount\":%s,\"status\":%s%s}",
+             PICK("\"ORD-123456\"", "\"ORD-12345\"", "1", "\"ord-123456\""), PICK("\"Ada\"", "\"\"", "null", "7"),
+             PICK("\"ada@example.com\"", "\"ada example\"", "\"a@b@c\"", "\"a\\u00a0b@c\""),
+             PICK("\"12345\"", "\"1234\"", "\"12345-6789\"", "12345"), PICK("\"US\"", "\"us\"", "\"DE\"", "null"), items,
+             PICK("null", "\"5\"", "0.001", "12.5"), PICK("\"paid\"", "\"Paid\"", "1", "\"new\""),
+             PICK("", ",\"debug\":1", ",\"status2\":1", ""));
+#undef PICK
+}
+
+static const char order_schema[] =
+    "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"$defs\":{"
+    "\"money\":{\"type\":\"number\",\"minimum\":0,\"multipleOf\":0.01},"
+    "\"address\":{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"},"
+    "\"zip\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}(-[0-9]{4})?$\"},\"country\":{\"enum\":[\"US\",\"CA\",\"MX\"]}},"
+    "\"required\":[\"street\",\"city\",\"zip\",\"country\"],\"additionalProperties\":false},"
+    "\"item\":{\"type\":\"object\",\"properties\":{\"sku\":{\"type\":\"string\",\"pattern\":\"^[A-Z]{3}-[0-9]{4}$\"},"
+    "\"qty\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100},\"price\":{\"$ref\":\"#/$defs/money\"},"
+    "\"note\":{\"anyOf\":[{\"type\":\"null\"},{\"type\":\"string\",\"maxLength\":80}]}},"
+    "\"required\":[\"sku\",\"qty\",\"price\"],\"additionalProperties\":false}},"
+    "\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^ORD-[0-9]{6}$\"},"
+    "\"customer\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1},"
+    "\"email\":{\"type\":\"string\",\"pattern\":\"^[^@\\\\s]+@[^@\\\\s]+$\"},\"address\":{\"$ref\":\"#/$defs/address\"}},"
+    "\"required\":[\"name\",\"email\",\"address\"]},"
+    "\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/item\"},\"minItems\":1},"
+    "\"discount\":{\"anyOf\":[{\"type\":\"null\"},{\"$ref\":\"#/$defs/money\"}]},"
+    "\"status\":{\"enum\":[\"new\",\"paid\",\"shipped\",\"cancelled\"]}},"
+    "\"required\":[\"id\",\"customer\",\"items\",\"status\"],\"additionalProperties\":false}";
+
+/* Schemas for random_json, each with the keywords it exercises. `full`: every
+ * keyword is one the fast pass decides, so it must say valid exactly when the
+ * full evaluation does; otherwise it may only be more cautious. */
+static const struct {
+    const char *json;
+    bool full, formats;
+} fast_schemas[] = {
+    {"{\"allOf\":[{\"type\":\"object\"},{\"required\":[\"a\"]}],\"oneOf\":[{\"required\":[\"b\"]},{\"required\":[\"c\"]}]}",
+     true, false},
+    {"{\"not\":{\"type\":\"string\"},\"if\":{\"properties\":{\"a\":{\"const\":1}}},\"then\":{\"required\":[\"b\"]},"
+     "\"else\":{\"maxProperties\":2}}",
+     true, false},
+    {"{\"type\":\"array\",\"prefixItems\":[{\"type\":\"integer\"},{\"type\":\"string\"}],\"items\":{\"type\":\"boolean\"},"
+     "\"uniqueItems\":true,\"minItems\":1,\"maxItems\":3}",
+     true, false},
+    {"{\"patternProperties\":{\"^f\":{\"type\":\"string\"},\"^b\":{\"minLength\":2}},\"additionalProperties\":{\"type\":"
+     "\"integer\"},\"dependentRequired\":{\"a\":[\"b\"]},\"dependentSchemas\":{\"c\":{\"required\":[\"foo\"]}},"
+     "\"minProperties\":1}",
+     true, false},
+    {"{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"properties\":{\"a\":{\"type\":\"integer\",\"maximum\":3,"
+     "\"exclusiveMaximum\":true},\"b\":{\"type\":\"number\",\"minimum\":0,\"exclusiveMinimum\":true,\"multipleOf\":0.5}},"
+     "\"dependencies\":{\"a\":[\"b\"],\"b\":{\"required\":[\"c\"]}},\"items\":[{\"type\":\"string\"}],\"additionalItems\":false}",
+     true, false},
+    {"{\"$defs\":{\"n\":{\"anyOf\":[{\"type\":\"null\"},{\"$ref\":\"#/$defs/m\"}]},\"m\":{\"type\":\"number\","
+     "\"exclusiveMinimum\":0,\"exclusiveMaximum\":100}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"},\"b\":{\"items\":"
+     "{\"$ref\":\"#/$defs/n\"}},\"c\":false,\"foo\":true},\"required\":[\"a\"],\"additionalProperties\":false}",
+     true, false},
+    {"{\"$defs\":{\"t\":{\"type\":[\"object\",\"null\"],\"properties\":{\"a\":{\"$ref\":\"#/$defs/t\"},\"b\":{\"enum\":"
+     "[1,\"abc\",[1,2],{\"a\":1},null,true]}}}},\"$ref\":\"#/$defs/t\"}",
+     true, false},
+    {"{\"properties\":{\"a\":{\"format\":\"date\"},\"b\":{\"format\":\"email\"},\"foo\":{\"maxLength\":3,\"minLength\":1}},"
+     "\"required\":[\"b\",\"zzz\"]}",
+     true, true},
+    {"{\"type\":[\"object\",\"array\",\"string\"],\"contains\":{\"type\":\"integer\"},\"propertyNames\":{\"maxLength\":2}}",
+     false, false},
+    {"{\"properties\":{\"a\":{},\"b\":{\"type\":\"number\"},\"c\":{}},\"required\":[\"a\",\"b\"]}", true, false},
+    {"{\"items\":{\"enum\":[1,2,\"a\",null]},\"uniqueItems\":true,\"maxItems\":4}", true, false},
+    {"{\"properties\":{\"a\":{\"type\":\"integer\"}},\"unevaluatedProperties\":false}", false, false},
+};
+
+/* gt_schema_validate (fast pass first) and the full evaluation agree on the
+ * verdict and on every error; the fast pass says valid only when the full
+ * evaluation does. Returns whether the instance is valid. */
+static bool agree(const gt_schema *schema, const char *text, bool decides_all, size_t *fast_valid)
+{
+    gt_arena *arena = gt_arena_new();
+    gt_parse_error perr;
+    gt_value *value = gt_parse(arena, text, strlen(text), NULL, &perr);
+    ck_assert_msg(value != NULL, "test instance does not parse: %s", text);
+    gt_schema_errors with_fast, full_only;
+    gt_schema_errors_init(&with_fast), gt_schema_errors_init(&full_only);
+    gt_schema_result r1 = gt_schema_validate(schema, value, &with_fast);
+    gt_schema_result r2 = sc_validate_full(schema, value, &full_only);
+    ck_assert_msg(r1 == r2, "verdicts differ on %s", text);
+    ck_assert_uint_eq(with_fast.count, full_only.count);
+    for (size_t i = 0; i < full_only.count; i++) {
+        ck_assert_str_eq(with_fast.items[i].instance_path, full_only.items[i].instance_path);
+        ck_assert_str_eq(with_fast.items[i].keyword_location, full_only.items[i].keyword_location);
+        ck_assert_str_eq(with_fast.items[i].message, full_only.items[i].message);
+    }
+    pcre2_match_data *md = NULL;
+    bool fast = sc_fast_valid(schema, value, &md);
+    if (md != NULL)
+        pcre2_match_data_free(md);
+    ck_assert_msg(!fast || r2 == GT_SCHEMA_VALID, "fast pass says valid, full evaluation does not: %s", text);
+    if (decides_all)
+        ck_assert_msg(fast == (r2 == GT_SCHEMA_VALID), "fast pass gave up on %s", text);
+    *fast_valid += fast;
+    gt_schema_errors_free(&with_fast), gt_schema_errors_free(&full_only);
+    gt_arena_free(arena);
+    return r2 == GT_SCHEMA_VALID;
+}
+
+START_TEST(fast_pass_agrees_with_the_full_evaluation)
+{
+    char text[4096];
+    size_t valid = 0, fast_valid = 0;
+    gt_schema_problem problem;
+    gt_schema_options options;
+    gt_schema_options_init(&options);
+    gt_schema *order = gt_schema_compile(order_schema, strlen(order_schema), &options, &problem);
+    ck_assert_msg(order != NULL, "%s", problem.message);
+    ck_assert(sc_fast_usable(order));
+    for (int round = 0; round < 3000; round++) {
+        random_order(text, sizeof text);
+        valid += agree(order, text, true, &fast_valid);
+    }
+    ck_assert_uint_gt(valid, 300); /* both verdicts well represented */
+    ck_assert_uint_lt(valid, 2700);
+    gt_schema_free(order);
+    for (size_t s = 0; s < sizeof fast_schemas / sizeof fast_schemas[0]; s++) {
+        options.assert_formats = fast_schemas[s].formats;
+        gt_schema *schema = gt_schema_compile(fast_schemas[s].json, strlen(fast_schemas[s].json), &options, &problem);
+        ck_assert_msg(schema != NULL, "%s: %s", fast_schemas[s].json, problem.message);
+        size_t schema_valid = 0;
+        for (int round = 0; round < 3000; round++) {
+            size_t len = 0;
+            random_json(text, &len, sizeof text, 0);
+            schema_valid += agree(schema, text, fast_schemas[s].full && sc_fast_usable(schema), &fast_valid);
+        }
+        ck_assert_msg(schema_valid > 30, "%s: only %zu valid instances", fast_schemas[s].json, schema_valid);
+        gt_schema_free(schema);
+    }
+    ck_assert_uint_gt(fast_valid, 5000);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("fastpaths");
@@ -161,6 +348,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, jsonl_decoder_agrees_with_the_parser);
     tcase_add_test(tc, simple_patterns_agree_with_pcre2);
     tcase_add_test(tc, simple_patterns_known_verdicts);
+    tcase_add_test(tc, fast_pass_agrees_with_the_full_evaluation);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -88,14 +88,14 @@ static inline void copy_blocks(char *out, const char *in, size_t n)
         _mm_storeu_si128((__m128i *)(void *)(out + k), _mm_loadu_si128((const __m128i *)(const void *)(in + k)));
 }
 
-/* The 64 bytes at `in` decoded to `out` when their only escapes are \" (JSON
- * inside a JSON string, the common case); a backslash in the last byte is
- * left for the next call. Sets *used to the bytes consumed (63 or 64) and
- * returns the bytes written, or (size_t)-1 when the chunk holds anything else
- * (another escape, a raw quote or control byte), which the byte-wise path
- * then takes. Reads up to 80 bytes at `in` and writes up to 16 bytes past
- * what it returns. */
-static inline size_t decode_quote_chunk(const char *in, char *out, size_t *used)
+/* The first `avail` (1 to 64) bytes at `in` decoded to `out` when their only
+ * escapes are \" (JSON inside a JSON string, the common case); a backslash
+ * in the last byte is left for the next call. Sets *used to the bytes
+ * consumed and returns the bytes written, or (size_t)-1 when the chunk holds
+ * anything else (another escape, a raw quote or control byte), which the
+ * byte-wise path then takes. Reads 80 bytes at `in` (what lies past `avail`
+ * is ignored) and writes up to 16 bytes past what it returns. */
+static inline size_t decode_quote_chunk(const char *in, size_t avail, char *out, size_t *used)
 {
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), below = _mm_set1_epi8(0x1f);
     uint64_t backslashes = 0, quotes = 0, controls = 0;
@@ -106,10 +106,13 @@ static inline size_t decode_quote_chunk(const char *in, char *out, size_t *used)
         quotes |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, quote)) << (16 * k);
         controls |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(block, below), block)) << (16 * k);
     }
-    size_t take = 64 - (size_t)(backslashes >> 63); /* an escape cut by the chunk's end waits */
-    backslashes &= take == 64 ? ~0ull : ~0ull >> 1;
-    uint64_t in_take = take == 64 ? ~0ull : ~0ull >> 1;
-    if (controls != 0 || (quotes & in_take) != backslashes << 1 || (backslashes & (quotes >> 1)) != backslashes)
+    uint64_t inside = avail >= 64 ? ~0ull : (1ull << avail) - 1;
+    size_t take = avail - (size_t)((backslashes & inside) >> (avail - 1)); /* an escape cut by the chunk's end waits */
+    if (take == 0)
+        return (size_t)-1;
+    uint64_t taken = take >= 64 ? ~0ull : (1ull << take) - 1;
+    backslashes &= taken, quotes &= taken;
+    if ((controls & taken) != 0 || quotes != backslashes << 1 || (backslashes & (quotes >> 1)) != backslashes)
         return (size_t)-1;
     char *w = out;
     size_t from = 0;
@@ -141,8 +144,17 @@ size_t gt_jsonl_decode_literal(const char *line, size_t len, gt_jsonl_buffer *bu
 #endif
     for (size_t i = 1; i < end; i++) {
 #if defined(__SSE2__)
-        while (i >= bytewise_until && i + 80 <= end) { /* 64 bytes and the last copy's over-read */
-            size_t used, wrote = decode_quote_chunk(line + i, w, &used);
+        while (i >= bytewise_until && i < end) {
+            /* a chunk reads 80 bytes: near the end it reads a padded copy */
+            char padded[80];
+            const char *chunk = line + i;
+            size_t left = end - i;
+            if (left < sizeof padded) {
+                memcpy(padded, chunk, left);
+                memset(padded + left, 'a', sizeof padded - left);
+                chunk = padded;
+            }
+            size_t used, wrote = decode_quote_chunk(chunk, left < 64 ? left : 64, w, &used);
             if (wrote == (size_t)-1) {
                 bytewise_until = i + 64;
                 break;
