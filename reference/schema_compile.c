@@ -38,6 +38,7 @@ static const char *const problem_codes[GT_SCHEMA_PROBLEM_COUNT] = {
     [GT_SCHEMA_PROBLEM_UNRESOLVED_REF] = "schema_unresolved_ref",
     [GT_SCHEMA_PROBLEM_REF_CYCLE] = "schema_ref_cycle",
     [GT_SCHEMA_PROBLEM_OUT_OF_MEMORY] = "schema_out_of_memory",
+    [GT_SCHEMA_PROBLEM_INTERNAL] = "schema_internal",
 };
 
 typedef struct dialect_entry {

@@ -295,8 +295,8 @@ static inline uint32_t sc_instance_bits(const gt_value *v, gt_schema_dialect dia
 /* The `properties` entry for a member name, or NULL: one hash probe, rarely two. */
 static inline const sc_prop *sc_find_prop(const sc_kw *kw, const char *name, size_t len)
 {
-    uint32_t mask = kw->u.props.mask;
-    for (uint32_t at = sc_prop_hash(name, len) & mask;; at = (at + 1) & mask) {
+    uint32_t mask = kw->u.props.mask, at = sc_prop_hash(name, len) & mask;
+    for (uint32_t probes = 0; probes <= mask; probes++, at = (at + 1) & mask) { /* bounded: never loops */
         uint32_t slot = kw->u.props.slots[at];
         if (slot == 0)
             return NULL;
@@ -304,6 +304,7 @@ static inline const sc_prop *sc_find_prop(const sc_kw *kw, const char *name, siz
         if (p->len == len && gt_swar_same(p->name, name, len))
             return p;
     }
+    return NULL;
 }
 
 /* A non-negative count keyword's value as size_t; past SIZE_MAX (1e300) it

@@ -159,6 +159,13 @@ static int prop_compare(const void *a, const void *b)
     return memcmp(x->name, y->name, x->len);
 }
 
+static int props_table_broken(kw_ctx *k, size_t slots)
+{
+    sc_fail(k->s, GT_SCHEMA_PROBLEM_INTERNAL, k->location, "internal: %zu properties do not fit a table of %zu slots",
+            k->m->value->u.obj.count, slots);
+    return -1;
+}
+
 static int compile_properties(kw_ctx *k, sc_kw *kw)
 {
     const gt_value *v = k->m->value;
@@ -184,11 +191,18 @@ static int compile_properties(kw_ctx *k, sc_kw *kw)
     if (kw->u.props.slots == NULL)
         return -1;
     kw->u.props.mask = (uint32_t)(slots - 1);
+    /* At most half full, so every probe sequence meets an empty slot; checked,
+     * and the probes bounded, so that a broken table is a compile error. */
+    if (slots < 2 * kw->u.props.count)
+        return props_table_broken(k, slots);
     for (size_t i = 0; i < kw->u.props.count; i++) {
         const sc_prop *prop = &kw->u.props.props[i];
-        uint32_t at = sc_prop_hash(prop->name, prop->len) & kw->u.props.mask;
-        while (kw->u.props.slots[at] != 0)
+        uint32_t at = sc_prop_hash(prop->name, prop->len) & kw->u.props.mask, probes = 0;
+        while (kw->u.props.slots[at] != 0) {
+            if (++probes > kw->u.props.mask)
+                return props_table_broken(k, slots);
             at = (at + 1) & kw->u.props.mask;
+        }
         kw->u.props.slots[at] = (uint32_t)i + 1;
     }
     return 0;
@@ -464,6 +478,8 @@ void sc_compile_keywords(gt_schema *s, sc_node *n)
         int rc = compile_one(&k, def, kw);
         if (rc < 0) {
             n->nkw++; /* keep it so that gt_schema_free frees its regexes */
+            /* every failing keyword has recorded why; if not, never go on with it */
+            sc_fail(s, GT_SCHEMA_PROBLEM_INTERNAL, k.location, "internal: keyword \"%s\" failed to compile", m->key);
             return;
         }
         if (rc == 0) {

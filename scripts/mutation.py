@@ -46,6 +46,26 @@ DEFAULT_SEED = 1
 DEFAULT_SAMPLE = 110
 # Lines about allocation failure or internal invariants: no case can reach them.
 SKIP_LINE = re.compile(r"alloc|strdup|OOM|out of memory|assert|abort\s*\(")
+# ... and a test of what an allocating call just returned (`p = malloc(...)`,
+# `s->sse = gt_sse_parser_new(...)`, then `if (p == NULL || s->sse == NULL)`):
+# that `if` only decides whether the allocation failed.
+ALLOC_ASSIGN = re.compile(r"([A-Za-z_][\w.>\[\]-]*)\s*=\s*(?:\([^()]*\)\s*)?\w*(?:alloc|strdup|_new)\w*\s*\(")
+ALLOC_TEST = re.compile(r"^\s*(?:\}\s*else\s+)?if\s*\((.*)\)\s*\{?\s*$")
+ALLOC_LOOKBACK = 4  # code lines
+
+
+def alloc_failure_test(code, recent):
+    """True when `code` is an `if` whose condition only tests, for NULL,
+    variables assigned from an allocating call in the last few lines."""
+    m = ALLOC_TEST.match(code)
+    if not m or not recent:
+        return False
+    for term in re.split(r"\|\||&&", m.group(1)):
+        t = re.sub(r"\s+", "", term).strip("()")
+        name = t[:-6] if t.endswith(("==NULL", "!=NULL")) else t[1:] if t.startswith("!") else None
+        if name not in recent:
+            return False
+    return True
 
 # ---------------------------------------------------------------- mutants
 
@@ -166,9 +186,14 @@ def file_mutants(path):
         SOURCES[name] = f.read()
     lines = SOURCES[name].split("\n")
     codes = blank_code(lines)
-    seen, mutants = {}, []
+    seen, mutants, recent = {}, [], []
     for number, (line, code) in enumerate(zip(lines, codes), 1):
-        if code is None or not code.strip() or SKIP_LINE.search(line):
+        if code is None or not code.strip():
+            continue
+        assigned = {m.group(1) for m in ALLOC_ASSIGN.finditer(line)}
+        tests_alloc = alloc_failure_test(code, set().union(*recent))
+        recent = (recent + [assigned])[-ALLOC_LOOKBACK:]
+        if SKIP_LINE.search(line) or tests_alloc:
             continue
         key = line.strip()
         occurrence = seen.get(key, 0)
@@ -498,6 +523,15 @@ def self_test(args):
         problems.append("seeds 7 and 8 drew the same sample")
     for m in first:
         print(f"  {m['id']} {m['file']}:{m['line']} {m['op']:<6} {shown(m)}")
+    # Tests of what an allocation returned are not mutated; other NULL tests are.
+    after = {"s->sse", "left", "consumed"}
+    for code, want in (("    if (s->sse == NULL) {", True), ("if (left == NULL || consumed == NULL)", True),
+                       ("if (!left)", True), ("if (left == NULL || n > 3)", False), ("if (other == NULL)", False),
+                       ("if (left == NULL) return 1;", False)):
+        if alloc_failure_test(code, after) != want:
+            problems.append(f"allocation-failure test of {code!r}: expected {want}")
+    if {m.group(1) for m in ALLOC_ASSIGN.finditer("    s->sse = gt_sse_parser_new(on_event, s);")} != {"s->sse"}:
+        problems.append("an assignment from gt_sse_parser_new( is not seen as an allocation")
     known = [m for m in file_mutants(os.path.join(ROOT, "reference", "policy.c"))
              if m["op"] == "negate" and "gt_value_equal(roles->u.arr.items[i], role)" in m["original"]]
     if not known:

@@ -43,6 +43,7 @@ typedef enum gt_schema_problem_code {
     GT_SCHEMA_PROBLEM_UNRESOLVED_REF,  /* "schema_unresolved_ref": a reference names nothing that exists locally */
     GT_SCHEMA_PROBLEM_REF_CYCLE,       /* "schema_ref_cycle": references loop without descending into the instance */
     GT_SCHEMA_PROBLEM_OUT_OF_MEMORY,   /* "schema_out_of_memory" */
+    GT_SCHEMA_PROBLEM_INTERNAL,        /* "schema_internal": the compiler broke one of its own invariants (a gauntlet bug) */
     GT_SCHEMA_PROBLEM_COUNT
 } gt_schema_problem_code;
 
