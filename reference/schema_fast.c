@@ -45,7 +45,7 @@ typedef struct seen_props {
     uint64_t entries;  /* bit k: properties entry k is present */
 } seen_props;
 
-static bool fast_node(fctx *f, const sc_node *n, const gt_value *inst);
+static inline bool fast_node(fctx *f, const sc_node *n, const gt_value *inst);
 
 static bool give_up(fctx *f)
 {
@@ -219,7 +219,35 @@ static bool fast_all_of(fctx *f, const sc_kw *kw, const gt_value *inst)
     return true;
 }
 
-static bool fast_kw(fctx *f, const sc_node *n, const sc_kw *kw, const gt_value *inst, uint32_t bits, seen_props *seen)
+/* Is `kind` a keyword that looks at the instance alone (fast_leaf_kw)? */
+static bool is_leaf_kind(sc_kind kind)
+{
+    switch (kind) {
+    case KW_TYPE:
+    case KW_ENUM:
+    case KW_CONST:
+    case KW_MULTIPLE_OF:
+    case KW_MAXIMUM:
+    case KW_MINIMUM:
+    case KW_EXCLUSIVE_MAXIMUM:
+    case KW_EXCLUSIVE_MINIMUM:
+    case KW_MAX_LENGTH:
+    case KW_MIN_LENGTH:
+    case KW_PATTERN:
+    case KW_FORMAT:
+    case KW_MAX_ITEMS:
+    case KW_MIN_ITEMS:
+    case KW_UNIQUE_ITEMS:
+    case KW_MAX_PROPERTIES:
+    case KW_MIN_PROPERTIES:
+    case KW_REQUIRED: return true;
+    default: return false;
+    }
+}
+
+/* A keyword of is_leaf_kind (`required` here without what `properties` saw).
+ * Inlined into both callers: a call per keyword was a tenth of the pass. */
+static inline __attribute__((always_inline)) bool fast_leaf_kw(fctx *f, const sc_node *n, const sc_kw *kw, const gt_value *inst, uint32_t bits)
 {
     switch (kw->kind) {
     case KW_TYPE: return (bits & kw->u.types) != 0;
@@ -234,17 +262,25 @@ static bool fast_kw(fctx *f, const sc_node *n, const sc_kw *kw, const gt_value *
     case KW_MIN_LENGTH: return fast_length(kw, inst);
     case KW_PATTERN: return fast_regex(f, &kw->u.re, inst->u.str.chars, inst->u.str.len) == 1;
     case KW_FORMAT: return kw->u.format(inst->u.str.chars, inst->u.str.len) != 0;
-    case KW_ITEMS: return fast_items(f, kw, inst);
-    case KW_PREFIX_ITEMS: return fast_prefix_items(f, kw, inst);
     case KW_MAX_ITEMS:
     case KW_MIN_ITEMS: return fast_count(kw, inst->u.arr.count);
     case KW_UNIQUE_ITEMS: return fast_unique(f, inst);
     case KW_MAX_PROPERTIES:
     case KW_MIN_PROPERTIES: return fast_count(kw, inst->u.obj.count);
+    case KW_REQUIRED: return fast_required(kw->value, inst);
+    default: return give_up(f);
+    }
+}
+
+static bool fast_kw(fctx *f, const sc_node *n, const sc_kw *kw, const gt_value *inst, uint32_t bits, seen_props *seen)
+{
+    switch (kw->kind) {
     case KW_REQUIRED:
         if (seen->known && n->required_in_props)
             return (seen->entries & n->required_props) == n->required_props;
         return fast_required(kw->value, inst);
+    case KW_ITEMS: return fast_items(f, kw, inst);
+    case KW_PREFIX_ITEMS: return fast_prefix_items(f, kw, inst);
     case KW_PROPERTIES: return fast_properties(f, kw, inst, seen);
     case KW_PATTERN_PROPERTIES: return fast_pattern_properties(f, kw, inst);
     case KW_ADDITIONAL_PROPERTIES: return fast_additional(f, n, kw, inst, seen);
@@ -259,17 +295,33 @@ static bool fast_kw(fctx *f, const sc_node *n, const sc_kw *kw, const gt_value *
         return next == NULL || fast_node(f, next, inst);
     }
     case KW_REF: return fast_node(f, kw->u.ref.target, inst);
-    default: return give_up(f); /* contains, propertyNames, dynamic references, unevaluated* */
+    case KW_CONTAINS:
+    case KW_PROPERTY_NAMES:
+    case KW_DYNAMIC_REF:
+    case KW_RECURSIVE_REF:
+    case KW_UNEVALUATED_ITEMS:
+    case KW_UNEVALUATED_PROPERTIES: return give_up(f);
+    default: return fast_leaf_kw(f, n, kw, inst, bits);
     }
 }
 
-static bool fast_node(fctx *f, const sc_node *n, const gt_value *inst)
+/* A node whose keywords all look at the instance alone: no recursion, no
+ * depth to watch, nothing seen by `properties` to share. */
+static __attribute__((noinline)) bool fast_leaf(fctx *f, const sc_node *n, const gt_value *inst)
 {
-    if (f->unsure)
-        return false;
-    if (n->is_bool)
-        return n->bool_value;
-    if (n->loop_guard || f->depth >= SC_FAST_MAX_DEPTH || ++f->evaluations > f->max_evaluations)
+    uint32_t bits = sc_instance_bits(inst, n->dialect);
+    for (size_t i = 0; i < n->nkw; i++) {
+        const sc_kw *kw = &n->kws[i];
+        if ((kw->applies & bits) && !fast_leaf_kw(f, n, kw, inst, bits))
+            return false;
+    }
+    return !f->unsure;
+}
+
+/* A node with subschema keywords. */
+static __attribute__((noinline)) bool fast_inner(fctx *f, const sc_node *n, const gt_value *inst)
+{
+    if (f->depth >= SC_FAST_MAX_DEPTH)
         return give_up(f);
     f->depth++;
     uint32_t bits = sc_instance_bits(inst, n->dialect);
@@ -284,12 +336,31 @@ static bool fast_node(fctx *f, const sc_node *n, const gt_value *inst)
     return ok && !f->unsure;
 }
 
+/* Any node: inlined into every caller, so that a leaf costs one call. */
+static inline __attribute__((always_inline)) bool fast_node(fctx *f, const sc_node *n, const gt_value *inst)
+{
+    for (;;) { /* a node that is only a $ref: its target, one evaluation each as in the full pass */
+        if (n->is_bool)
+            return n->bool_value;
+        if (n->loop_guard || ++f->evaluations > f->max_evaluations)
+            return give_up(f);
+        if (n->fast_ref == NULL)
+            break;
+        n = n->fast_ref;
+    }
+    return n->fast_leaf ? fast_leaf(f, n, inst) : fast_inner(f, n, inst);
+}
+
 void sc_fast_prepare(sc_node *n)
 {
     const sc_kw *required = NULL;
-    for (size_t i = 0; i < n->nkw; i++)
+    n->fast_leaf = true;
+    for (size_t i = 0; i < n->nkw; i++) {
         if (n->kws[i].kind == KW_REQUIRED)
             required = &n->kws[i];
+        n->fast_leaf &= is_leaf_kind(n->kws[i].kind);
+    }
+    n->fast_ref = n->nkw == 1 && n->kws[0].kind == KW_REF ? n->kws[0].u.ref.target : NULL;
     n->required_in_props = false;
     if (required == NULL || n->properties == NULL)
         return;

@@ -179,9 +179,13 @@ struct sc_node {
     const gt_value *min_contains, *max_contains;
     const gt_value *min_length, *max_length;
     /* fast pass (schema_fast.c): `required` as bits of the sibling
-     * `properties` entries, when every name is one of its first 64 */
+     * `properties` entries, when every name is one of its first 64; whether
+     * every keyword looks at the instance alone (no subschema); the target
+     * when the node is nothing but a `$ref` */
     bool required_in_props;
+    bool fast_leaf;
     uint64_t required_props;
+    const sc_node *fast_ref;
     bool loop_guard; /* on an in-place reference cycle: evaluation checks it does not re-enter at the same instance */
     bool memo;       /* may be evaluated twice at one instance and has subschema keywords: memoise its verdicts */
     uint32_t mark;   /* compile-time only: cycle detection state */
@@ -293,7 +297,7 @@ static inline uint32_t sc_instance_bits(const gt_value *v, gt_schema_dialect dia
 }
 
 /* The `properties` entry for a member name, or NULL: one hash probe, rarely two. */
-static inline const sc_prop *sc_find_prop(const sc_kw *kw, const char *name, size_t len)
+static inline __attribute__((always_inline)) const sc_prop *sc_find_prop(const sc_kw *kw, const char *name, size_t len)
 {
     uint32_t mask = kw->u.props.mask, at = sc_prop_hash(name, len) & mask;
     for (uint32_t probes = 0; probes <= mask; probes++, at = (at + 1) & mask) { /* bounded: never loops */
