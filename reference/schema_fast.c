@@ -53,6 +53,32 @@ static bool give_up(fctx *f)
     return false;
 }
 
+/* multipleOf. A divisor written 10^-k (0.01) divides every literal of at most
+ * 18 digits, no exponent and at most k after the point: exactly what
+ * gt_number_is_multiple's 64-bit path answers for them, without reading the
+ * divisor again. Everything else goes to gt_number_is_multiple. */
+static bool fast_multiple(const sc_kw *kw, const gt_value *inst)
+{
+    const char *text = inst->u.num.text;
+    size_t len = inst->u.num.text_len;
+    if (kw->u.pow10_fraction != 0 && text != NULL && len <= 20) {
+        size_t digits = 0, fraction = 0, i = text[0] == '-';
+        bool point = false, plain = true;
+        for (; i < len && plain; i++) {
+            char ch = text[i];
+            if (ch == '.')
+                point = true;
+            else if (ch >= '0' && ch <= '9')
+                digits++, fraction += point;
+            else
+                plain = false;
+        }
+        if (plain && digits <= 18 && fraction + 1 <= kw->u.pow10_fraction)
+            return true;
+    }
+    return gt_number_is_multiple(inst, kw->value);
+}
+
 static bool fast_length(const sc_kw *kw, const gt_value *inst)
 {
     size_t bytes = inst->u.str.len;
@@ -253,7 +279,7 @@ static inline __attribute__((always_inline)) bool fast_leaf_kw(fctx *f, const sc
     case KW_TYPE: return (bits & kw->u.types) != 0;
     case KW_ENUM: return sc_enum_has(kw->value, inst);
     case KW_CONST: return gt_value_equal(kw->value, inst);
-    case KW_MULTIPLE_OF: return gt_number_is_multiple(inst, kw->value);
+    case KW_MULTIPLE_OF: return fast_multiple(kw, inst);
     case KW_MAXIMUM:
     case KW_MINIMUM:
     case KW_EXCLUSIVE_MAXIMUM:
@@ -351,14 +377,34 @@ static inline __attribute__((always_inline)) bool fast_node(fctx *f, const sc_no
     return n->fast_leaf ? fast_leaf(f, n, inst) : fast_inner(f, n, inst);
 }
 
+/* k + 1 when the number is written "1" or "0.0...01" (10^-k), else 0. */
+static unsigned pow10_fraction(const gt_value *divisor)
+{
+    const char *text = divisor->u.num.text;
+    size_t len = divisor->u.num.text_len;
+    if (text == NULL || len == 0 || len > 19 || text[len - 1] != '1')
+        return 0;
+    if (len == 1)
+        return 1;
+    if (len < 3 || text[0] != '0' || text[1] != '.')
+        return 0;
+    for (size_t i = 2; i + 1 < len; i++)
+        if (text[i] != '0')
+            return 0;
+    return (unsigned)(len - 2) + 1;
+}
+
 void sc_fast_prepare(sc_node *n)
 {
     const sc_kw *required = NULL;
     n->fast_leaf = true;
     for (size_t i = 0; i < n->nkw; i++) {
-        if (n->kws[i].kind == KW_REQUIRED)
-            required = &n->kws[i];
-        n->fast_leaf &= is_leaf_kind(n->kws[i].kind);
+        sc_kw *kw = &n->kws[i];
+        if (kw->kind == KW_REQUIRED)
+            required = kw;
+        if (kw->kind == KW_MULTIPLE_OF)
+            kw->u.pow10_fraction = pow10_fraction(kw->value);
+        n->fast_leaf &= is_leaf_kind(kw->kind);
     }
     n->fast_ref = n->nkw == 1 && n->kws[0].kind == KW_REF ? n->kws[0].u.ref.target : NULL;
     n->required_in_props = false;

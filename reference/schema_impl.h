@@ -148,6 +148,7 @@ typedef struct sc_kw {
             size_t count;
         } deps;
         sc_regex re;
+        unsigned pow10_fraction; /* multipleOf (fast pass): k + 1 when the divisor is written 1 or 0.0...01 (10^-k), else 0 */
         sc_format_fn format;
         struct {
             sc_node *if_node, *then_node, *else_node;

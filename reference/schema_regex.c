@@ -391,14 +391,14 @@ typedef struct simple_item {
     uint64_t set[2];     /* ASCII bytes matched (bit c of set[c >> 6]); a group marker: its first bytes */
     uint32_t min, max;   /* repetitions (UINT32_MAX: unbounded) */
     uint32_t group_len;  /* a `(...)?` marker: member items that follow it; 0 for a set */
-    bool rest_nullable;  /* this item and all after it may match the empty string */
+    bool accept;         /* no `$`, and this item and all after it may match the empty string: a match */
 } simple_item;
 
 struct sc_simple_re {
     simple_item items[SC_SIMPLE_MAX_ITEMS];
     size_t count;
     bool dollar;                 /* ends with `$` */
-    uint32_t member_of[128];     /* byte -> bit k set when items[k].set holds it (one lookup per byte) */
+    uint32_t member_of[256];     /* byte -> bit k set when items[k].set holds it; 0 for bytes >= 0x80 */
 };
 
 typedef struct simple_parser {
@@ -606,7 +606,7 @@ static bool simple_group(simple_parser *sp)
                                  sp->p[sp->i] == '{'));
 }
 
-/* Fill each item's rest_nullable and each marker's first set, and check that
+/* Fill each item's accept flag and each marker's first set, and check that
  * a greedy scan never has a choice to make. */
 static bool simple_finish(sc_simple_re *re)
 {
@@ -632,7 +632,7 @@ static bool simple_finish(sc_simple_re *re)
             first[j][1] = it->set[1] | (skippable ? first[j + 1][1] : 0);
             nullable[j] = skippable && nullable[j + 1];
         }
-        it->rest_nullable = nullable[j];
+        it->accept = nullable[j] && !re->dollar;
     }
     for (unsigned c = 0; c < 128; c++)
         for (size_t j = 0; j < re->count; j++)
@@ -680,27 +680,31 @@ static bool all_ascii(const unsigned char *s, size_t len)
     return (high & 0x8080808080808080ull) == 0;
 }
 
-/* 1 match, 0 no match; the subject is ASCII. */
+/* 1 match, 0 no match, as ECMA-262 decides when the subject is ASCII. A byte
+ * >= 0x80 is in no set here: it can only stop a scan, so a match found is a
+ * match, but a miss on a subject that has one is for PCRE2 to decide. */
 static int simple_match(const sc_simple_re *re, const unsigned char *s, size_t len)
 {
-    size_t pos = 0;
-    for (size_t k = 0; k < re->count; k++) {
+    const unsigned char *p = s, *end = s + len;
+    uint32_t bit = 1;
+    for (size_t k = 0; k < re->count; k++, bit <<= 1) {
         const simple_item *it = &re->items[k];
-        uint32_t bit = 1u << k;
-        if (!re->dollar && it->rest_nullable)
+        if (it->accept)
             return 1;
         if (it->group_len > 0) {
-            if (pos >= len || !(re->member_of[s[pos]] & bit))
-                k += it->group_len; /* skipped: its first byte is not here */
+            if (p == end || !(re->member_of[*p] & bit)) { /* skipped: its first byte is not here */
+                k += it->group_len;
+                bit <<= it->group_len;
+            }
             continue;
         }
-        size_t limit = len - pos < it->max ? len : pos + it->max, start = pos;
-        while (pos < limit && (re->member_of[s[pos]] & bit))
-            pos++;
-        if (pos - start < it->min)
+        const unsigned char *from = p, *limit = (size_t)(end - p) < it->max ? end : p + it->max;
+        while (p < limit && (re->member_of[*p] & bit))
+            p++;
+        if ((size_t)(p - from) < it->min)
             return 0;
     }
-    return !re->dollar || pos == len;
+    return !re->dollar || p == end;
 }
 
 int sc_regex_compile(sc_regex *re, const char *pattern, size_t len, char *why, size_t why_size)
@@ -733,8 +737,11 @@ int sc_regex_compile(sc_regex *re, const char *pattern, size_t len, char *why, s
 int sc_regex_search(const sc_regex *re, const char *text, size_t len, pcre2_match_data *match_data,
                     pcre2_match_context *limits)
 {
-    if (re->simple != NULL && len <= SC_SIMPLE_MAX_SUBJECT && all_ascii((const unsigned char *)text, len))
-        return simple_match(re->simple, (const unsigned char *)text, len);
+    if (re->simple != NULL && len <= SC_SIMPLE_MAX_SUBJECT) {
+        int verdict = simple_match(re->simple, (const unsigned char *)text, len);
+        if (verdict == 1 || all_ascii((const unsigned char *)text, len))
+            return verdict;
+    }
     int rc = PCRE2_ERROR_JIT_STACKLIMIT;
     if (re->jit)
         rc = pcre2_jit_match(re->code, (PCRE2_SPTR)text, len, 0, 0, match_data, limits);
