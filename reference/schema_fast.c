@@ -35,6 +35,7 @@ typedef struct fctx {
     unsigned depth;
     bool unsure; /* the pass cannot tell: the full evaluation must decide */
     pcre2_match_data **md; /* the caller's, created on the first regex */
+    sc_known_valid *known; /* or NULL */
 } fctx;
 
 /* What one node's `properties` saw of the instance, for its siblings:
@@ -46,6 +47,11 @@ typedef struct seen_props {
 } seen_props;
 
 static inline bool fast_node(fctx *f, const sc_node *n, const gt_value *inst);
+
+/* Nesting (node evaluations) down to which a valid subschema evaluation is
+ * remembered for the full evaluation (sc_known_valid); deeper ones are many
+ * and small. */
+#define SC_FAST_REMEMBER_DEPTH 3u
 
 static bool give_up(fctx *f)
 {
@@ -349,6 +355,7 @@ static __attribute__((noinline)) bool fast_inner(fctx *f, const sc_node *n, cons
 {
     if (f->depth >= SC_FAST_MAX_DEPTH)
         return give_up(f);
+    size_t first = f->evaluations; /* this node's own evaluation is counted already */
     f->depth++;
     uint32_t bits = sc_instance_bits(inst, n->dialect);
     bool ok = true;
@@ -359,7 +366,13 @@ static __attribute__((noinline)) bool fast_inner(fctx *f, const sc_node *n, cons
             ok = fast_kw(f, n, kw, inst, bits, &seen);
     }
     f->depth--;
-    return ok && !f->unsure;
+    ok = ok && !f->unsure;
+    if (ok && f->depth - 1u < SC_FAST_REMEMBER_DEPTH && f->known != NULL && f->known->count < SC_KNOWN_VALID_MAX) {
+        sc_known_valid *known = f->known; /* below the root (depth 0), near it */
+        known->items[known->count].node = n, known->items[known->count].inst = inst;
+        known->items[known->count++].units = f->evaluations - first + 1;
+    }
+    return ok;
 }
 
 /* Any node: inlined into every caller, so that a leaf costs one call. */
@@ -431,9 +444,9 @@ bool sc_fast_usable(const gt_schema *schema)
     return !schema->uses_unevaluated && !schema->uses_dynamic && schema->options.max_stack == 0;
 }
 
-bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md)
+bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known)
 {
     fctx f = {0, schema->options.max_evaluations ? schema->options.max_evaluations : GT_SCHEMA_MAX_EVALUATIONS, 0,
-              false, md};
+              false, md, schema->has_memo ? NULL : known};
     return fast_node(&f, schema->root, instance) && !f.unsure;
 }

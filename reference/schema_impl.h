@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -232,6 +233,7 @@ struct gt_schema {
     sc_node *root;
     bool uses_unevaluated; /* collect annotations only when needed */
     bool uses_dynamic;
+    bool has_memo; /* some node is memoised: the full evaluation may count fewer evaluations than the fast pass */
     size_t compile_stack_budget; /* stack the metaschema check may use */
     /* compile-time tables (kept; read-only afterwards) */
     sc_resource **resources;
@@ -352,14 +354,65 @@ static inline bool sc_bound_holds(const sc_node *n, const sc_kw *kw, const gt_va
 }
 
 /* --- schema_fast.c --- */
+/* Subschema evaluations the fast pass found valid below the root, with the
+ * evaluations each cost, for the full evaluation that follows a "not valid":
+ * it skips them (their verdict is known and they add no error) and counts
+ * their cost, so its budget runs out exactly where it would have. The pass
+ * only appends (a valid document never needs them); the full evaluation
+ * indexes them by a small hash of (node, instance) when it starts. */
+#define SC_KNOWN_VALID_MAX 48u
+#define SC_KNOWN_VALID_SLOTS 128u /* a power of two, over twice SC_KNOWN_VALID_MAX */
+typedef struct sc_known_valid {
+    size_t count;
+    struct {
+        const sc_node *node;
+        const gt_value *inst;
+        size_t units;
+    } items[SC_KNOWN_VALID_MAX];
+    uint8_t slots[SC_KNOWN_VALID_SLOTS]; /* item index + 1, 0 = empty (filled by sc_known_valid_index) */
+} sc_known_valid;
+
+static inline size_t sc_known_slot(const sc_node *n, const gt_value *inst)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)n * 0x9e3779b97f4a7c15u) ^ ((uint64_t)(uintptr_t)inst * 0xc2b2ae3d27d4eb4fu);
+    return (size_t)(h ^ (h >> 29)) & (SC_KNOWN_VALID_SLOTS - 1);
+}
+
+/* Fill `slots` from the items (once, before lookups). */
+static inline void sc_known_valid_index(sc_known_valid *known)
+{
+    memset(known->slots, 0, sizeof known->slots);
+    for (size_t i = 0; i < known->count; i++) {
+        size_t at = sc_known_slot(known->items[i].node, known->items[i].inst);
+        while (known->slots[at] != 0)
+            at = (at + 1) & (SC_KNOWN_VALID_SLOTS - 1);
+        known->slots[at] = (uint8_t)(i + 1);
+    }
+}
+
+/* Evaluations (node, inst) cost when the fast pass found it valid, else 0. */
+static inline size_t sc_known_valid_units(const sc_known_valid *known, const sc_node *n, const gt_value *inst)
+{
+    if (known == NULL || known->count == 0)
+        return 0;
+    for (size_t at = sc_known_slot(n, inst);; at = (at + 1) & (SC_KNOWN_VALID_SLOTS - 1)) {
+        unsigned slot = known->slots[at];
+        if (slot == 0)
+            return 0;
+        if (known->items[slot - 1].node == n && known->items[slot - 1].inst == inst)
+            return known->items[slot - 1].units;
+    }
+}
+
 /* The valid-document fast pass: true only when `instance` is valid and the
  * full evaluation (schema_validate.c) would find it valid with no limit hit;
  * false when it is not valid or when the pass cannot tell (a keyword or a
  * situation it leaves to the full evaluation). `*md` is the caller's match
- * data (created when NULL and a regex needs it; the caller frees it). Used by
- * gt_schema_validate before the full evaluation, never instead of it when the
- * answer is false. */
-bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md);
+ * data (created when NULL and a regex needs it; the caller frees it). `known`
+ * (may be NULL; its count set to 0 by the caller) receives the valid
+ * subschema evaluations it saw. Used by gt_schema_validate before the full
+ * evaluation, never instead of it when the answer is false. */
+bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known);
 /* Fill a compiled node's fast-pass fields (gt_schema_compile, once per node). */
 void sc_fast_prepare(sc_node *n);
 /* May the fast pass run for this schema and these options at all? */
@@ -410,8 +463,10 @@ sc_format_fn sc_format_lookup(const char *name);
 
 /* --- schema_validate.c --- */
 /* gt_schema_validate without the fast pass: the full evaluation, which alone
- * writes errors (the differential tests compare the two). */
-gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors);
+ * writes errors (the differential tests compare the two). `known` (may be
+ * NULL): what a fast pass found valid on this instance, to skip. */
+gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors,
+                                  sc_known_valid *known);
 size_t sc_utf8_length(const char *text, size_t len);
 /* A host name (schema_idna.c): LDH labels, A-labels that IDNA2008 accepts and,
  * with allow_unicode (idn-hostname), U-labels too. 1 valid, 0 not. */

@@ -88,6 +88,7 @@ typedef struct vctx {
     const gt_value *props_inst;
     const sc_kw *props_kw;
     uint64_t props_declared;
+    const sc_known_valid *known; /* what the fast pass found valid, or NULL */
     const void **guards; /* (node, instance) pairs entered at loop-guarded nodes */
     size_t guards_len, guards_cap;
     path_seg path_local[64];
@@ -1198,6 +1199,15 @@ static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evals
             add_error_at(c, c->errs->count, "false", n->location, "no value is allowed here");
         return false;
     }
+    if (!n->fast_leaf && c->memo_off == 0) {
+        /* found valid by the fast pass: no error to find, only its cost to count
+         * (unless the budget runs out inside: then it runs, to stop where it stops) */
+        size_t units = sc_known_valid_units(c->known, n, inst);
+        if (units != 0 && c->evaluations + units <= c->max_evaluations) {
+            c->evaluations += units;
+            return true;
+        }
+    }
     bool memo = n->memo && c->memo_ok && c->memo_off == 0;
     if (memo) {
         const memo_entry *seen = memo_find(c, n, inst);
@@ -1316,13 +1326,14 @@ static void report_failure(vctx *c)
 
 /* The fast pass (schema_fast.c) for a valid document: VALID with the errors
  * left exactly as the full evaluation leaves them for one, or -1 when the
- * full evaluation must run. */
-static int validate_fast(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors)
+ * full evaluation must run (with what the pass found valid in `known`). */
+static int validate_fast(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors,
+                         sc_known_valid *known)
 {
     if (!sc_fast_usable(schema) || (errors != NULL && errors->deadline_ms != 0))
         return -1;
     pcre2_match_data *md = errors ? errors->match_data : NULL;
-    bool valid = sc_fast_valid(schema, instance, &md);
+    bool valid = sc_fast_valid(schema, instance, &md, known);
     if (errors == NULL) {
         if (md != NULL)
             pcre2_match_data_free(md);
@@ -1340,13 +1351,19 @@ static int validate_fast(const gt_schema *schema, const gt_value *instance, gt_s
 
 gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors)
 {
-    int fast = validate_fast(schema, instance, errors);
-    return fast >= 0 ? (gt_schema_result)fast : sc_validate_full(schema, instance, errors);
+    sc_known_valid known;
+    known.count = 0;
+    int fast = validate_fast(schema, instance, errors, &known);
+    return fast >= 0 ? (gt_schema_result)fast : sc_validate_full(schema, instance, errors, &known);
 }
 
-gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors)
+gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors,
+                                  sc_known_valid *known)
 {
     vctx c;
+    if (known != NULL && known->count > 0)
+        sc_known_valid_index(known);
+    c.known = known;
     c.schema = schema;
     c.errs = errors;
     c.collect = errors != NULL;

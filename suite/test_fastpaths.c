@@ -195,9 +195,11 @@ static void random_json(char *out, size_t *len, size_t cap, int depth)
 
 /* An order of bench/validate/gen.js's nested workload, each field right most
  * of the time and otherwise one of the usual model mistakes. */
+static unsigned order_odds = 12; /* one field in this many is wrong */
+
 static void random_order(char *out, size_t cap)
 {
-#define PICK(good, ...) (next_random(12) != 0 ? (good) : (const char *[]){__VA_ARGS__}[next_random(3)])
+#define PICK(good, ...) (next_random(order_odds) != 0 ? (good) : (const char *[]){__VA_ARGS__}[next_random(3)])
     char items[1024] = "";
     size_t n = 1 + next_random(4), at = 0;
     for (size_t i = 0; i < n && at + 200 < sizeof items; i++)
@@ -290,7 +292,7 @@ static bool agree(const gt_schema *schema, const char *text, bool decides_all, s
     gt_schema_errors with_fast, full_only;
     gt_schema_errors_init(&with_fast), gt_schema_errors_init(&full_only);
     gt_schema_result r1 = gt_schema_validate(schema, value, &with_fast);
-    gt_schema_result r2 = sc_validate_full(schema, value, &full_only);
+    gt_schema_result r2 = sc_validate_full(schema, value, &full_only, NULL);
     ck_assert_msg(r1 == r2, "verdicts differ on %s", text);
     ck_assert_uint_eq(with_fast.count, full_only.count);
     for (size_t i = 0; i < full_only.count; i++) {
@@ -299,7 +301,7 @@ static bool agree(const gt_schema *schema, const char *text, bool decides_all, s
         ck_assert_str_eq(with_fast.items[i].message, full_only.items[i].message);
     }
     pcre2_match_data *md = NULL;
-    bool fast = sc_fast_valid(schema, value, &md);
+    bool fast = sc_fast_valid(schema, value, &md, NULL);
     if (md != NULL)
         pcre2_match_data_free(md);
     ck_assert_msg(!fast || r2 == GT_SCHEMA_VALID, "fast pass says valid, full evaluation does not: %s", text);
@@ -328,6 +330,41 @@ START_TEST(fast_pass_agrees_with_the_full_evaluation)
     ck_assert_uint_gt(valid, 300); /* both verdicts well represented */
     ck_assert_uint_lt(valid, 2700);
     gt_schema_free(order);
+    /* a small budget runs out in either pass, at the same place */
+    size_t limited = 0;
+    options.skip_metaschema = true; /* the metaschema check has the same budget */
+    order_odds = 4;
+    for (size_t budget = 4; budget < 90; budget += 1) {
+        options.max_evaluations = budget;
+        order = gt_schema_compile(order_schema, strlen(order_schema), &options, &problem);
+        ck_assert_msg(order != NULL, "%s", problem.message);
+        for (int round = 0; round < 40; round++) {
+            random_order(text, sizeof text);
+            size_t before = fast_valid;
+            agree(order, text, false, &fast_valid);
+            limited += fast_valid == before;
+        }
+        gt_schema_free(order);
+    }
+    /* anyOf re-runs its branches to explain a failure, past what the fast pass
+     * saw: a valid part of a failing branch is met again with more counted */
+    static const char any_of[] =
+        "{\"anyOf\":[{\"properties\":{\"a\":{\"items\":{\"type\":\"integer\"}}},\"required\":[\"zz\"]},"
+        "{\"properties\":{\"a\":{\"items\":{\"minimum\":0}}},\"required\":[\"yy\"]}]}";
+    for (size_t budget = 2; budget < 40; budget++) {
+        options.max_evaluations = budget;
+        gt_schema *schema = gt_schema_compile(any_of, strlen(any_of), &options, &problem);
+        ck_assert_msg(schema != NULL, "%s", problem.message);
+        for (int round = 0; round < 20; round++) {
+            snprintf(text, sizeof text, "{\"a\":[%u,%u,%u,%u,%u]%s}", next_random(3), next_random(3), next_random(3),
+                     next_random(3), next_random(3), round % 4 == 0 ? ",\"zz\":1" : "");
+            agree(schema, text, false, &fast_valid);
+        }
+        gt_schema_free(schema);
+    }
+    ck_assert_uint_gt(limited, 1000);
+    order_odds = 12;
+    options.max_evaluations = 0, options.skip_metaschema = false;
     for (size_t s = 0; s < sizeof fast_schemas / sizeof fast_schemas[0]; s++) {
         options.assert_formats = fast_schemas[s].formats;
         gt_schema *schema = gt_schema_compile(fast_schemas[s].json, strlen(fast_schemas[s].json), &options, &problem);
