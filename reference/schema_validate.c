@@ -251,6 +251,19 @@ static void sb_quote(strbuf *b, const char *s, size_t len, size_t max)
     sb_puts(b, "\"");
 }
 
+/* Decimal digits of `value` into `out` (at least 21 bytes); returns the length. */
+static size_t put_decimal(char *out, size_t value)
+{
+    char digits[24];
+    size_t n = 0;
+    do
+        digits[n++] = (char)('0' + value % 10);
+    while ((value /= 10) != 0);
+    for (size_t i = 0; i < n; i++)
+        out[i] = digits[n - 1 - i];
+    return n;
+}
+
 static void render_paths(const vctx *c, strbuf *pointer, strbuf *dollar)
 {
     sb_puts(dollar, "$");
@@ -258,24 +271,27 @@ static void render_paths(const vctx *c, strbuf *pointer, strbuf *dollar)
         const path_seg *seg = &c->path[i];
         char digits[32];
         if (seg->key == NULL) {
-            snprintf(digits, sizeof digits, "%zu", seg->len);
-            sb_puts(pointer, "/"), sb_puts(pointer, digits);
-            sb_puts(dollar, "["), sb_puts(dollar, digits), sb_puts(dollar, "]");
+            digits[0] = '/';
+            size_t n = put_decimal(digits + 1, seg->len);
+            sb_put(pointer, digits, n + 1);
+            digits[0] = '[', digits[n + 1] = ']';
+            sb_put(dollar, digits, n + 2);
             continue;
         }
-        sb_puts(pointer, "/");
+        sb_put(pointer, "/", 1);
+        size_t run = 0; /* bytes since the last escaped one, written in one piece */
         for (size_t k = 0; k < seg->len; k++) {
-            if (seg->key[k] == '~')
-                sb_puts(pointer, "~0");
-            else if (seg->key[k] == '/')
-                sb_puts(pointer, "~1");
-            else
-                sb_put(pointer, seg->key + k, 1);
+            if (seg->key[k] != '~' && seg->key[k] != '/')
+                continue;
+            sb_put(pointer, seg->key + run, k - run);
+            sb_put(pointer, seg->key[k] == '~' ? "~0" : "~1", 2);
+            run = k + 1;
         }
+        sb_put(pointer, seg->key + run, seg->len - run);
         if (is_identifier(seg->key, seg->len))
-            sb_puts(dollar, "."), sb_put(dollar, seg->key, seg->len);
+            sb_put(dollar, ".", 1), sb_put(dollar, seg->key, seg->len);
         else
-            sb_puts(dollar, "["), sb_quote(dollar, seg->key, seg->len, (size_t)-1), sb_puts(dollar, "]");
+            sb_put(dollar, "[", 1), sb_quote(dollar, seg->key, seg->len, (size_t)-1), sb_put(dollar, "]", 1);
     }
 }
 

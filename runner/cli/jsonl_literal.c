@@ -88,14 +88,13 @@ static inline void copy_blocks(char *out, const char *in, size_t n)
         _mm_storeu_si128((__m128i *)(void *)(out + k), _mm_loadu_si128((const __m128i *)(const void *)(in + k)));
 }
 
-/* The first `avail` (1 to 64) bytes at `in` decoded to `out` when their only
- * escapes are \" (JSON inside a JSON string, the common case); a backslash
- * in the last byte is left for the next call. Sets *used to the bytes
- * consumed and returns the bytes written, or (size_t)-1 when the chunk holds
+/* The backslashes to drop from the first `avail` (1 to 64) bytes at `in`,
+ * when their only escapes are \" (JSON inside a JSON string, the common
+ * case); a backslash in the last byte is left for the next chunk. Sets *take
+ * to the bytes the chunk consumes. Returns false when the chunk holds
  * anything else (another escape, a raw quote or control byte), which the
- * byte-wise path then takes. Reads 80 bytes at `in` (what lies past `avail`
- * is ignored) and writes up to 16 bytes past what it returns. */
-static inline size_t decode_quote_chunk(const char *in, size_t avail, char *out, size_t *used)
+ * byte-wise path then takes. Reads 64 bytes at `in`. */
+static inline bool quote_chunk_drops(const char *in, size_t avail, uint64_t *drops, size_t *take)
 {
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), below = _mm_set1_epi8(0x1f);
     uint64_t backslashes = 0, quotes = 0, controls = 0;
@@ -107,23 +106,100 @@ static inline size_t decode_quote_chunk(const char *in, size_t avail, char *out,
         controls |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(block, below), block)) << (16 * k);
     }
     uint64_t inside = avail >= 64 ? ~0ull : (1ull << avail) - 1;
-    size_t take = avail - (size_t)((backslashes & inside) >> (avail - 1)); /* an escape cut by the chunk's end waits */
-    if (take == 0)
-        return (size_t)-1;
-    uint64_t taken = take >= 64 ? ~0ull : (1ull << take) - 1;
+    *take = avail - (size_t)((backslashes & inside) >> (avail - 1)); /* an escape cut by the chunk's end waits */
+    if (*take == 0)
+        return false;
+    uint64_t taken = *take >= 64 ? ~0ull : (1ull << *take) - 1;
     backslashes &= taken, quotes &= taken;
-    if ((controls & taken) != 0 || quotes != backslashes << 1 || (backslashes & (quotes >> 1)) != backslashes)
-        return (size_t)-1;
+    *drops = backslashes;
+    return (controls & taken) == 0 && quotes == backslashes << 1 && (backslashes & (quotes >> 1)) == backslashes;
+}
+
+/* The chunk of quote_chunk_drops decoded to `out`, a copy per escape. Returns
+ * the bytes written; writes up to 16 bytes past them and reads up to 80 at `in`. */
+static inline size_t copy_dropping(const char *in, uint64_t drops, size_t take, char *out)
+{
     char *w = out;
     size_t from = 0;
-    for (uint64_t drop = backslashes; drop != 0; drop &= drop - 1) {
-        size_t to = (size_t)__builtin_ctzll(drop); /* copy [from, to), skip the backslash at `to` */
+    for (; drops != 0; drops &= drops - 1) {
+        size_t to = (size_t)__builtin_ctzll(drops); /* copy [from, to), skip the backslash at `to` */
         copy_blocks(w, in + from, to - from);
         w += to - from, from = to + 1;
     }
     copy_blocks(w, in + from, take - from);
-    *used = take;
     return (size_t)(w - out) + (take - from);
+}
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <pthread.h>
+#include <tmmintrin.h>
+#define GT_HAVE_SSSE3_PATH 1
+
+/* For each 8-bit mask of bytes to drop, the pshufb indices of the bytes kept
+ * and how many are dropped (filled once, by compress_init). */
+static uint8_t compress_table[256][8];
+static uint8_t compress_dropped[256];
+static pthread_once_t compress_once = PTHREAD_ONCE_INIT;
+static bool have_ssse3;
+
+static void compress_init(void)
+{
+    for (unsigned mask = 0; mask < 256; mask++) {
+        unsigned kept = 0;
+        for (unsigned bit = 0; bit < 8; bit++)
+            if (!((mask >> bit) & 1))
+                compress_table[mask][kept++] = (uint8_t)bit;
+        compress_dropped[mask] = (uint8_t)(8 - kept);
+        while (kept < 8)
+            compress_table[mask][kept++] = 0x80;
+    }
+    __builtin_cpu_init();
+    have_ssse3 = __builtin_cpu_supports("ssse3");
+}
+
+/* copy_dropping with one shuffle per 8 bytes, whatever the number of escapes.
+ * Writes up to 8 bytes past what it returns and reads up to 64 at `in`. */
+__attribute__((target("ssse3"))) static size_t compress_dropping(const char *in, uint64_t drops, size_t take, char *out)
+{
+    char *w = out;
+    size_t whole = take & ~(size_t)7; /* groups of 8 the chunk consumes entirely */
+#pragma GCC unroll 8
+    for (size_t k = 0; k < 64; k += 8) {
+        if (k >= whole)
+            break;
+        unsigned mask = (unsigned)(drops >> k) & 0xff;
+        __m128i bytes = _mm_loadl_epi64((const __m128i *)(const void *)(in + k));
+        __m128i order = _mm_loadl_epi64((const __m128i *)(const void *)compress_table[mask]);
+        _mm_storel_epi64((__m128i *)(void *)w, _mm_shuffle_epi8(bytes, order));
+        w += 8 - compress_dropped[mask];
+    }
+    if (whole < take) { /* the last, partial group */
+        unsigned mask = (unsigned)(drops >> whole) & 0xff;
+        __m128i bytes = _mm_loadl_epi64((const __m128i *)(const void *)(in + whole));
+        __m128i order = _mm_loadl_epi64((const __m128i *)(const void *)compress_table[mask]);
+        _mm_storel_epi64((__m128i *)(void *)w, _mm_shuffle_epi8(bytes, order));
+        w += (take - whole) - compress_dropped[mask];
+    }
+    return (size_t)(w - out);
+}
+#endif
+
+/* The first `avail` bytes at `in` decoded to `out` when their only escapes are
+ * \" (quote_chunk_drops); (size_t)-1 when the byte-wise path must take them.
+ * Sets *used to the bytes consumed. Reads 80 bytes at `in`; writes up to 16
+ * past what it returns. */
+static inline size_t decode_quote_chunk(const char *in, size_t avail, char *out, size_t *used)
+{
+    uint64_t drops;
+    size_t take;
+    if (!quote_chunk_drops(in, avail, &drops, &take))
+        return (size_t)-1;
+    *used = take;
+#if defined(GT_HAVE_SSSE3_PATH)
+    if (have_ssse3)
+        return compress_dropping(in, drops, take, out);
+#endif
+    return copy_dropping(in, drops, take, out);
 }
 #endif
 
@@ -139,6 +215,9 @@ size_t gt_jsonl_decode_literal(const char *line, size_t len, gt_jsonl_buffer *bu
     }
     char *w = buf->data;
     size_t end = len - 1; /* the closing quote */
+#if defined(GT_HAVE_SSSE3_PATH)
+    pthread_once(&compress_once, compress_init);
+#endif
 #if defined(__SSE2__)
     size_t bytewise_until = 0; /* after a chunk the fast path refused, its bytes go the slow way */
 #endif
