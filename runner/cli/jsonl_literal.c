@@ -140,7 +140,7 @@ static inline size_t copy_dropping(const char *in, uint64_t drops, size_t take, 
 static uint8_t compress_table[256][8];
 static uint8_t compress_dropped[256];
 static pthread_once_t compress_once = PTHREAD_ONCE_INIT;
-static bool have_ssse3;
+static bool have_ssse3, portable_only;
 
 static void compress_init(void)
 {
@@ -196,12 +196,21 @@ static inline size_t decode_quote_chunk(const char *in, size_t avail, char *out,
         return (size_t)-1;
     *used = take;
 #if defined(GT_HAVE_SSSE3_PATH)
-    if (have_ssse3)
+    if (have_ssse3 && !portable_only)
         return compress_dropping(in, drops, take, out);
 #endif
     return copy_dropping(in, drops, take, out);
 }
 #endif
+
+void gt_jsonl_use_portable(bool portable)
+{
+#if defined(GT_HAVE_SSSE3_PATH)
+    portable_only = portable;
+#else
+    (void)portable;
+#endif
+}
 
 size_t gt_jsonl_decode_literal(const char *line, size_t len, gt_jsonl_buffer *buf)
 {

@@ -5,6 +5,7 @@
 #ifndef GT_JSONL_LITERAL_H
 #define GT_JSONL_LITERAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The decoded bytes; grown by the decoder, freed by the caller (free(data)). */
@@ -20,5 +21,9 @@ typedef struct gt_jsonl_buffer {
  * the line (suite/test_process.c checks both on generated lines); UTF-8 of the
  * result is checked by the syntax gate that runs on it next. */
 size_t gt_jsonl_decode_literal(const char *line, size_t len, gt_jsonl_buffer *buf);
+
+/* For tests: take the portable (SSE2 copy) path even where the CPU has
+ * SSSE3, so that both are checked; false returns to the CPU's choice. */
+void gt_jsonl_use_portable(bool portable);
 
 #endif
