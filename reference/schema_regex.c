@@ -394,11 +394,23 @@ typedef struct simple_item {
     bool accept;         /* no `$`, and this item and all after it may match the empty string: a match */
 } simple_item;
 
+/* States of the table-driven form at most (a state is an item and how many
+ * bytes of it were taken); two more codes end the scan. */
+#define SC_DFA_MAX_STATES 250u
+#define SC_DFA_ACCEPT 254u
+#define SC_DFA_FAIL 255u
+
 struct sc_simple_re {
     simple_item items[SC_SIMPLE_MAX_ITEMS];
     size_t count;
     bool dollar;                 /* ends with `$` */
     uint32_t member_of[256];     /* byte -> bit k set when items[k].set holds it; 0 for bytes >= 0x80 */
+    /* The same scan as an automaton (simple_automaton), or dfa == NULL when
+     * it would have too many states: one table lookup per byte. */
+    uint8_t *dfa;                /* next state by [state * dfa_classes + byte class] */
+    unsigned dfa_classes;
+    uint8_t byte_class[256];     /* bytes with the same memberships share a class */
+    bool dfa_accept_end[SC_DFA_MAX_STATES]; /* the subject may end in this state */
 };
 
 typedef struct simple_parser {
@@ -640,6 +652,104 @@ static bool simple_finish(sc_simple_re *re)
     return true;
 }
 
+/* First state of each item (states (k, 0), (k, 1)... up to the bytes item k
+ * can remember: its max, or its min when unbounded; one for a group marker),
+ * then the end state. Returns the number of states. */
+static size_t automaton_states(const sc_simple_re *re, size_t *first)
+{
+    size_t states = 0;
+    for (size_t k = 0; k < re->count; k++) {
+        const simple_item *it = &re->items[k];
+        first[k] = states;
+        size_t kept = it->group_len > 0 ? 0 : it->max == UINT32_MAX ? it->min : it->max;
+        states += kept + 1;
+        if (states > SC_DFA_MAX_STATES)
+            return states;
+    }
+    first[re->count] = states;
+    return states + 1;
+}
+
+/* The scan of simple_match from item k with c bytes of it taken, on byte b:
+ * the state after taking b, SC_DFA_ACCEPT (a match whatever follows) or
+ * SC_DFA_FAIL. */
+static unsigned automaton_step(const sc_simple_re *re, const size_t *first, size_t k, uint32_t c, unsigned char b)
+{
+    for (;;) {
+        if (k == re->count)
+            return re->dollar ? SC_DFA_FAIL : SC_DFA_ACCEPT;
+        const simple_item *it = &re->items[k];
+        bool in_set = (re->member_of[b] >> k) & 1;
+        if (c == 0 && it->accept)
+            return SC_DFA_ACCEPT;
+        if (it->group_len > 0) { /* enter the group on its first byte, else skip it */
+            k += in_set ? 1 : 1 + it->group_len;
+            continue;
+        }
+        if (c < it->max && in_set) {
+            uint32_t taken = it->max == UINT32_MAX && c + 1 > it->min ? it->min : c + 1;
+            return (unsigned)(first[k] + taken);
+        }
+        if (c < it->min)
+            return SC_DFA_FAIL;
+        k++, c = 0;
+    }
+}
+
+/* May the subject end with item k holding c bytes? */
+static bool automaton_end(const sc_simple_re *re, size_t k, uint32_t c)
+{
+    for (;; c = 0) {
+        if (k == re->count)
+            return true;
+        const simple_item *it = &re->items[k];
+        if (c == 0 && it->accept)
+            return true;
+        if (it->group_len > 0) {
+            k += 1 + it->group_len;
+            continue;
+        }
+        if (c < it->min)
+            return false;
+        k++;
+    }
+}
+
+/* Build re->dfa from the items (left NULL when too big or out of memory:
+ * simple_match then scans). */
+static void simple_automaton(sc_simple_re *re)
+{
+    size_t first[SC_SIMPLE_MAX_ITEMS + 1];
+    size_t states = automaton_states(re, first);
+    if (states > SC_DFA_MAX_STATES)
+        return;
+    uint32_t class_member[256];
+    unsigned classes = 0;
+    unsigned char sample[256]; /* one byte of each class */
+    for (unsigned b = 0; b < 256; b++) {
+        unsigned cls = 0;
+        while (cls < classes && class_member[cls] != re->member_of[b])
+            cls++;
+        if (cls == classes)
+            class_member[classes] = re->member_of[b], sample[classes++] = (unsigned char)b;
+        re->byte_class[b] = (uint8_t)cls;
+    }
+    uint8_t *dfa = malloc(states * classes);
+    if (dfa == NULL)
+        return;
+    for (size_t k = 0; k <= re->count; k++) {
+        size_t kept = k == re->count ? 0 : first[k + 1] - first[k] - 1;
+        for (uint32_t c = 0; c <= kept; c++) {
+            size_t state = first[k] + c;
+            re->dfa_accept_end[state] = automaton_end(re, k, c);
+            for (unsigned cls = 0; cls < classes; cls++)
+                dfa[state * classes + cls] = (uint8_t)automaton_step(re, first, k, c, sample[cls]);
+        }
+    }
+    re->dfa = dfa;
+    re->dfa_classes = classes;
+}
+
 /* The simple form of an ECMA-262 pattern, or NULL (not simple, or out of
  * memory: PCRE2 alone then decides). */
 static sc_simple_re *simple_compile(const char *pattern, size_t len)
@@ -660,8 +770,10 @@ static sc_simple_re *simple_compile(const char *pattern, size_t len)
         else
             ok = simple_atom(&sp);
     }
-    if (ok && simple_finish(re))
+    if (ok && simple_finish(re)) {
+        simple_automaton(re);
         return re;
+    }
     free(re);
     return NULL;
 }
@@ -685,6 +797,16 @@ static bool all_ascii(const unsigned char *s, size_t len)
  * match, but a miss on a subject that has one is for PCRE2 to decide. */
 static int simple_match(const sc_simple_re *re, const unsigned char *s, size_t len)
 {
+    if (re->dfa != NULL) {
+        const uint8_t *next = re->dfa;
+        unsigned state = 0, classes = re->dfa_classes;
+        for (size_t i = 0; i < len; i++) {
+            state = next[state * classes + re->byte_class[s[i]]];
+            if (state >= SC_DFA_ACCEPT)
+                return state == SC_DFA_ACCEPT;
+        }
+        return re->dfa_accept_end[state];
+    }
     const unsigned char *p = s, *end = s + len;
     uint32_t bit = 1;
     for (size_t k = 0; k < re->count; k++, bit <<= 1) {
@@ -798,6 +920,8 @@ void sc_regex_free(sc_regex *re)
     if (re->code != NULL)
         pcre2_code_free(re->code);
     re->code = NULL;
+    if (re->simple != NULL)
+        free(re->simple->dfa);
     free(re->simple);
     re->simple = NULL;
 }
