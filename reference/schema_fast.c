@@ -60,26 +60,23 @@ static bool give_up(fctx *f)
 }
 
 /* multipleOf. A divisor written 10^-k (0.01) divides every literal of at most
- * 18 digits, no exponent and at most k after the point: exactly what
- * gt_number_is_multiple's 64-bit path answers for them, without reading the
- * divisor again. Everything else goes to gt_number_is_multiple. */
+ * 18 characters (so at most 18 digits) with no exponent and at most k digits
+ * after the point: exactly what gt_number_is_multiple's 64-bit path answers
+ * for them, without reading the divisor again. Everything else goes to
+ * gt_number_is_multiple. (The literal is one the syntax gate accepted: an
+ * integer literal has neither point nor exponent, and a literal whose last
+ * non-digit is the point has no exponent.) */
 static bool fast_multiple(const sc_kw *kw, const gt_value *inst)
 {
     const char *text = inst->u.num.text;
     size_t len = inst->u.num.text_len;
-    if (kw->u.pow10_fraction != 0 && text != NULL && len <= 20) {
-        size_t digits = 0, fraction = 0, i = text[0] == '-';
-        bool point = false, plain = true;
-        for (; i < len && plain; i++) {
-            char ch = text[i];
-            if (ch == '.')
-                point = true;
-            else if (ch >= '0' && ch <= '9')
-                digits++, fraction += point;
-            else
-                plain = false;
-        }
-        if (plain && digits <= 18 && fraction + 1 <= kw->u.pow10_fraction)
+    if (kw->u.pow10_fraction != 0 && text != NULL && len <= 18) {
+        if (inst->flags & GT_NUM_INTEGER_LITERAL)
+            return true;
+        size_t start = len;
+        while (start > 0 && text[start - 1] >= '0' && text[start - 1] <= '9')
+            start--;
+        if (start > 0 && text[start - 1] == '.' && len - start + 1 <= kw->u.pow10_fraction)
             return true;
     }
     return gt_number_is_multiple(inst, kw->value);
@@ -387,6 +384,8 @@ static inline __attribute__((always_inline)) bool fast_node(fctx *f, const sc_no
             break;
         n = n->fast_ref;
     }
+    if (n->fast_types != 0) /* the commonest leaf ({"type": "null"}, ...), without a call */
+        return (sc_instance_bits(inst, n->dialect) & n->fast_types) != 0;
     return n->fast_leaf ? fast_leaf(f, n, inst) : fast_inner(f, n, inst);
 }
 
@@ -420,6 +419,7 @@ void sc_fast_prepare(sc_node *n)
         n->fast_leaf &= is_leaf_kind(kw->kind);
     }
     n->fast_ref = n->nkw == 1 && n->kws[0].kind == KW_REF ? n->kws[0].u.ref.target : NULL;
+    n->fast_types = n->nkw == 1 && n->kws[0].kind == KW_TYPE ? n->kws[0].u.types : 0;
     n->required_in_props = false;
     if (required == NULL || n->properties == NULL)
         return;

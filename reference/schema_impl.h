@@ -183,9 +183,10 @@ struct sc_node {
     /* fast pass (schema_fast.c): `required` as bits of the sibling
      * `properties` entries, when every name is one of its first 64; whether
      * every keyword looks at the instance alone (no subschema); the target
-     * when the node is nothing but a `$ref` */
+     * when the node is nothing but a `$ref`; its types when nothing but a "type" */
     bool required_in_props;
     bool fast_leaf;
+    uint32_t fast_types; /* nothing but "type": its SC_T_* bits, else 0 */
     uint64_t required_props;
     const sc_node *fast_ref;
     bool loop_guard; /* on an in-place reference cycle: evaluation checks it does not re-enter at the same instance */
