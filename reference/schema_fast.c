@@ -141,16 +141,16 @@ static bool fast_required(const gt_value *names, const gt_value *inst)
 static bool fast_properties(fctx *f, const sc_kw *kw, const gt_value *inst, seen_props *seen)
 {
     size_t count = inst->u.obj.count;
-    seen_props local = {count <= 64, 0, 0};
+    seen_props local = {count <= 64 && kw->u.props.count <= 64, 0, 0}; /* bits for every member and entry */
     for (size_t i = 0; i < count; i++) {
         const gt_member *m = &inst->u.obj.members[i];
         const sc_prop *p = sc_find_prop(kw, m->key, m->key_len);
         if (p == NULL)
             continue;
-        size_t entry = (size_t)(p - kw->u.props.props);
-        local.known &= entry < 64;
-        local.members |= i < 64 ? 1ull << i : 0;
-        local.entries |= entry < 64 ? 1ull << entry : 0;
+        if (local.known) {
+            local.members |= 1ull << i;
+            local.entries |= 1ull << (p - kw->u.props.props);
+        }
         if (!fast_node(f, p->schema, m->value))
             return false;
     }

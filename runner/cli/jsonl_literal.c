@@ -159,7 +159,7 @@ static void compress_init(void)
 
 /* copy_dropping with one shuffle per 8 bytes, whatever the number of escapes.
  * Writes up to 8 bytes past what it returns and reads up to 64 at `in`. */
-__attribute__((target("ssse3"))) static size_t compress_dropping(const char *in, uint64_t drops, size_t take, char *out)
+__attribute__((target("ssse3"))) static inline size_t compress_dropping(const char *in, uint64_t drops, size_t take, char *out)
 {
     char *w = out;
     size_t whole = take & ~(size_t)7; /* groups of 8 the chunk consumes entirely */
@@ -184,23 +184,48 @@ __attribute__((target("ssse3"))) static size_t compress_dropping(const char *in,
 }
 #endif
 
-/* The first `avail` bytes at `in` decoded to `out` when their only escapes are
- * \" (quote_chunk_drops); (size_t)-1 when the byte-wise path must take them.
- * Sets *used to the bytes consumed. Reads 80 bytes at `in`; writes up to 16
- * past what it returns. */
-static inline size_t decode_quote_chunk(const char *in, size_t avail, char *out, size_t *used)
+/* Decodes chunks from line[*i] on (up to `end`) while each one's only escapes
+ * are \" (quote_chunk_drops), writing at `w`; returns where writing stopped
+ * and leaves *i where the byte-wise path must take over (`end` when done).
+ * A chunk reads 80 bytes: near the line's end it reads a padded copy.
+ * `shuffle`: compact with SSSE3 (only from chunks_ssse3). */
+static inline __attribute__((always_inline)) char *chunk_loop(const char *line, size_t *i, size_t end, char *w,
+                                                              bool shuffle)
 {
-    uint64_t drops;
-    size_t take;
-    if (!quote_chunk_drops(in, avail, &drops, &take))
-        return (size_t)-1;
-    *used = take;
+    while (*i < end) {
+        char padded[80];
+        const char *chunk = line + *i;
+        size_t left = end - *i, take;
+        if (left < sizeof padded) {
+            memcpy(padded, chunk, left);
+            memset(padded + left, 'a', sizeof padded - left);
+            chunk = padded;
+        }
+        uint64_t drops;
+        if (!quote_chunk_drops(chunk, left < 64 ? left : 64, &drops, &take))
+            break;
 #if defined(GT_HAVE_SSSE3_PATH)
-    if (have_ssse3 && !portable_only)
-        return compress_dropping(in, drops, take, out);
+        w += shuffle ? compress_dropping(chunk, drops, take, w) : copy_dropping(chunk, drops, take, w);
+#else
+        (void)shuffle;
+        w += copy_dropping(chunk, drops, take, w);
 #endif
-    return copy_dropping(in, drops, take, out);
+        *i += take;
+    }
+    return w;
 }
+
+static char *chunks_portable(const char *line, size_t *i, size_t end, char *w)
+{
+    return chunk_loop(line, i, end, w, false);
+}
+
+#if defined(GT_HAVE_SSSE3_PATH)
+__attribute__((target("ssse3"))) static char *chunks_ssse3(const char *line, size_t *i, size_t end, char *w)
+{
+    return chunk_loop(line, i, end, w, true);
+}
+#endif
 #endif
 
 void gt_jsonl_use_portable(bool portable)
@@ -232,25 +257,16 @@ size_t gt_jsonl_decode_literal(const char *line, size_t len, gt_jsonl_buffer *bu
 #endif
     for (size_t i = 1; i < end; i++) {
 #if defined(__SSE2__)
-        while (i >= bytewise_until && i < end) {
-            /* a chunk reads 80 bytes: near the end it reads a padded copy */
-            char padded[80];
-            const char *chunk = line + i;
-            size_t left = end - i;
-            if (left < sizeof padded) {
-                memcpy(padded, chunk, left);
-                memset(padded + left, 'a', sizeof padded - left);
-                chunk = padded;
-            }
-            size_t used, wrote = decode_quote_chunk(chunk, left < 64 ? left : 64, w, &used);
-            if (wrote == (size_t)-1) {
-                bytewise_until = i + 64;
+        if (i >= bytewise_until) {
+#if defined(GT_HAVE_SSSE3_PATH)
+            w = have_ssse3 && !portable_only ? chunks_ssse3(line, &i, end, w) : chunks_portable(line, &i, end, w);
+#else
+            w = chunks_portable(line, &i, end, w);
+#endif
+            if (i == end)
                 break;
-            }
-            w += wrote, i += used;
+            bytewise_until = i + 64; /* a chunk refused: its bytes go the byte-wise way */
         }
-        if (i == end)
-            break;
 #endif
         /* w trails i by at least one byte (the opening quote), so the run's
          * over-write stays inside the buffer */
