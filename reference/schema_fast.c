@@ -21,6 +21,10 @@
  *     budget is then far away), and is not used with a deadline, a custom
  *     stack budget, unevaluated*, dynamic references or loop-guarded nodes;
  *   - a regex error (a limit, the JIT stack) ends the pass.
+ * When the answer is not "valid", the pass hands over the subschema
+ * evaluations it found valid near the root, with their exact cost
+ * (sc_known_valid; only for schemas without memoised nodes, where the two
+ * passes count alike): the full evaluation skips them and counts the cost.
  * suite/test_fastpaths.c checks on generated documents that both agree. */
 #include <stdlib.h>
 #include <string.h>
