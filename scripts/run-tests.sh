@@ -82,8 +82,9 @@ corpus_run "reference adapter" --target "adapter:$GAUNTLET_ADAPTER_REFERENCE" \
 # (`http:` target: a real process, the mock on the wire, no gauntlet
 # headers read for the verdict). Skipped, and only for this reason: the cases
 # whose script needs an event inside the client's own message queue (a late
-# attachment, a fallback retracting an older message; 8 today, 3 in
-# loop/tombstone, 3 in loop/details and 2 in loop/mutants). Any other skip fails the run.
+# attachment, a fallback retracting an older message; 10 today, 3 in
+# loop/tombstone, 3 in loop/details, 2 in loop/mutants and 2 in
+# stream/mutants). Any other skip fails the run.
 SKIP_REASON='needs a client-internal event .* that a black-box client cannot be driven into over HTTP$' corpus_run "reference client over HTTP, black box" corpus/loop corpus/stream \
     --target "http:adapters/http-reference-client/run.sh" -j2
 
