@@ -6,7 +6,9 @@
  * interleaved, the median round reported. The strict gate does more work than
  * cJSON (UTF-8 validation, duplicate names, exact number text, positions), so
  * the targets are ratios: >= 0.7x cJSON, >= 0.5x simdjson on ~1 MB documents.
- * Output: one line per workload and peer with MB/s for each and the ratio. */
+ * Output: one line per workload and peer with MB/s for each and the ratio,
+ * and one for the gate on its portable byte scans (what a machine without
+ * SSE2 runs; reference/parse_impl.h) against simdjson. */
 #include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <time.h>
 
 #include "gauntlet/parse.h"
+#include "reference/parse_impl.h"
 
 #ifdef GT_BENCH_SIMDJSON
 const char *gt_peer_simdjson_version(void);
@@ -86,6 +89,7 @@ enum { ROUNDS = 7 };
 
 typedef struct result {
     double gt_seconds, peer_seconds[PEERS]; /* medians of ROUNDS */
+    double portable_seconds;                /* the gate on its portable scans */
     size_t bytes;
 } result;
 
@@ -101,34 +105,51 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* One pass of `repeat` x `count` documents through `parser` (0 gauntlet, 1
- * cJSON, 2 simdjson); returns seconds and adds the accepted count. */
+/* Parse one document with `parser` (0 gauntlet, 1 cJSON, 2 simdjson, 3
+ * gauntlet on its portable scans); 1 when accepted. */
+static size_t parse_one(int parser, gt_arena *arena, const gt_parse_options *options, const doc *d)
+{
+    size_t accepted = 0;
+    if (parser == 0 || parser == 3) {
+        gt_parse_error error;
+        accepted = gt_parse_with_scan(arena, d->text, d->len, options, &error,
+                                      parser == 0 ? GT_PARSE_SCAN_DEFAULT : GT_PARSE_SCAN_PORTABLE) != NULL;
+        gt_arena_reset(arena);
+    } else if (parser == 1) {
+        cJSON *json = cJSON_ParseWithOpts(d->text, NULL, 1);
+        accepted = json != NULL;
+        cJSON_Delete(json);
+    }
+#ifdef GT_BENCH_SIMDJSON
+    else
+        accepted = (size_t)gt_peer_simdjson_parse(d->text, d->len);
+#endif
+    return accepted;
+}
+
+/* One pass of `repeat` x `count` documents through `parser`; returns seconds
+ * and adds the accepted count. Every pass of every parser starts with one
+ * untimed parse of the first document (BENCH_PARSE_COLD=1: none): the goal
+ * is the throughput of a loop over many documents, and the first large
+ * malloc after cJSON's pass settles what cJSON left in malloc's fast bins
+ * (several ms; on ~1 MB documents the gate's arena makes one per document:
+ * bench/README.md). */
 static double one_pass(int parser, gt_arena *arena, const gt_parse_options *options, doc *docs, size_t count,
                        int repeat, size_t *accepted)
 {
+    const char *cold = getenv("BENCH_PARSE_COLD");
+    if (cold == NULL || strcmp(cold, "1") != 0)
+        parse_one(parser, arena, options, &docs[0]);
     double t0 = now_seconds();
     for (int r = 0; r < repeat; r++)
-        for (size_t i = 0; i < count; i++) {
-            if (parser == 0) {
-                gt_parse_error error;
-                *accepted += gt_parse(arena, docs[i].text, docs[i].len, options, &error) != NULL;
-                gt_arena_reset(arena);
-            } else if (parser == 1) {
-                cJSON *json = cJSON_ParseWithOpts(docs[i].text, NULL, 1);
-                *accepted += json != NULL;
-                cJSON_Delete(json);
-            }
-#ifdef GT_BENCH_SIMDJSON
-            else
-                *accepted += (size_t)gt_peer_simdjson_parse(docs[i].text, docs[i].len);
-#endif
-        }
+        for (size_t i = 0; i < count; i++)
+            *accepted += parse_one(parser, arena, options, &docs[i]);
     return now_seconds() - t0;
 }
 
 static result measure(doc *docs, size_t count, int repeat)
 {
-    result out = {0, {0, 0}, 0};
+    result out = {0, {0, 0}, 0, 0};
     for (size_t i = 0; i < count; i++)
         out.bytes += docs[i].len;
     out.bytes *= (size_t)repeat;
@@ -136,13 +157,20 @@ static result measure(doc *docs, size_t count, int repeat)
     gt_parse_options options;
     gt_parse_options_init(&options);
     size_t accepted = 0, expected = 0;
-    int parsers = 2;
+    bool simdjson = false;
 #ifdef GT_BENCH_SIMDJSON
-    parsers = 3;
+    simdjson = true;
 #endif
-    double times[3][ROUNDS];
+    /* The gate's pass follows simdjson's, which follows cJSON's, as before the
+     * portable pass was added: that pass goes right after the gate's and has
+     * no goal. */
+    static const int order[] = {0, 3, 1, 2};
+    double times[4][ROUNDS];
     for (int round = 0; round < ROUNDS; round++)
-        for (int p = 0; p < parsers; p++) {
+        for (int k = 0; k < 4; k++) {
+            int p = order[k];
+            if (p == 2 && !simdjson)
+                continue;
             times[p][round] = one_pass(p, arena, &options, docs, count, repeat, &accepted);
             expected += (size_t)repeat * count;
         }
@@ -151,17 +179,19 @@ static result measure(doc *docs, size_t count, int repeat)
         fprintf(stderr, "bench_parse: a generated document was rejected (%zu of %zu accepted)\n", accepted, expected);
     out.gt_seconds = median(times[0], ROUNDS);
     out.peer_seconds[PEER_CJSON] = median(times[1], ROUNDS);
-    if (parsers == 3)
+    if (simdjson)
         out.peer_seconds[PEER_SIMDJSON] = median(times[2], ROUNDS);
+    out.portable_seconds = median(times[3], ROUNDS);
     return out;
 }
 
-/* `target` 0: no goal for this line (simdjson's is on ~1 MB documents). */
-static void print_line(const char *name, size_t docs, result r, int peer, double target)
+/* `target` 0: no goal for this line (simdjson's is on ~1 MB documents).
+ * `portable`: the gate's figure on its portable scans. */
+static void print_line(const char *name, size_t docs, result r, int peer, double target, bool portable)
 {
     static const char *const names[] = {"cJSON", "simdjson"};
     double mb = (double)r.bytes / (1024.0 * 1024.0);
-    double gt_rate = mb / r.gt_seconds, peer_rate = mb / r.peer_seconds[peer];
+    double gt_rate = mb / (portable ? r.portable_seconds : r.gt_seconds), peer_rate = mb / r.peer_seconds[peer];
     char goal[32] = "(no goal)";
     if (target > 0)
         snprintf(goal, sizeof goal, "(goal >= %.2fx)", target);
@@ -190,13 +220,18 @@ int main(void)
     printf("\nsyntax vs simdjson: skipped: simdjson not found (Debian libsimdjson-dev: sh scripts/deps bench)\n");
 #endif
     result small_r = measure(small, SMALL, 5), large_r = measure(large, LARGE, 5);
-    print_line("small (~300 B)", SMALL, small_r, PEER_CJSON, 0.7);
-    print_line("large (~1 MB)", LARGE, large_r, PEER_CJSON, 0.7);
+    print_line("small (~300 B)", SMALL, small_r, PEER_CJSON, 0.7, false);
+    print_line("large (~1 MB)", LARGE, large_r, PEER_CJSON, 0.7, false);
 #ifdef GT_BENCH_SIMDJSON
-    print_line("small (~300 B)", SMALL, small_r, PEER_SIMDJSON, 0);
-    print_line("large (~1 MB)", LARGE, large_r, PEER_SIMDJSON, 0.5);
+    print_line("small (~300 B)", SMALL, small_r, PEER_SIMDJSON, 0, false);
+    print_line("large (~1 MB)", LARGE, large_r, PEER_SIMDJSON, 0.5, false);
+    print_line("large, portable", LARGE, large_r, PEER_SIMDJSON, 0, true);
+#else
+    print_line("large, portable", LARGE, large_r, PEER_CJSON, 0, true);
 #endif
-    printf("median of %d interleaved rounds, each 5 passes over the documents; thread CPU time\n", ROUNDS);
+    const char *cold = getenv("BENCH_PARSE_COLD");
+    printf("median of %d interleaved rounds, each 5 passes over the documents %s; thread CPU time\n", ROUNDS,
+           cold != NULL && strcmp(cold, "1") == 0 ? "(cold: BENCH_PARSE_COLD=1)" : "after one untimed parse");
     for (unsigned i = 0; i < SMALL; i++)
         free(small[i].text);
     free(small);

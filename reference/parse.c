@@ -16,7 +16,20 @@
 
 #include "arena_impl.h"
 #include "decimal.h"
+#include "parse_impl.h"
 #include "swar.h"
+
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+#define PARSE_SSE2 1
+#endif
+
+/* The hot helpers of the main loop, inlined even where gcc's size heuristics
+ * would not: each is called from one or two places of parse_document. */
+#define PARSE_HOT static inline __attribute__((always_inline))
+/* Failures and growth: called rarely, kept out of the hot loop's way (the
+ * branches to them are laid out as not taken). */
+#define PARSE_COLD static __attribute__((cold, noinline))
 
 static const char *const reason_codes[GT_SYNTAX_REASON_COUNT] = {
     [GT_SYNTAX_OK] = "ok",
@@ -91,21 +104,80 @@ typedef struct parser {
     size_t members_len, members_cap;
     bool frames_heap, items_heap, members_heap; /* grown past the arena part (free them) */
     bool failed;
+    bool simd; /* the SSE2 scans (x86-64), else the portable ones */
+    /* The free part of the arena's current block, bumped here without going
+     * through the arena for every value; bump_sync gives it back. */
+    unsigned char *bump, *bump_end;
 } parser;
+
+/* The tree's allocations are aligned for gt_value (pointers, size_t, double),
+ * not to the arena's 16: a tenth less memory written per document. */
+#define PARSE_ALIGN 8u
+
+/* Start bumping in the arena's current block (none yet: the first
+ * allocation goes through gt_arena_alloc). */
+static void bump_load(parser *ps)
+{
+    static unsigned char no_block; /* an empty free part: the first allocation goes to the arena */
+    arena_block *block = ps->arena->head;
+    if (block == NULL) {
+        ps->bump = ps->bump_end = &no_block;
+        return;
+    }
+    ps->bump = (unsigned char *)block->data + block->used;
+    ps->bump_end = (unsigned char *)block->data + block->size;
+}
+
+/* Record in the arena what was bumped locally since bump_load. */
+static void bump_sync(parser *ps)
+{
+    arena_block *block = ps->arena->head;
+    if (block == NULL)
+        return;
+    size_t used = (size_t)(ps->bump - (unsigned char *)block->data);
+    used = (used + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1); /* the arena's own alignment again */
+    ps->arena->total_used += used - block->used;
+    block->used = used;
+}
+
+/* Outgrown the current block: through the arena, then bump in its new head. */
+PARSE_COLD void *parse_alloc_slow(parser *ps, size_t size)
+{
+    bump_sync(ps);
+    void *out = gt_arena_alloc(ps->arena, size);
+    bump_load(ps);
+    return out;
+}
+
+/* gt_arena_alloc for the parse: `size` bytes, PARSE_ALIGN-aligned, NULL
+ * when out of memory. */
+static inline void *parse_alloc(parser *ps, size_t size)
+{
+    size_t rounded = (size + PARSE_ALIGN - 1) & ~(size_t)(PARSE_ALIGN - 1);
+    if (rounded >= size && (size_t)(ps->bump_end - ps->bump) >= rounded) {
+        void *out = ps->bump;
+        ps->bump += rounded;
+        return out;
+    }
+    return parse_alloc_slow(ps, size);
+}
 
 /* The scratch stacks start on gt_parse's own stack (PARSE_LOCAL_* entries),
  * grow into the caller's arena, so a loop that resets one arena per document
  * (validate --jsonl, a corpus run) parses without malloc, and past
  * PARSE_ARENA_STACK bytes move to the heap, so that a huge document does not
- * leave its outgrown copies in the arena. */
+ * leave its outgrown copies in the arena. 64 KiB holds an array of 8192
+ * items (a ~1 MB document's longest) or 2048 open members: a malloc per
+ * document would also pay for whatever other code left in malloc's fast
+ * bins (bench/README.md). */
 #define PARSE_LOCAL_FRAMES 16
 #define PARSE_LOCAL_ITEMS 32
 #define PARSE_LOCAL_MEMBERS 32
-#define PARSE_ARENA_STACK (16u * 1024u)
+#define PARSE_ARENA_STACK (64u * 1024u)
 
 /* Double the stack `*items` of `*cap` (> 0) entries of `size` bytes. NULL
  * when out of memory; the old stack is then still valid. */
-static void *grow_stack(parser *ps, void *items, size_t *cap, size_t size, bool *heap)
+PARSE_COLD void *grow_stack(parser *ps, void *items, size_t *cap, size_t size, bool *heap)
 {
     size_t ncap = *cap * 2;
     void *grown;
@@ -116,7 +188,7 @@ static void *grow_stack(parser *ps, void *items, size_t *cap, size_t size, bool 
         return grown;
     }
     if (ncap * size <= PARSE_ARENA_STACK)
-        grown = gt_arena_bump(ps->arena, ncap * size);
+        grown = parse_alloc(ps, ncap * size);
     else if ((grown = malloc(ncap * size)) != NULL)
         *heap = true;
     if (grown == NULL)
@@ -277,7 +349,7 @@ static const char *default_message(gt_syntax_reason reason)
 }
 
 /* Record the first failure; later calls are ignored. Returns NULL for tail calls. */
-static void *fail_at(parser *ps, gt_syntax_reason reason, const unsigned char *at, const char *message)
+PARSE_COLD void *fail_at(parser *ps, gt_syntax_reason reason, const unsigned char *at, const char *message)
 {
     if (ps->failed)
         return NULL;
@@ -316,6 +388,109 @@ static inline bool word_is(const unsigned char *p, const unsigned char *end, con
         if (p + n >= end || p[n] != (unsigned char)word[n])
             return false;
     return p + n == end || !is_word_char(p[n]);
+}
+
+/* ---- byte scans: SSE2 on x86-64, words of eight bytes elsewhere ----------
+ *
+ * The two scans that touch most bytes of a document, the plain run of a
+ * string and a run of whitespace, have a 16-byte SSE2 form (SSE2 is baseline
+ * on x86-64: no run-time dispatch) and the portable form every other machine
+ * runs. Both forms return the same pointer for every input: suite/test_parse.c
+ * parses the same inputs through both (gt_parse_with_scan, parse_impl.h) and
+ * requires identical trees and errors. No load reaches past `end`: the last
+ * bytes (fewer than 16) go through the portable form. */
+
+static inline bool is_ws(unsigned char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* The first byte at or after p that is not whitespace, or end. */
+static const unsigned char *skip_ws_run(bool simd, const unsigned char *p, const unsigned char *end)
+{
+#ifdef PARSE_SSE2
+    if (simd) {
+        const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n');
+        const __m128i cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
+        while (end - p >= 16) {
+            __m128i bytes = _mm_loadu_si128((const __m128i *)(const void *)p);
+            __m128i ws = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, space), _mm_cmpeq_epi8(bytes, newline)),
+                                      _mm_or_si128(_mm_cmpeq_epi8(bytes, cr), _mm_cmpeq_epi8(bytes, tab)));
+            unsigned other = ~(unsigned)_mm_movemask_epi8(ws) & 0xFFFFu;
+            if (other != 0)
+                return p + __builtin_ctz(other);
+            p += 16;
+        }
+    }
+#endif
+    return skip_ws(p, end);
+}
+
+/* skip_ws in the main loop: no whitespace, or one space (compact model
+ * output), settles without a call; indentation goes to skip_ws_run. */
+PARSE_HOT const unsigned char *skip_ws_fast(bool simd, const unsigned char *p, const unsigned char *end)
+{
+    if (p < end && *p > ' ')
+        return p;
+    if (end - p >= 2 && *p == ' ' && p[1] > ' ')
+        return p + 1;
+    return skip_ws_run(simd, p, end);
+}
+
+#ifdef PARSE_SSE2
+/* A bit per byte of `bytes` that ends a plain run inside a string: '"',
+ * '\\', a control byte or a byte >= 0x80 (the signed compare below ' ' takes
+ * both, bytes >= 0x80 being negative). */
+static inline unsigned plain_stops(__m128i bytes)
+{
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(' ');
+    __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+                                 _mm_cmplt_epi8(bytes, space));
+    return (unsigned)_mm_movemask_epi8(stops);
+}
+#endif
+
+/* The first byte at or after q that ends a plain run of string bytes: '"',
+ * '\\', a control byte (< 0x20) or a byte >= 0x80 (UTF-8, validated by the
+ * caller); end when there is none. */
+static inline const unsigned char *scan_plain(bool simd, const unsigned char *q, const unsigned char *end)
+{
+#ifdef PARSE_SSE2
+    if (simd) {
+        while (end - q >= 16) {
+            unsigned mask = plain_stops(_mm_loadu_si128((const __m128i *)(const void *)q));
+            if (mask != 0)
+                return q + __builtin_ctz(mask);
+            q += 16;
+        }
+    }
+#endif
+    while (end - q >= 8) {
+        uint64_t word = gt_swar_load(q);
+        uint64_t stops = gt_swar_string_stops(word) | (word & GT_SWAR_HIGHS);
+        if (stops != 0)
+            return q + gt_swar_first(stops);
+        q += 8;
+    }
+    while (q < end && *q >= 0x20 && *q != '"' && *q != '\\' && *q < 0x80)
+        q++;
+    return q;
+}
+
+/* Copy `n` bytes of a string: two overlapping 16-byte moves up to 32 bytes
+ * (most strings of model output), gt_swar_copy's words or memcpy otherwise. */
+static inline void copy_bytes(unsigned char *dst, const unsigned char *src, size_t n)
+{
+#ifdef PARSE_SSE2
+    if (n >= 16 && n <= 32) {
+        __m128i head = _mm_loadu_si128((const __m128i *)(const void *)src);
+        __m128i tail = _mm_loadu_si128((const __m128i *)(const void *)(src + n - 16));
+        _mm_storeu_si128((__m128i *)(void *)dst, head);
+        _mm_storeu_si128((__m128i *)(void *)(dst + n - 16), tail);
+        return;
+    }
+#endif
+    gt_swar_copy(dst, src, n);
 }
 
 /* ---- strings -------------------------------------------------------------- */
@@ -435,47 +610,28 @@ static size_t decode_escape(parser *ps, const unsigned char *p, unsigned char *o
     return 6;
 }
 
-/* Parse the string whose opening quote is at ps->p. Returns its decoded
- * bytes in the arena (NUL-terminated) and length, advancing ps->p past the
- * closing quote. With `value_out`, a zeroed gt_value is allocated in front of
- * the bytes (one allocation for a string value) and returned there. NULL
- * after a recorded failure. */
-static const char *parse_string(parser *ps, size_t *len_out, gt_value **value_out)
+/* A byte that ended a plain run inside a string at q (not the closing
+ * quote): step over an escape (decoded later) or a run of well-formed UTF-8
+ * sequences. Returns where the scan goes on; NULL after a recorded failure. */
+static const unsigned char *string_stop(parser *ps, const unsigned char *q, bool *escaped)
 {
-    const unsigned char *begin = ps->p + 1, *q = begin, *end = ps->end;
-    bool escaped = false;
-    /* Pass 1: find the closing quote, validating raw bytes. */
-    for (;;) {
-        /* ASCII without quote, backslash or control bytes: a word at a time */
-        while (end - q >= 8) {
-            uint64_t word = gt_swar_load(q);
-            uint64_t stops = gt_swar_string_stops(word) | (word & GT_SWAR_HIGHS);
-            if (stops != 0) {
-                q += gt_swar_first(stops);
-                break;
-            }
-            q += 8;
-        }
-        while (q < end && *q >= 0x20 && *q != '"' && *q != '\\' && *q < 0x80)
-            q++;
-        if (q >= end)
+    const unsigned char *end = ps->end;
+    unsigned char c = *q;
+    if (c == '\\') {
+        *escaped = true;
+        q += 2;
+        if (q > end)
             return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
-        unsigned char c = *q;
-        if (c == '"')
-            break;
-        if (c == '\\') {
-            escaped = true;
-            q += 2;
-            if (q > end)
-                return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
-            continue;
-        }
-        if (c < 0x20)
-            return fail_at(ps, GT_SYNTAX_CONTROL_CHARACTER, q,
-                           c == '\n' ? "raw newline in a string (must be escaped as \\n)" : NULL);
+        return q;
+    }
+    if (c < 0x20)
+        return fail_at(ps, GT_SYNTAX_CONTROL_CHARACTER, q,
+                       c == '\n' ? "raw newline in a string (must be escaped as \\n)" : NULL);
+    do {
         size_t n = utf8_sequence(q, end);
         if (n == 0) {
             /* A multi-byte sequence cut by the end of input is a truncation. */
+            c = *q;
             size_t avail = (size_t)(end - q);
             bool cut = avail < 4 && c >= 0xC2 && c <= 0xF4;
             for (size_t i = 1; cut && i < avail; i++)
@@ -485,44 +641,113 @@ static const char *parse_string(parser *ps, size_t *len_out, gt_value **value_ou
             return fail_at(ps, GT_SYNTAX_INVALID_UTF8, q, NULL);
         }
         q += n;
+    } while (q < end && *q >= 0x80); /* text in other scripts: one sequence after another */
+    return q;
+}
+
+/* Decode the escapes of the string body begin..close (close: its closing
+ * quote) into out (never longer than the body). Returns the decoded length,
+ * or (size_t)-1 after a recorded failure. */
+static size_t unescape(parser *ps, const unsigned char *begin, const unsigned char *close, unsigned char *out)
+{
+    const unsigned char *r = begin;
+    unsigned char *w = out;
+    while (r < close) {
+        const unsigned char *slash = memchr(r, '\\', (size_t)(close - r));
+        size_t run = slash != NULL ? (size_t)(slash - r) : (size_t)(close - r);
+        memcpy(w, r, run);
+        w += run;
+        r += run;
+        if (slash == NULL)
+            break;
+        size_t produced = 0;
+        size_t used = decode_escape(ps, r, w, &produced);
+        if (used == 0)
+            return (size_t)-1;
+        r += used;
+        w += produced;
     }
-    size_t raw_len = (size_t)(q - begin), prefix = value_out != NULL ? sizeof(gt_value) : 0;
-    char *out = gt_arena_bump(ps->arena, prefix + raw_len + 1);
-    if (out == NULL)
+    return (size_t)(w - out);
+}
+
+/* Parse the string whose opening quote is at `open`, its body plain (no
+ * quote, backslash, control or non-ASCII byte) up to `q`. Its decoded bytes
+ * go into one arena allocation after `prefix` bytes (room for the gt_value
+ * of a string value, 0 for a member name), NUL-terminated. Returns the
+ * allocation and sets *len_out (decoded length) and *next (the byte after
+ * the closing quote); NULL after a recorded failure. */
+static unsigned char *parse_string_from(parser *ps, const unsigned char *open, const unsigned char *q, size_t prefix,
+                                        size_t *len_out, const unsigned char **next)
+{
+    const unsigned char *begin = open + 1, *end = ps->end;
+    bool escaped = false;
+    /* Pass 1: find the closing quote, validating raw bytes. */
+    for (;;) {
+        q = scan_plain(ps->simd, q, end);
+        if (q >= end)
+            return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+        if (*q == '"')
+            break;
+        if ((q = string_stop(ps, q, &escaped)) == NULL)
+            return NULL;
+    }
+    size_t raw_len = (size_t)(q - begin);
+    unsigned char *block = parse_alloc(ps, prefix + raw_len + 1);
+    if (block == NULL)
         return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, begin, NULL);
-    if (value_out != NULL) {
-        *value_out = (gt_value *)(void *)out;
-        memset(out, 0, prefix);
-        out += prefix;
-    }
+    unsigned char *out = block + prefix;
     size_t len = raw_len;
-    if (!escaped) {
-        gt_swar_copy(out, begin, raw_len);
-    } else {
-        /* Pass 2: decode escapes (the output is never longer than the input). */
-        const unsigned char *r = begin;
-        unsigned char *w = (unsigned char *)out;
-        while (r < q) {
-            const unsigned char *slash = memchr(r, '\\', (size_t)(q - r));
-            size_t run = slash != NULL ? (size_t)(slash - r) : (size_t)(q - r);
-            memcpy(w, r, run);
-            w += run;
-            r += run;
-            if (slash == NULL)
-                break;
-            size_t produced = 0;
-            size_t used = decode_escape(ps, r, w, &produced);
-            if (used == 0)
-                return NULL;
-            r += used;
-            w += produced;
-        }
-        len = (size_t)(w - (unsigned char *)out);
-    }
+    if (!escaped)
+        copy_bytes(out, begin, raw_len);
+    else if ((len = unescape(ps, begin, q, out)) == (size_t)-1) /* pass 2: the escapes */
+        return NULL;
     out[len] = '\0';
-    ps->p = q + 1;
     *len_out = len;
-    return out;
+    *next = q + 1;
+    return block;
+}
+
+/* parse_string_from for a whole string. With the SIMD scans, the common
+ * string (plain ASCII up to its closing quote) is scanned and copied in the
+ * same 16-byte steps, straight into the free part of the arena block, and
+ * allocated once its length is known; the rest (an escape, a control or
+ * non-ASCII byte, the block or the input nearly used up) goes on in
+ * parse_string_from from where the plain run stopped. */
+PARSE_HOT unsigned char *parse_string(parser *ps, bool simd, const unsigned char *open, size_t prefix, size_t *len_out,
+                                      const unsigned char **next)
+{
+    const unsigned char *begin = open + 1;
+#ifdef PARSE_SSE2
+    if (simd && ps->end - begin >= 16 && (size_t)(ps->bump_end - ps->bump) >= prefix + 16) {
+        unsigned char *block = ps->bump, *out = block + prefix;
+        /* the last 16-byte load inside the input, the last 16-byte store inside the block */
+        const unsigned char *src = begin, *src_last = ps->end - 16;
+        const unsigned char *out_last = ps->bump_end - 16;
+        for (;;) {
+            __m128i bytes = _mm_loadu_si128((const __m128i *)(const void *)src);
+            _mm_storeu_si128((__m128i *)(void *)out, bytes);
+            unsigned mask = plain_stops(bytes);
+            if (mask != 0) {
+                unsigned at = (unsigned)__builtin_ctz(mask);
+                src += at;
+                if (*src != '"')
+                    return parse_string_from(ps, open, src, prefix, len_out, next);
+                out += at;
+                *out = '\0';
+                size_t len = (size_t)(src - begin); /* prefix + len + 1 fits: out <= out_last */
+                ps->bump += (prefix + len + 1 + PARSE_ALIGN - 1) & ~(size_t)(PARSE_ALIGN - 1);
+                *len_out = len;
+                *next = src + 1;
+                return block;
+            }
+            src += 16;
+            out += 16;
+            if (src > src_last || out > out_last)
+                return parse_string_from(ps, open, src, prefix, len_out, next);
+        }
+    }
+#endif
+    return parse_string_from(ps, open, begin, prefix, len_out, next);
 }
 
 /* ---- numbers ----------------------------------------------------------- */
@@ -532,14 +757,14 @@ static const char *parse_string(parser *ps, size_t *len_out, gt_value **value_ou
  * double reproduces (its shortest round-trip decimal is the number as written:
  * 1E22, 123e45, 2^53) is, whatever the spelling, unless big numbers are kept
  * exactly. `number` is the literal's nearest double, |number| >= 2^53-1. */
-static bool interoperable(parser *ps, gt_value *value, double number)
+static bool interoperable(parser *ps, gt_value *value, double number, const unsigned char *at)
 {
     const char *text = value->u.num.text;
     size_t len = value->u.num.text_len;
     int cmp = 1;
     if (fabs(number) == GT_PARSE_MAX_SAFE_INTEGER &&
         gt_decimal_compare_text(text, len, GT_PARSE_MAX_SAFE_INTEGER_TEXT, sizeof GT_PARSE_MAX_SAFE_INTEGER_TEXT - 1, true, &cmp) != 0) {
-        fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
+        fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, at, NULL);
         return false;
     }
     if (cmp <= 0)
@@ -552,10 +777,18 @@ static bool interoperable(parser *ps, gt_value *value, double number)
     bool compared = gt_decimal_compare_text(text, len, shortest, (size_t)slen, false, &cmp) == 0;
     if (compared && cmp == 0)
         return true;
-    fail_at(ps, compared ? GT_SYNTAX_NUMBER_PRECISION : GT_SYNTAX_OUT_OF_MEMORY, ps->p,
+    fail_at(ps, compared ? GT_SYNTAX_NUMBER_PRECISION : GT_SYNTAX_OUT_OF_MEMORY, at,
             compared ? "beyond 2^53-1 a double cannot hold this number as written (it reads back as another number)" : NULL);
     return false;
 }
+
+static inline bool is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static const double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 /* Clinger's fast path: a literal of at most 19 digits whose digits make an
  * integer m <= 2^53 and whose decimal exponent e has |e| <= 22 is m * 10^e or
@@ -565,8 +798,6 @@ static bool interoperable(parser *ps, gt_value *value, double number)
  * False when the literal needs strtod. */
 static bool fast_decimal(const unsigned char *p, const unsigned char *end, double *out)
 {
-    static const double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     bool negative = *p == '-';
     p += negative;
     uint64_t mantissa = 0;
@@ -593,103 +824,126 @@ static bool fast_decimal(const unsigned char *p, const unsigned char *end, doubl
     if (mantissa > (1ull << 53) || exponent < -22 || exponent > 22)
         return false;
     double number = (double)mantissa;
-    number = exponent < 0 ? number / powers[-exponent] : number * powers[exponent];
+    number = exponent < 0 ? number / powers_of_ten[-exponent] : number * powers_of_ten[exponent];
     *out = negative ? -number : number;
     return true;
 }
 
-static gt_value *parse_number(parser *ps)
+/* The nearest double of a checked literal that needs more than the fast
+ * paths (strtod on the value's NUL-terminated text), with the overflow,
+ * underflow and interoperability checks. False after a recorded failure. */
+PARSE_COLD bool slow_number(parser *ps, gt_value *value, const unsigned char *start, const unsigned char *q)
 {
-    const unsigned char *start = ps->p, *q = start, *end = ps->end;
-    bool integer = true;
-    if (q < end && *q == '-')
-        q++;
+    double number = strtod(value->u.num.text, NULL);
+    if (isinf(number) && ps->options.rfc8259) {
+        value->flags |= GT_NUM_BIG; /* exact in text; beyond a double, so an integer */
+        number = number < 0 ? -DBL_MAX : DBL_MAX;
+    }
+    if (isinf(number)) {
+        fail_at(ps, GT_SYNTAX_NUMBER_OVERFLOW, start, NULL);
+        return false;
+    }
+    if (number == 0.0 && !ps->options.rfc8259) {
+        /* Non-zero digits that read as zero have underflowed. */
+        const unsigned char *d = start;
+        while (d < q && *d != 'e' && *d != 'E' && (*d < '1' || *d > '9'))
+            d++;
+        if (d < q && *d >= '1' && *d <= '9') {
+            fail_at(ps, GT_SYNTAX_NUMBER_PRECISION, start, "number underflows to zero");
+            return false;
+        }
+    }
+    if (fabs(number) >= GT_PARSE_MAX_SAFE_INTEGER && !interoperable(ps, value, number, start))
+        return false;
+    value->u.num.number = number;
+    return true;
+}
+
+/* Parse the number at `start` ('-' or a digit). One pass checks the grammar
+ * and gathers the digits: a literal without exponent of at most 19 digits is
+ * converted right here (Clinger's fast path with e = -fraction digits). Sets
+ * *next past the literal; NULL after a recorded failure. */
+PARSE_HOT gt_value *parse_number(parser *ps, const unsigned char *start, const unsigned char **next)
+{
+    const unsigned char *q = start, *end = ps->end;
+    bool negative = *q == '-', integer = true, exponent = false;
+    q += negative;
     if (q >= end)
         return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
-    if (word_is(q, end, "Infinity") || word_is(q, end, "NaN"))
-        return fail_at(ps, GT_SYNTAX_NON_FINITE_NUMBER, start, NULL);
-    if (*q == '0') {
+    const unsigned char *digits_start = q;
+    uint64_t mantissa = 0; /* wraps beyond 19 digits: then unused */
+    if (*q >= '1' && *q <= '9') {
+        do
+            mantissa = mantissa * 10 + (uint64_t)(*q++ - '0');
+        while (q < end && is_digit(*q));
+    } else if (*q == '0') {
         q++;
-        if (q < end && *q >= '0' && *q <= '9')
+        if (q < end && is_digit(*q))
             return fail_at(ps, GT_SYNTAX_LEADING_ZERO, start, NULL);
         if (q < end && (*q == 'x' || *q == 'X'))
             return fail_at(ps, GT_SYNTAX_BAD_NUMBER, start, "hexadecimal numbers are not JSON");
-    } else if (*q >= '1' && *q <= '9') {
-        while (q < end && *q >= '0' && *q <= '9')
-            q++;
     } else {
+        if (word_is(q, end, "Infinity") || word_is(q, end, "NaN"))
+            return fail_at(ps, GT_SYNTAX_NON_FINITE_NUMBER, start, NULL);
         return fail_at(ps, GT_SYNTAX_BAD_NUMBER, start, *q == '.' ? "a number needs a digit before '.'" : NULL);
     }
-    const unsigned char *int_end = q;
+    size_t int_digits = (size_t)(q - digits_start), fraction_digits = 0;
     if (q < end && *q == '.') {
         integer = false;
         q++;
         if (q >= end)
             return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
-        if (!(*q >= '0' && *q <= '9'))
+        if (!is_digit(*q))
             return fail_at(ps, GT_SYNTAX_BAD_NUMBER, start, "a number needs a digit after '.'");
-        while (q < end && *q >= '0' && *q <= '9')
-            q++;
+        const unsigned char *fraction = q;
+        do
+            mantissa = mantissa * 10 + (uint64_t)(*q++ - '0');
+        while (q < end && is_digit(*q));
+        fraction_digits = (size_t)(q - fraction);
     }
     if (q < end && (*q == 'e' || *q == 'E')) {
         integer = false;
+        exponent = true;
         q++;
         if (q < end && (*q == '+' || *q == '-'))
             q++;
         if (q >= end)
             return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
-        if (!(*q >= '0' && *q <= '9'))
+        if (!is_digit(*q))
             return fail_at(ps, GT_SYNTAX_BAD_NUMBER, start, "an exponent needs digits");
-        while (q < end && *q >= '0' && *q <= '9')
+        while (q < end && is_digit(*q))
             q++;
     }
     if (q < end && (is_word_char(*q) || *q == '.'))
         return fail_at(ps, GT_SYNTAX_BAD_NUMBER, start, NULL);
 
     size_t text_len = (size_t)(q - start);
-    gt_value *value = gt_arena_bump(ps->arena, sizeof *value + text_len + 1);
+    gt_value *value = parse_alloc(ps, sizeof *value + text_len + 1);
     if (value == NULL)
         return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, start, NULL);
     char *text = (char *)(value + 1);
-    memcpy(text, start, text_len);
+    copy_bytes((unsigned char *)text, start, text_len);
     text[text_len] = '\0';
     value->type = GT_NUMBER;
     value->flags = integer ? GT_NUM_INTEGER_LITERAL : 0;
     value->offset = (size_t)(start - ps->start);
     value->u.num.text = text;
     value->u.num.text_len = text_len;
+    *next = q;
 
-    size_t digits = (size_t)(int_end - start) - (*start == '-');
-    if (integer && digits <= 15) {
+    double number;
+    if (integer && int_digits <= 15) {
         /* Exact and fast: at most 15 digits fit a double without rounding. */
-        int64_t magnitude = 0;
-        for (const unsigned char *d = start + (*start == '-'); d < int_end; d++)
-            magnitude = magnitude * 10 + (*d - '0');
-        value->u.num.number = *start == '-' ? -(double)magnitude : (double)magnitude;
-    } else if (fast_decimal(start, q, &value->u.num.number) &&
-               fabs(value->u.num.number) < GT_PARSE_MAX_SAFE_INTEGER) {
-        /* exact below 2^53-1: nothing for interoperable() to check */
-    } else {
-        double number = strtod(text, NULL);
-        if (isinf(number) && ps->options.rfc8259) {
-            value->flags |= GT_NUM_BIG; /* exact in text; beyond a double, so an integer */
-            number = number < 0 ? -DBL_MAX : DBL_MAX;
-        }
-        if (isinf(number))
-            return fail_at(ps, GT_SYNTAX_NUMBER_OVERFLOW, start, NULL);
-        if (number == 0.0 && !ps->options.rfc8259) {
-            /* Non-zero digits that read as zero have underflowed. */
-            const unsigned char *d = start;
-            while (d < q && *d != 'e' && *d != 'E' && (*d < '1' || *d > '9'))
-                d++;
-            if (d < q && *d >= '1' && *d <= '9')
-                return fail_at(ps, GT_SYNTAX_NUMBER_PRECISION, start, "number underflows to zero");
-        }
-        if (fabs(number) >= GT_PARSE_MAX_SAFE_INTEGER && !interoperable(ps, value, number))
-            return NULL;
-        value->u.num.number = number;
+        number = negative ? -(double)mantissa : (double)mantissa;
+    } else if (!exponent && int_digits + fraction_digits <= 19 && mantissa <= (1ull << 53) && fraction_digits <= 22) {
+        number = (double)mantissa / powers_of_ten[fraction_digits]; /* = fast_decimal's m * 10^-f */
+        number = negative ? -number : number;
+        if (fabs(number) >= GT_PARSE_MAX_SAFE_INTEGER)
+            return slow_number(ps, value, start, q) ? value : NULL;
+    } else if (!exponent || !fast_decimal(start, q, &number) || fabs(number) >= GT_PARSE_MAX_SAFE_INTEGER) {
+        return slow_number(ps, value, start, q) ? value : NULL;
     }
-    ps->p = q;
+    value->u.num.number = number;
     return value;
 }
 
@@ -698,7 +952,7 @@ static gt_value *parse_number(parser *ps)
 typedef enum { AT_VALUE, AT_KEY, AT_TOP } position;
 
 /* Why is the byte at p not the start of a value (or key)? */
-static void *fail_unexpected(parser *ps, const unsigned char *p, position where)
+PARSE_COLD void *fail_unexpected(parser *ps, const unsigned char *p, position where)
 {
     const unsigned char *end = ps->end;
     unsigned char c = *p;
@@ -741,7 +995,7 @@ static void *fail_unexpected(parser *ps, const unsigned char *p, position where)
 
 /* ---- containers ---------------------------------------------------------- */
 
-static bool push_frame(parser *ps, gt_value *container)
+PARSE_HOT bool push_frame(parser *ps, gt_value *container)
 {
     if (ps->depth >= ps->options.max_depth) {
         fail_at(ps, GT_SYNTAX_TOO_DEEP, ps->start + container->offset, NULL);
@@ -761,7 +1015,7 @@ static bool push_frame(parser *ps, gt_value *container)
     return true;
 }
 
-static bool push_item(parser *ps, gt_value *item)
+PARSE_HOT bool push_item(parser *ps, gt_value *item)
 {
     if (ps->items_len == ps->items_cap) {
         gt_value **grown = grow_stack(ps, ps->items, &ps->items_cap, sizeof *grown, &ps->items_heap);
@@ -775,7 +1029,7 @@ static bool push_item(parser *ps, gt_value *item)
     return true;
 }
 
-static gt_member *push_member(parser *ps)
+PARSE_HOT gt_member *push_member(parser *ps)
 {
     if (ps->members_len == ps->members_cap) {
         gt_member *grown = grow_stack(ps, ps->members, &ps->members_cap, sizeof *grown, &ps->members_heap);
@@ -796,6 +1050,21 @@ static uint64_t hash_bytes(const char *bytes, size_t len)
     return h;
 }
 
+/* Names of different lengths or first bytes cannot repeat one another: a
+ * bit per (length, first byte) bucket, and only an object where two names
+ * share a bucket is compared name by name. */
+static inline bool names_surely_distinct(const gt_member *members, size_t count)
+{
+    uint64_t seen[2] = {0, 0}, clash = 0;
+    for (size_t i = 0; i < count; i++) {
+        unsigned bucket = (unsigned)(members[i].key_len * 8 + (unsigned char)members[i].key[0]) & 127u;
+        uint64_t bit = 1ull << (bucket & 63u);
+        clash |= seen[bucket >> 6] & bit;
+        seen[bucket >> 6] |= bit;
+    }
+    return clash == 0;
+}
+
 /* Reject the first member whose name repeats an earlier one; in RFC 8259
  * mode the later value replaces the earlier one instead, and *count shrinks. */
 static bool check_duplicates(parser *ps, gt_member *members, size_t *count_io)
@@ -805,6 +1074,8 @@ static bool check_duplicates(parser *ps, gt_member *members, size_t *count_io)
     if (count < 2)
         return true;
     if (count <= 16) {
+        if (count >= 4 && names_surely_distinct(members, count))
+            return true;
         for (size_t i = 1; i < count; i++)
             for (size_t j = 0; j < i; j++)
                 if (members[i].key_len == members[j].key_len &&
@@ -857,44 +1128,50 @@ static bool check_duplicates(parser *ps, gt_member *members, size_t *count_io)
     return true;
 }
 
-/* Close the innermost container: move its children into the arena. */
-static gt_value *pop_frame(parser *ps)
+/* Close the innermost container, an array: move its items into the arena. */
+PARSE_HOT gt_value *close_array(parser *ps)
 {
     frame *top = &ps->frames[--ps->depth];
     gt_value *container = top->container;
-    if (container->type == GT_ARRAY) {
-        size_t count = ps->items_len - top->first;
-        gt_value **items = NULL;
-        if (count > 0) {
-            items = gt_arena_bump(ps->arena, count * sizeof *items);
-            if (items == NULL)
-                return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
-            memcpy(items, ps->items + top->first, count * sizeof *items);
-        }
-        container->u.arr.items = items;
-        container->u.arr.count = count;
-        ps->items_len = top->first;
-    } else {
-        size_t count = ps->members_len - top->first;
-        gt_member *members = NULL;
-        if (count > 0) {
-            if (!check_duplicates(ps, ps->members + top->first, &count))
-                return NULL;
-            members = gt_arena_bump(ps->arena, count * sizeof *members);
-            if (members == NULL)
-                return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
-            memcpy(members, ps->members + top->first, count * sizeof *members);
-        }
-        container->u.obj.members = members;
-        container->u.obj.count = count;
-        ps->members_len = top->first;
+    size_t count = ps->items_len - top->first;
+    gt_value **items = NULL;
+    if (count > 0) {
+        items = parse_alloc(ps, count * sizeof *items);
+        if (items == NULL)
+            return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
+        memcpy(items, ps->items + top->first, count * sizeof *items);
     }
+    container->u.arr.items = items;
+    container->u.arr.count = count;
+    ps->items_len = top->first;
     return container;
 }
 
-static gt_value *new_value(parser *ps, gt_type type, const unsigned char *at)
+/* Close the innermost container, an object: check its member names, move
+ * its members into the arena. */
+static gt_value *close_object(parser *ps)
 {
-    gt_value *value = gt_arena_bump(ps->arena, sizeof *value);
+    frame *top = &ps->frames[--ps->depth];
+    gt_value *container = top->container;
+    size_t count = ps->members_len - top->first;
+    gt_member *members = NULL;
+    if (count > 0) {
+        if (!check_duplicates(ps, ps->members + top->first, &count))
+            return NULL;
+        members = parse_alloc(ps, count * sizeof *members);
+        if (members == NULL)
+            return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, ps->p, NULL);
+        memcpy(members, ps->members + top->first, count * sizeof *members);
+    }
+    container->u.obj.members = members;
+    container->u.obj.count = count;
+    ps->members_len = top->first;
+    return container;
+}
+
+static inline gt_value *new_value(parser *ps, gt_type type, const unsigned char *at)
+{
+    gt_value *value = parse_alloc(ps, sizeof *value);
     if (value == NULL)
         return fail_at(ps, GT_SYNTAX_OUT_OF_MEMORY, at, NULL);
     memset(value, 0, sizeof *value);
@@ -903,91 +1180,11 @@ static gt_value *new_value(parser *ps, gt_type type, const unsigned char *at)
     return value;
 }
 
-/* Parse a member name at ps->p (after '{' or ','), then the ':' after it. */
-static bool parse_key(parser *ps)
+/* Are the bytes at p `word` (4 or 5 bytes: true, null, false), not followed
+ * by a word character? The common case of word_is in one compare. */
+static inline bool literal_is(const unsigned char *p, const unsigned char *end, const char *word, size_t n)
 {
-    const unsigned char *p = skip_ws(ps->p, ps->end);
-    if (p >= ps->end) {
-        fail_at(ps, GT_SYNTAX_UNEXPECTED_END, ps->end, NULL);
-        return false;
-    }
-    if (*p != '"') {
-        fail_unexpected(ps, p, AT_KEY);
-        return false;
-    }
-    ps->p = p;
-    gt_member *member = push_member(ps);
-    if (member == NULL)
-        return false;
-    member->key_offset = (size_t)(p - ps->start);
-    member->value = NULL;
-    size_t key_len;
-    const char *key = parse_string(ps, &key_len, NULL);
-    if (key == NULL)
-        return false;
-    member->key = key;
-    member->key_len = key_len;
-    p = skip_ws(ps->p, ps->end);
-    if (p >= ps->end) {
-        fail_at(ps, GT_SYNTAX_UNEXPECTED_END, ps->end, NULL);
-        return false;
-    }
-    if (*p != ':') {
-        fail_at(ps, GT_SYNTAX_UNEXPECTED_CHARACTER, p, "expected ':' after the member name");
-        return false;
-    }
-    ps->p = p + 1;
-    return true;
-}
-
-/* Parse one scalar, or open a container, at ps->p. */
-static gt_value *parse_value_start(parser *ps, position where)
-{
-    const unsigned char *p = skip_ws(ps->p, ps->end);
-    ps->p = p;
-    if (p >= ps->end)
-        return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, ps->end, NULL);
-    gt_value *value;
-    switch (*p) {
-    case '{':
-    case '[':
-        value = new_value(ps, *p == '{' ? GT_OBJECT : GT_ARRAY, p);
-        if (value == NULL || !push_frame(ps, value))
-            return NULL;
-        ps->p = p + 1;
-        return value;
-    case '"': {
-        size_t len;
-        const char *chars = parse_string(ps, &len, &value);
-        if (chars == NULL)
-            return NULL;
-        value->type = GT_STRING;
-        value->offset = (size_t)(p - ps->start);
-        value->u.str.chars = chars;
-        value->u.str.len = len;
-        return value;
-    }
-    case 't':
-    case 'f':
-    case 'n': {
-        const char *word = *p == 't' ? "true" : *p == 'f' ? "false" : "null";
-        size_t n = *p == 'f' ? 5 : 4;
-        size_t avail = (size_t)(ps->end - p);
-        if (avail < n && memcmp(p, word, avail) == 0)
-            return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, ps->end, NULL);
-        if (!word_is(p, ps->end, word))
-            return fail_unexpected(ps, p, where);
-        value = new_value(ps, *p == 't' ? GT_TRUE : *p == 'f' ? GT_FALSE : GT_NULL, p);
-        ps->p = p + n;
-        return value;
-    }
-    default:
-        if (*p == '-' || (*p >= '0' && *p <= '9')) {
-            value = parse_number(ps);
-            return value;
-        }
-        return fail_unexpected(ps, p, where);
-    }
+    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0 && (p + n == end || !is_word_char(p[n]));
 }
 
 /* After a complete top-level value: only whitespace may follow. */
@@ -1015,85 +1212,250 @@ static void check_trailing(parser *ps)
     }
 }
 
-/* The main loop: values, then what follows each inside its container. */
-static gt_value *parse_document(parser *ps)
+/* What may follow a value inside a container went wrong at p (not ',' and
+ * not the container's closer): classify it. */
+PARSE_COLD void *fail_after_value(parser *ps, const unsigned char *p, bool in_array)
 {
-    gt_value *root = NULL;
-    gt_value *value = parse_value_start(ps, AT_TOP);
-    for (;;) {
-        if (value == NULL)
+    if (*p == '/')
+        return fail_at(ps, GT_SYNTAX_COMMENT, p, NULL);
+    if (*p == ']' || *p == '}')
+        return fail_at(ps, GT_SYNTAX_UNEXPECTED_CHARACTER, p, in_array ? "expected ',' or ']'" : "expected ',' or '}'");
+    if (*p >= 0x80 && utf8_sequence(p, ps->end) == 0)
+        return fail_at(ps, GT_SYNTAX_INVALID_UTF8, p, NULL);
+    return fail_at(ps, GT_SYNTAX_UNEXPECTED_CHARACTER, p,
+                   in_array ? "expected ',' or ']' after an array element" : "expected ',' or '}' after a member");
+}
+
+/* A value or member name that may not start at p (']' or '}') right after
+ * a ',' is a trailing comma, reported at the comma: look back over the
+ * whitespace (only on this failure path). */
+static const unsigned char *comma_before(const parser *ps, const unsigned char *p)
+{
+    if (*p != ']' && *p != '}')
+        return NULL;
+    while (p > ps->start && is_ws(p[-1]))
+        p--;
+    return p > ps->start && p[-1] == ',' ? p - 1 : NULL;
+}
+
+/* A byte that cannot start a value (or a member name): classify it. */
+PARSE_COLD void *fail_start(parser *ps, const unsigned char *p, position where)
+{
+    const unsigned char *comma = where == AT_TOP ? NULL : comma_before(ps, p);
+    if (comma != NULL)
+        return fail_at(ps, GT_SYNTAX_TRAILING_COMMA, comma, NULL);
+    return fail_unexpected(ps, p, where);
+}
+
+/* Parse the string, number or literal at p (not whitespace, not the end,
+ * not '{' or '['); *next: the byte after it. NULL after a recorded failure. */
+PARSE_HOT gt_value *parse_scalar(parser *ps, bool simd, const unsigned char *p, position where,
+                                 const unsigned char **next)
+{
+    const unsigned char *end = ps->end;
+    gt_value *value;
+    if (*p == '"') { /* the most common value first, without the switch's indirect jump */
+        size_t len;
+        unsigned char *block = parse_string(ps, simd, p, sizeof(gt_value), &len, next);
+        if (block == NULL)
             return NULL;
-        /* A freshly opened container: handle empty, else read its first child. */
-        if ((value->type == GT_ARRAY || value->type == GT_OBJECT) && ps->depth > 0 &&
-            ps->frames[ps->depth - 1].container == value) {
-            const unsigned char *p = skip_ws(ps->p, ps->end);
-            if (p >= ps->end)
-                return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, ps->end, NULL);
-            char closer = value->type == GT_ARRAY ? ']' : '}';
-            if (*p == closer) {
-                ps->p = p + 1;
-                value = pop_frame(ps);
-                goto completed;
-            }
-            if (*p == ',')
-                return fail_at(ps, GT_SYNTAX_UNEXPECTED_CHARACTER, p, NULL);
-            if (value->type == GT_OBJECT) {
-                if (!parse_key(ps))
-                    return NULL;
-            }
-            value = parse_value_start(ps, AT_VALUE);
-            continue;
-        }
-    completed:
-        if (value == NULL)
-            return NULL;
-        if (ps->depth == 0) {
-            root = value;
-            break;
-        }
-        /* Attach the completed value to the innermost open container. */
-        frame *top = &ps->frames[ps->depth - 1];
-        bool in_array = top->container->type == GT_ARRAY;
-        if (in_array) {
-            if (!push_item(ps, value))
-                return NULL;
-        } else {
-            ps->members[ps->members_len - 1].value = value;
-        }
-        const unsigned char *p = skip_ws(ps->p, ps->end);
-        if (p >= ps->end)
-            return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, ps->end, NULL);
-        char closer = in_array ? ']' : '}';
-        if (*p == ',') {
-            const unsigned char *next = skip_ws(p + 1, ps->end);
-            if (next < ps->end && (*next == ']' || *next == '}'))
-                return fail_at(ps, GT_SYNTAX_TRAILING_COMMA, p, NULL);
-            ps->p = p + 1;
-            if (!in_array && !parse_key(ps))
-                return NULL;
-            value = parse_value_start(ps, AT_VALUE);
-            continue;
-        }
-        if (*p == closer) {
-            ps->p = p + 1;
-            value = pop_frame(ps);
-            goto completed;
-        }
-        if (*p == '/')
-            return fail_at(ps, GT_SYNTAX_COMMENT, p, NULL);
-        if (*p == ']' || *p == '}')
-            return fail_at(ps, GT_SYNTAX_UNEXPECTED_CHARACTER, p, in_array ? "expected ',' or ']'" : "expected ',' or '}'");
-        if (*p >= 0x80 && utf8_sequence(p, ps->end) == 0)
-            return fail_at(ps, GT_SYNTAX_INVALID_UTF8, p, NULL);
-        return fail_at(ps, GT_SYNTAX_UNEXPECTED_CHARACTER, p,
-                       in_array ? "expected ',' or ']' after an array element" : "expected ',' or '}' after a member");
+        value = (gt_value *)(void *)block;
+        value->type = GT_STRING;
+        value->flags = 0;
+        value->offset = (size_t)(p - ps->start);
+        value->u.num.text_len = 0; /* the union's word that str does not use */
+        value->u.str.chars = (const char *)(block + sizeof(gt_value));
+        value->u.str.len = len;
+        return value;
     }
+    switch (*p) {
+    case 't':
+        if (!literal_is(p, end, "true", 4))
+            break;
+        *next = p + 4;
+        return new_value(ps, GT_TRUE, p);
+    case 'f':
+        if (!literal_is(p, end, "false", 5))
+            break;
+        *next = p + 5;
+        return new_value(ps, GT_FALSE, p);
+    case 'n':
+        if (!literal_is(p, end, "null", 4))
+            break;
+        *next = p + 4;
+        return new_value(ps, GT_NULL, p);
+    default:
+        if (*p == '-' || is_digit(*p))
+            return parse_number(ps, p, next);
+        return fail_start(ps, p, where);
+    }
+    /* t, f or n that does not spell its literal */
+    const char *word = *p == 't' ? "true" : *p == 'f' ? "false" : "null";
+    size_t n = *p == 'f' ? 5 : 4, avail = (size_t)(end - p);
+    if (avail < n && memcmp(p, word, avail) == 0)
+        return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+    return fail_unexpected(ps, p, where);
+}
+
+/* The whole document: one loop over values, member names and what follows
+ * each, the cursor in a local; the states are labels, the open containers
+ * the explicit frame stack. A value is attached to its container when it is
+ * created (a container before its children), so closing one needs no
+ * look-up of its parent's kind but one. */
+PARSE_HOT gt_value *parse_document(parser *ps, const bool simd)
+{
+    const unsigned char *p = skip_ws(ps->p, ps->end), *const end = ps->end;
+    gt_value *value;
+    bool in_array = false;    /* the innermost open container is an array */
+    gt_member *member = NULL; /* else: its last member, whose value comes next */
+    if (p >= end)
+        return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+    if (*p != '{' && *p != '[') {
+        value = parse_scalar(ps, simd, p, AT_TOP, &p);
+        goto top_completed;
+    }
+    goto open;
+
+parse_value:
+    p = skip_ws_fast(simd, p, end);
+parse_value_here: /* p: not whitespace */
+    if (p >= end)
+        return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+    if (*p != '"' && (*p == '{' || *p == '[')) {
+open:
+        value = new_value(ps, *p == '{' ? GT_OBJECT : GT_ARRAY, p);
+        if (value == NULL)
+            return NULL;
+        ps->p = p;
+        if (ps->depth > 0) {
+            if (in_array) {
+                if (!push_item(ps, value))
+                    return NULL;
+            } else {
+                member->value = value;
+            }
+        }
+        if (!push_frame(ps, value))
+            return NULL;
+        in_array = *p == '[';
+        p = skip_ws_fast(simd, p + 1, end);
+        if (p >= end)
+            return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+        if (*p == (in_array ? ']' : '}')) {
+            p++;
+            goto close;
+        }
+        if (*p == ',')
+            return fail_at(ps, GT_SYNTAX_UNEXPECTED_CHARACTER, p, NULL);
+        if (in_array)
+            goto parse_value_here;
+        goto parse_key;
+    }
+    value = parse_scalar(ps, simd, p, AT_VALUE, &p);
+    if (value == NULL)
+        return NULL;
+    if (in_array) {
+        ps->p = p;
+        if (!push_item(ps, value))
+            return NULL;
+    } else {
+        member->value = value;
+    }
+
+after_value:
+    p = skip_ws_fast(simd, p, end);
+    if (p >= end)
+        return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+    if (*p == ',') {
+        p = skip_ws_fast(simd, p + 1, end);
+        if (in_array)
+            goto parse_value_here;
+        goto parse_key;
+    }
+    if (*p == (in_array ? ']' : '}')) {
+        p++;
+        goto close;
+    }
+    return fail_after_value(ps, p, in_array);
+
+parse_key:
+    /* p: the first byte after '{' or ',' that is not whitespace */
+    if (p >= end)
+        return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+    if (*p != '"')
+        return fail_start(ps, p, AT_KEY);
+    {
+        ps->p = p;
+        if ((member = push_member(ps)) == NULL)
+            return NULL;
+        size_t key_len;
+        const unsigned char *next;
+        const unsigned char *key = parse_string(ps, simd, p, 0, &key_len, &next);
+        if (key == NULL)
+            return NULL;
+        member->key = (const char *)key;
+        member->key_len = key_len;
+        member->key_offset = (size_t)(p - ps->start);
+        member->value = NULL;
+        if (next < end && *next == ':') { /* "name": the common spelling */
+            p = next + 1;
+            goto parse_value;
+        }
+        p = skip_ws_fast(simd, next, end);
+        if (p >= end)
+            return fail_at(ps, GT_SYNTAX_UNEXPECTED_END, end, NULL);
+        if (*p != ':')
+            return fail_at(ps, GT_SYNTAX_UNEXPECTED_CHARACTER, p, "expected ':' after the member name");
+        p++;
+        goto parse_value;
+    }
+
+close:
+    ps->p = p;
+    value = in_array ? close_array(ps) : close_object(ps);
+    if (value == NULL)
+        return NULL;
+    if (ps->depth > 0) {
+        in_array = ps->frames[ps->depth - 1].container->type == GT_ARRAY;
+        if (!in_array)
+            member = &ps->members[ps->members_len - 1];
+        goto after_value;
+    }
+top_completed:
+    if (value == NULL)
+        return NULL;
+    ps->p = p;
     check_trailing(ps);
-    return ps->failed ? NULL : root;
+    return ps->failed ? NULL : value;
+}
+
+static gt_value *parse_document_simd(parser *ps)
+{
+    return parse_document(ps, true);
+}
+
+static gt_value *parse_document_portable(parser *ps)
+{
+    return parse_document(ps, false);
+}
+
+bool gt_parse_simd_built(void)
+{
+#ifdef PARSE_SSE2
+    return true;
+#else
+    return false;
+#endif
 }
 
 gt_value *gt_parse(gt_arena *arena, const char *text, size_t len, const gt_parse_options *options,
                    gt_parse_error *error)
+{
+    return gt_parse_with_scan(arena, text, len, options, error, GT_PARSE_SCAN_DEFAULT);
+}
+
+gt_value *gt_parse_with_scan(gt_arena *arena, const char *text, size_t len, const gt_parse_options *options,
+                             gt_parse_error *error, gt_parse_scan scan)
 {
     parser ps;
     frame local_frames[PARSE_LOCAL_FRAMES];
@@ -1103,6 +1465,7 @@ gt_value *gt_parse(gt_arena *arena, const char *text, size_t len, const gt_parse
     ps.frames = local_frames, ps.frames_cap = PARSE_LOCAL_FRAMES;
     ps.items = local_items, ps.items_cap = PARSE_LOCAL_ITEMS;
     ps.members = local_members, ps.members_cap = PARSE_LOCAL_MEMBERS;
+    ps.simd = scan != GT_PARSE_SCAN_PORTABLE && gt_parse_simd_built();
     if (options != NULL)
         ps.options = *options;
     else
@@ -1137,7 +1500,10 @@ gt_value *gt_parse(gt_arena *arena, const char *text, size_t len, const gt_parse
         fail_at(&ps, GT_SYNTAX_EMPTY_INPUT, ps.start, NULL);
         return NULL;
     }
-    gt_value *root = parse_document(&ps);
+    bump_load(&ps);
+    /* one copy of the main loop per scan, the choice made once */
+    gt_value *root = ps.simd ? parse_document_simd(&ps) : parse_document_portable(&ps);
+    bump_sync(&ps);
     if (ps.frames_heap)
         free(ps.frames);
     if (ps.items_heap)

@@ -46,6 +46,22 @@ static const char *const default_claims =
 #define member gt_table_member
 #define plain_string gt_table_plain_string
 
+/* True when every reference token of `pointer` decodes to fewer than
+ * GT_SEMANTIC_MAX_POINTER bytes: gt_pointer_get resolves no longer token, so a
+ * table naming one would read nothing there (an action pointer or a limit's
+ * amount that is never found would authorize without checking). */
+static bool tokens_resolvable(const char *pointer)
+{
+    size_t token = 0;
+    for (const char *p = pointer; *p; p++) {
+        if (*p == '/')
+            token = 0;
+        else if (*p != '~' && ++token >= GT_SEMANTIC_MAX_POINTER)
+            return false;
+    }
+    return true;
+}
+
 /* Pointer member with a default. */
 static bool pointer_field(const gt_value *object, const char *name, const char *fallback, const char **out,
                           const char *where, gt_policy_problem *problem)
@@ -55,10 +71,15 @@ static bool pointer_field(const gt_value *object, const char *name, const char *
         *out = fallback;
         return true;
     }
-    if (!plain_string(value) || !gt_pointer_valid(value->u.str.chars)) {
+    bool pointer = plain_string(value) && gt_pointer_valid(value->u.str.chars);
+    if (!pointer || !tokens_resolvable(value->u.str.chars)) {
         char location[128];
         snprintf(location, sizeof location, "%s/%s", where, name);
-        set_problem(problem, location, "\"%s\" must be a JSON Pointer", name);
+        if (!pointer)
+            set_problem(problem, location, "\"%s\" must be a JSON Pointer", name);
+        else
+            set_problem(problem, location, "\"%s\" names a member longer than %u bytes, which no lookup resolves",
+                        name, GT_SEMANTIC_MAX_POINTER - 1);
         return false;
     }
     *out = value->u.str.chars;
@@ -184,8 +205,10 @@ gt_policy *gt_policy_compile(const char *json, size_t len, gt_policy_problem *pr
     }
     for (size_t i = 0; i < policy->claims->u.arr.count; i++) {
         const gt_value *claim = policy->claims->u.arr.items[i];
-        if (!plain_string(claim) || !gt_pointer_valid(claim->u.str.chars)) {
-            set_problem(problem, "/untrusted_claims", "\"untrusted_claims\" must be an array of JSON Pointers");
+        if (!plain_string(claim) || !gt_pointer_valid(claim->u.str.chars) || !tokens_resolvable(claim->u.str.chars)) {
+            set_problem(problem, "/untrusted_claims",
+                        "\"untrusted_claims\" must be an array of JSON Pointers naming members of at most %u bytes",
+                        GT_SEMANTIC_MAX_POINTER - 1);
             goto fail;
         }
     }

@@ -228,6 +228,16 @@ def shown(mutant):
     return mutant["mutated"].strip()
 
 
+def stale_equivalents(equivalent):
+    """Ids of scripts/mutation-equivalent.txt that no mutant of any reference
+    file has any more (its line was edited or removed)."""
+    known = set()
+    for name in sorted(os.listdir(os.path.join(ROOT, "reference"))):
+        if name.endswith(".c"):
+            known.update(m["id"] for m in file_mutants(os.path.join(ROOT, "reference", name)))
+    return sorted(i for i in equivalent if i not in known)
+
+
 def load_equivalent():
     """{mutant id: reason} from scripts/mutation-equivalent.txt."""
     marked = {}
@@ -440,6 +450,10 @@ def run(args):
             print(f"{m['id']} {m['file']}:{m['line']} {m['op']:<6} {shown(m)}")
         return 0
     equivalent = load_equivalent()
+    stale = stale_equivalents(equivalent)
+    if stale:
+        print(f"mutation: {len(stale)} line(s) of {os.path.relpath(EQUIVALENT_FILE, ROOT)} name no mutant of "
+              f"reference/*.c any more (the line changed): {' '.join(stale)}")
     workdir = tempfile.mkdtemp(prefix="gt-mutation-")
     results = []
     try:

@@ -6,6 +6,7 @@
 
 #include "gauntlet/parse.h"
 #include "gt_test.h"
+#include "reference/parse_impl.h"
 #include "reference/swar.h"
 
 static gt_arena *arena;
@@ -97,6 +98,12 @@ START_TEST(test_duplicate_keys)
     REJECTS("{\"a\":1,\"a\":2}", "duplicate_key");
     REJECTS("{\"a\":1,\"\\u0061\":2}", "duplicate_key");
     REJECTS("{\"x\":{\"b\":1,\"b\":1}}", "duplicate_key");
+    /* four to sixteen names: a (length, first byte) filter first, names compared only where it clashes */
+    REJECTS("{\"a\":1,\"b\":2,\"c\":3,\"a\":4}", "duplicate_key");
+    REJECTS("{\"id\":1,\"idx\":2,\"name\":3,\"note\":4,\"nose\":5,\"note\":6}", "duplicate_key");
+    ACCEPTS("{\"ab\":1,\"ac\":2,\"x\":3,\"y\":4}");
+    ACCEPTS("{\"note\":1,\"nose\":2,\"node\":3,\"none\":4,\"\":5}");
+    REJECTS("{\"\":1,\"a\":2,\"b\":3,\"\":4}", "duplicate_key");
     /* a large object takes the hashed path */
     char text[4096];
     size_t o = 0;
@@ -560,7 +567,7 @@ END_TEST
  * few kilobytes: wide and deep documents keep every item, member and level. */
 START_TEST(test_scratch_stacks_grow_past_the_arena)
 {
-    enum { WIDE = 6000, DEEP = 900 };
+    enum { WIDE = 12000, DEEP = 900 }; /* items and members past PARSE_ARENA_STACK (64 KiB) */
     size_t cap = WIDE * 24 + DEEP * 8 + 64, len = 0;
     char *text = malloc(cap);
     len += (size_t)snprintf(text + len, cap - len, "{\"items\":[");
@@ -664,6 +671,284 @@ START_TEST(test_rfc8259_mode)
 }
 END_TEST
 
+/* ---- the SIMD scans against the portable ones --------------------------
+ *
+ * gt_parse scans strings and whitespace 16 bytes at a time on x86-64 (and
+ * copies plain strings straight into the arena block while it scans); the
+ * portable scans are what every other machine runs. gt_parse_with_scan
+ * (reference/parse_impl.h) picks either on any machine, so these tests parse
+ * every input both ways and require the same tree and the same error. Each
+ * input is copied into an allocation of exactly its length: a load past the
+ * end is an AddressSanitizer error under `make sanitize`. */
+
+static void assert_same_value(const gt_value *a, const gt_value *b, const char *what)
+{
+    ck_assert_msg(a->type == b->type && a->flags == b->flags && a->offset == b->offset, "%s: value at %zu differs",
+                  what, a->offset);
+    switch (a->type) {
+    case GT_NUMBER:
+        ck_assert_msg(memcmp(&a->u.num.number, &b->u.num.number, sizeof(double)) == 0 &&
+                          a->u.num.text_len == b->u.num.text_len &&
+                          memcmp(a->u.num.text, b->u.num.text, a->u.num.text_len + 1) == 0,
+                      "%s: number at %zu differs", what, a->offset);
+        break;
+    case GT_STRING:
+        ck_assert_msg(a->u.str.len == b->u.str.len && memcmp(a->u.str.chars, b->u.str.chars, a->u.str.len + 1) == 0,
+                      "%s: string at %zu differs", what, a->offset);
+        break;
+    case GT_ARRAY:
+        ck_assert_msg(a->u.arr.count == b->u.arr.count, "%s: array at %zu differs", what, a->offset);
+        for (size_t i = 0; i < a->u.arr.count; i++)
+            assert_same_value(a->u.arr.items[i], b->u.arr.items[i], what);
+        break;
+    case GT_OBJECT:
+        ck_assert_msg(a->u.obj.count == b->u.obj.count, "%s: object at %zu differs", what, a->offset);
+        for (size_t i = 0; i < a->u.obj.count; i++) {
+            const gt_member *x = &a->u.obj.members[i], *y = &b->u.obj.members[i];
+            ck_assert_msg(x->key_len == y->key_len && x->key_offset == y->key_offset &&
+                              memcmp(x->key, y->key, x->key_len + 1) == 0,
+                          "%s: member name at %zu differs", what, x->key_offset);
+            assert_same_value(x->value, y->value, what);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* Parse `len` bytes both ways, each into an arena that first had `filler`
+ * bytes taken from it (0: none), and require the same outcome. Returns the
+ * reason, for tests that also want a particular verdict. */
+static gt_syntax_reason assert_scans_agree_filled(const char *text, size_t len, const gt_parse_options *options,
+                                                  size_t filler, const char *what)
+{
+    char *exact = malloc(len > 0 ? len : 1);
+    ck_assert_ptr_nonnull(exact);
+    if (len > 0)
+        memcpy(exact, text, len);
+    gt_arena *portable_arena = gt_arena_new(), *simd_arena = gt_arena_new();
+    if (filler > 0) {
+        ck_assert_ptr_nonnull(gt_arena_alloc(portable_arena, filler));
+        ck_assert_ptr_nonnull(gt_arena_alloc(simd_arena, filler));
+    }
+    gt_parse_error portable_error, simd_error;
+    gt_value *portable =
+        gt_parse_with_scan(portable_arena, exact, len, options, &portable_error, GT_PARSE_SCAN_PORTABLE);
+    gt_value *simd = gt_parse_with_scan(simd_arena, exact, len, options, &simd_error, GT_PARSE_SCAN_SIMD);
+    ck_assert_msg((portable == NULL) == (simd == NULL) && portable_error.reason == simd_error.reason &&
+                      portable_error.offset == simd_error.offset && portable_error.line == simd_error.line &&
+                      portable_error.column == simd_error.column,
+                  "%s (%zu bytes): portable %s at %zu (%u:%u), SIMD %s at %zu (%u:%u)", what, len,
+                  gt_syntax_reason_code(portable_error.reason), portable_error.offset, portable_error.line,
+                  portable_error.column, gt_syntax_reason_code(simd_error.reason), simd_error.offset, simd_error.line,
+                  simd_error.column);
+    ck_assert_str_eq(portable_error.message, simd_error.message);
+    ck_assert_str_eq(portable_error.excerpt, simd_error.excerpt);
+    if (portable != NULL)
+        assert_same_value(portable, simd, what);
+    gt_arena_free(portable_arena);
+    gt_arena_free(simd_arena);
+    free(exact);
+    return simd_error.reason;
+}
+
+static gt_syntax_reason assert_scans_agree(const char *text, size_t len, const char *what)
+{
+    return assert_scans_agree_filled(text, len, NULL, 0, what);
+}
+
+/* Bytes that end a plain run inside a string, or look like they might. */
+static const char *const string_stops[] = {
+    "\"", "\\", "\\n", "\\u00e9", "\\ud83d\\ude00", "\\ud800", "\\x", "\x01", "\x1f", "\n", "\x7f", " ",
+    "\x80", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xff",
+    "\xe2\x82", "\xf0\x9f\x98",
+};
+
+/* A quote, backslash, control or high byte at every offset 0..64 of a
+ * string (a value, a member name, the whole document), across the 16-byte
+ * blocks and the end of the input: both scans stop at the same byte, and an
+ * input cut anywhere around the stop is the same truncation both ways. */
+START_TEST(test_scans_agree_at_every_string_offset)
+{
+    static const char *const shapes[][2] = {{"[\"", "\"]"}, {"{\"", "\":1}"}, {"\"", "\""}, {"{\"k\": \"", "\"}"}};
+    char text[256], what[96];
+    size_t n_stops = sizeof string_stops / sizeof string_stops[0], n_shapes = sizeof shapes / sizeof shapes[0];
+    for (size_t s = 0; s < n_shapes; s++)
+        for (size_t stop = 0; stop < n_stops; stop++)
+            for (size_t at = 0; at <= 64; at++) {
+                size_t len = (size_t)snprintf(text, sizeof text, "%s%.*s%s%.*s%s", shapes[s][0], (int)at,
+                                              "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/+",
+                                              string_stops[stop], (int)(at % 19),
+                                              "0123456789abcdefghijklmn", shapes[s][1]);
+                snprintf(what, sizeof what, "shape %zu, stop %zu at offset %zu", s, stop, at);
+                assert_scans_agree(text, len, what);
+                /* cut inside the string, around the stop and at its end */
+                size_t open_len = strlen(shapes[s][0]);
+                for (size_t cut = open_len + (at > 2 ? at - 2 : 0); cut < len; cut++)
+                    if (cut <= open_len + at + 5 || cut + 3 >= len)
+                        assert_scans_agree(text, cut, what);
+            }
+}
+END_TEST
+
+/* A long string cut at every length (every position of the 16-byte blocks
+ * against the end of the input), plain and with a stop byte near the end. */
+START_TEST(test_scans_agree_when_the_input_ends_inside_a_string)
+{
+    char text[200], what[64];
+    size_t len = (size_t)snprintf(text, sizeof text, "{\"name\": \"");
+    for (; len < 150; len++)
+        text[len] = (char)('a' + len % 26);
+    memcpy(text + len, "\"}", 2);
+    len += 2;
+    for (size_t cut = 0; cut <= len; cut++) {
+        snprintf(what, sizeof what, "cut at %zu", cut);
+        gt_syntax_reason reason = assert_scans_agree(text, cut, what);
+        ck_assert_int_eq(reason, cut == len ? GT_SYNTAX_OK : cut == 0 ? GT_SYNTAX_EMPTY_INPUT : GT_SYNTAX_UNEXPECTED_END);
+    }
+    for (size_t at = 100; at < 150; at++) {
+        char copy[200];
+        memcpy(copy, text, len);
+        copy[at] = (char)0xe2; /* a three-byte sequence begun and cut at every point */
+        for (size_t cut = at; cut < at + 4 && cut <= len; cut++) {
+            snprintf(what, sizeof what, "high byte at %zu, cut at %zu", at, cut);
+            assert_scans_agree(copy, cut, what);
+        }
+    }
+}
+END_TEST
+
+/* Runs of whitespace of every length up to 40 (as pretty-printed documents
+ * indent), with a byte that is not JSON whitespace (\v, \f, a letter, a high
+ * byte) at every position of the run, and runs the input ends in. */
+START_TEST(test_scans_agree_on_whitespace_runs)
+{
+    static const char *const frames[][2] = {{"[1,", "2]"}, {"{\"a\":", "1}"}, {"", "{}"}, {"{\"a\":[]", "}"}};
+    static const char intruders[] = {'\v', '\f', 'x', (char)0xa0, '\0'};
+    char run[48], text[128], what[96];
+    for (size_t f = 0; f < sizeof frames / sizeof frames[0]; f++)
+        for (size_t n = 0; n <= 40; n++) {
+            for (size_t i = 0; i < n; i++)
+                run[i] = " \n\t\r  \n    "[(i * 5 + n) % 11];
+            size_t len = (size_t)snprintf(text, sizeof text, "%s%.*s%s", frames[f][0], (int)n, run, frames[f][1]);
+            snprintf(what, sizeof what, "frame %zu, run of %zu", f, n);
+            ck_assert_int_eq(assert_scans_agree(text, len, what), GT_SYNTAX_OK);
+            assert_scans_agree(text, strlen(frames[f][0]) + n, what); /* ends inside the run */
+            for (size_t at = 0; at < n; at++)
+                for (size_t k = 0; k < sizeof intruders; k++) {
+                    char copy[128];
+                    memcpy(copy, text, len);
+                    copy[strlen(frames[f][0]) + at] = intruders[k];
+                    snprintf(what, sizeof what, "frame %zu, run of %zu, byte %zu at %zu", f, n, k, at);
+                    ck_assert_int_ne(assert_scans_agree(copy, len, what), GT_SYNTAX_OK);
+                }
+        }
+}
+END_TEST
+
+/* The SIMD path copies a string straight into the free part of the arena
+ * block while it scans: with every amount of room left in the block (none,
+ * a few bytes, exactly the string, plenty), strings of every length up to 100
+ * are the same values as the portable path's. */
+START_TEST(test_scans_agree_near_the_end_of_an_arena_block)
+{
+    enum { BLOCK = 64 * 1024 }; /* the arena's first block (ARENA_BLOCK_MIN) */
+    char text[160], what[64];
+    for (size_t room = 0; room <= 256; room += 16)
+        for (size_t n = 0; n <= 100; n += 3) {
+            size_t len = (size_t)snprintf(text, sizeof text, "[\"%.*s\",1]", (int)n,
+                                          "The quick brown fox jumps over the lazy dog; pack my box with five dozen "
+                                          "liquor jugs. Sphinx of black quartz, judge my vow!");
+            snprintf(what, sizeof what, "room %zu, string of %zu", room, n);
+            ck_assert_int_eq(assert_scans_agree_filled(text, len, NULL, BLOCK - room, what), GT_SYNTAX_OK);
+        }
+}
+END_TEST
+
+/* Generated and mutated documents (a PRNG with a fixed seed): insertions of
+ * stop bytes, escapes and structure, deletions, replacements, cuts, under
+ * the default, RFC 8259, reject_nul and tight-limit options. */
+START_TEST(test_scans_agree_on_mutated_documents)
+{
+    static const char *const bases[] = {
+        "{\"category\": \"billing\", \"priority\": 3, \"summary\": \"Customer reports a duplicate charge on the "
+        "March invoice \\u2014 twice\", \"needs_human\": false, \"evidence_ids\": [\"invoice-412\", \"message-12\"], "
+        "\"confidence\": 0.87, \"refund_amount\": 123.45, \"tags\": []}",
+        "{\n  \"items\": [\n    {\n      \"id\": 1,\n      \"note\": \"caf\xc3\xa9 \xe2\x82\xac 5 \xf0\x9f\x98\x80\"\n"
+        "    },\n    {\n      \"id\": -2.5e-3,\n      \"note\": null\n    }\n  ],\n  \"ok\": true\n}\n",
+        "[\"\\\"quoted\\\" and \\\\ backslashes \\/ \\b\\f\\n\\r\\t\", 9007199254740991, 1e22, -0, 0.1, "
+        "[[[[\"deep\"]]]], {\"a\": {\"b\": {\"c\": \"\\ud83d\\ude00\"}}}]",
+        "\"a single top-level string long enough to span several sixteen-byte blocks of input\"",
+    };
+    static const char *const inserts[] = {"\"", "\\", "\\u", "\\ud800", "\x01", "\n", "\x80", "\xc3\xa9",
+                                          "\xe2\x82", "\xed\xa0\x80", ",", "]", "}", ":", " ", "\t\t\t\t",
+                                          "1e999", "01", "true", "nul", "//", "'", "```", "\\u0000"};
+    uint64_t state = 0x9e3779b97f4a7c15ull;
+    char buffer[1024], what[64];
+    for (size_t b = 0; b < sizeof bases / sizeof bases[0]; b++)
+        for (int round = 0; round < 600; round++) {
+            size_t len = strlen(bases[b]);
+            memcpy(buffer, bases[b], len);
+            int edits = 1 + round % 3;
+            for (int e = 0; e < edits; e++) {
+                state = state * 6364136223846793005ull + 1442695040888963407ull;
+                unsigned r = (unsigned)(state >> 33);
+                size_t at = len > 0 ? r % (len + 1) : 0;
+                switch ((r >> 20) % 4) {
+                case 0: { /* insert */
+                    const char *piece = inserts[(r >> 8) % (sizeof inserts / sizeof inserts[0])];
+                    size_t piece_len = strlen(piece);
+                    if (len + piece_len < sizeof buffer) {
+                        memmove(buffer + at + piece_len, buffer + at, len - at);
+                        memcpy(buffer + at, piece, piece_len);
+                        len += piece_len;
+                    }
+                    break;
+                }
+                case 1: /* replace one byte */
+                    if (at < len)
+                        buffer[at] = (char)(r >> 5);
+                    break;
+                case 2: /* delete a few bytes */
+                    if (at < len) {
+                        size_t n = 1 + (r >> 9) % 6;
+                        if (n > len - at)
+                            n = len - at;
+                        memmove(buffer + at, buffer + at + n, len - at - n);
+                        len -= n;
+                    }
+                    break;
+                default: /* cut */
+                    len = at;
+                    break;
+                }
+            }
+            snprintf(what, sizeof what, "base %zu, mutant %d", b, round);
+            gt_parse_options options;
+            gt_parse_options_init(&options);
+            assert_scans_agree_filled(buffer, len, &options, 0, what);
+            options.rfc8259 = round % 2 == 0;
+            options.reject_nul = round % 3 == 0;
+            options.max_depth = round % 5 == 0 ? 3 : 0;
+            assert_scans_agree_filled(buffer, len, &options, 0, what);
+        }
+}
+END_TEST
+
+/* The SIMD scans are built on x86-64 (SSE2 is part of its baseline) and
+ * nowhere else; the default is the SIMD path wherever it is built. */
+START_TEST(test_simd_scans_are_built_on_x86_64)
+{
+#if defined(__x86_64__)
+    ck_assert(gt_parse_simd_built());
+#else
+    ck_assert(!gt_parse_simd_built());
+#endif
+    gt_parse_error error;
+    ck_assert_ptr_nonnull(gt_parse_with_scan(arena, "{\"a\": [1, \"b\"]}", 15, NULL, &error, GT_PARSE_SCAN_DEFAULT));
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("syntax gate");
@@ -693,6 +978,16 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_reason_codes_round_trip);
     tcase_add_test(tc, test_builders_and_arena);
     suite_add_tcase(suite, tc);
+    TCase *scans = tcase_create("scans");
+    tcase_add_checked_fixture(scans, setup, teardown);
+    tcase_set_timeout(scans, 120); /* tens of thousands of parses, slower under ASan */
+    tcase_add_test(scans, test_scans_agree_at_every_string_offset);
+    tcase_add_test(scans, test_scans_agree_when_the_input_ends_inside_a_string);
+    tcase_add_test(scans, test_scans_agree_on_whitespace_runs);
+    tcase_add_test(scans, test_scans_agree_near_the_end_of_an_arena_block);
+    tcase_add_test(scans, test_scans_agree_on_mutated_documents);
+    tcase_add_test(scans, test_simd_scans_are_built_on_x86_64);
+    suite_add_tcase(suite, scans);
     return suite;
 }
 
