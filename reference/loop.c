@@ -266,7 +266,6 @@ static int check_schema(loop_state *state)
     if (reason == NULL)
         return 0;
     result->subtype = GT_LOOP_ERROR_INVALID_JSON_SCHEMA;
-    result->gate = "loop";
     result->reason = reason;
     result->detail = copy_cstr(state, detail);
     add_error(state, "%s", text);
@@ -670,7 +669,6 @@ static step next_message(loop_state *state, gt_message **out, size_t *turn_out, 
         if (!follows_tool_choice(state->config, message)) {
             /* The provider broke its own contract: quarantined like an
              * unusable response, none of its tools run. */
-            result->gate = "loop";
             result->reason = "tool_choice_ignored";
             add_error(state, "the response ignored tool_choice %s%s: it calls no %s",
                       state->config->tool_choice == GT_LOOP_TOOL_CHOICE_ANY ? "any" : "tool ",
@@ -891,14 +889,16 @@ static void assemble_result(loop_state *state)
         result->accepted = result->structured_output != NULL;
         if (!result->accepted) {
             /* Success without an object: what a fail-open pipeline reports. */
-            result->gate = "loop";
             result->reason = "success_without_object";
             result->detail = "success without a structured_output object (structured output was not required)";
         }
     } else if (result->reason == NULL) {
-        result->gate = "loop";
         result->reason = gt_loop_subtype_name(result->subtype);
     }
+    /* Every rejection the stream gate did not claim is the loop gate's:
+     * named here once, so no path can reject without a gate. */
+    if (!result->accepted && result->gate == NULL)
+        result->gate = "loop";
     result->errors = state->errors_out;
     result->error_count = state->errors_out_count;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -17,6 +18,7 @@
 #include "gauntlet/arena.h"
 #include "gauntlet/schema.h"
 #include "gauntlet/value.h"
+#include "swar.h"
 
 /* Instance type bits ("type" keyword, keyword applicability). */
 enum {
@@ -82,10 +84,16 @@ typedef enum sc_kind {
 typedef struct sc_node sc_node;
 typedef struct sc_resource sc_resource;
 
+/* A pattern simple enough to match without PCRE2 (schema_regex.c): anchored
+ * with ^, a sequence of ASCII character sets with counts and optional groups
+ * of them, and no choice a greedy scan could get wrong. */
+typedef struct sc_simple_re sc_simple_re;
+
 typedef struct sc_regex {
     pcre2_code *code;
     const char *source; /* the ECMA-262 pattern as written */
     bool jit;
+    sc_simple_re *simple; /* the same pattern for short ASCII subjects, or NULL */
 } sc_regex;
 
 typedef struct sc_prop {
@@ -141,6 +149,7 @@ typedef struct sc_kw {
             size_t count;
         } deps;
         sc_regex re;
+        unsigned pow10_fraction; /* multipleOf (fast pass): k + 1 when the divisor is written 1 or 0.0...01 (10^-k), else 0 */
         sc_format_fn format;
         struct {
             sc_node *if_node, *then_node, *else_node;
@@ -171,6 +180,15 @@ struct sc_node {
     const gt_value *minimum, *maximum, *exclusive_minimum, *exclusive_maximum;
     const gt_value *min_contains, *max_contains;
     const gt_value *min_length, *max_length;
+    /* fast pass (schema_fast.c): `required` as bits of the sibling
+     * `properties` entries, when every name is one of its first 64; whether
+     * every keyword looks at the instance alone (no subschema); the target
+     * when the node is nothing but a `$ref`; its types when nothing but a "type" */
+    bool required_in_props;
+    bool fast_leaf;
+    uint32_t fast_types; /* nothing but "type": its SC_T_* bits, else 0 */
+    uint64_t required_props;
+    const sc_node *fast_ref;
     bool loop_guard; /* on an in-place reference cycle: evaluation checks it does not re-enter at the same instance */
     bool memo;       /* may be evaluated twice at one instance and has subschema keywords: memoise its verdicts */
     uint32_t mark;   /* compile-time only: cycle detection state */
@@ -216,6 +234,7 @@ struct gt_schema {
     sc_node *root;
     bool uses_unevaluated; /* collect annotations only when needed */
     bool uses_dynamic;
+    bool has_memo; /* some node is memoised: the full evaluation may count fewer evaluations than the fast pass */
     size_t compile_stack_budget; /* stack the metaschema check may use */
     /* compile-time tables (kept; read-only afterwards) */
     sc_resource **resources;
@@ -257,6 +276,149 @@ static inline uint32_t sc_prop_hash(const char *name, size_t len)
     return h ^ (h >> 16); /* the product's high bits, which every input bit reaches, into the low ones */
 }
 
+/* Draft 4 defines an integer as "a JSON number without a fraction or
+ * exponent part" (so 1.0 is not one); later drafts by value (1.0 and 1e2 are,
+ * 1.0000000000000001 is not). */
+static inline bool sc_is_integer_in(const gt_value *v, gt_schema_dialect dialect)
+{
+    return dialect == GT_SCHEMA_DRAFT4 ? (v->flags & GT_NUM_INTEGER_LITERAL) != 0 : gt_number_is_integer(v);
+}
+
+/* The instance's SC_T_* bits under `dialect` (what "type" and keyword
+ * applicability test). */
+static inline uint32_t sc_instance_bits(const gt_value *v, gt_schema_dialect dialect)
+{
+    switch (v->type) {
+    case GT_NULL: return SC_T_NULL;
+    case GT_FALSE:
+    case GT_TRUE: return SC_T_BOOLEAN;
+    case GT_NUMBER: return sc_is_integer_in(v, dialect) ? SC_T_INTEGER | SC_T_NUMBER : SC_T_NUMBER;
+    case GT_STRING: return SC_T_STRING;
+    case GT_ARRAY: return SC_T_ARRAY;
+    case GT_OBJECT: return SC_T_OBJECT;
+    }
+    return 0;
+}
+
+/* The `properties` entry for a member name, or NULL: one hash probe, rarely two. */
+static inline __attribute__((always_inline)) const sc_prop *sc_find_prop(const sc_kw *kw, const char *name, size_t len)
+{
+    uint32_t mask = kw->u.props.mask, at = sc_prop_hash(name, len) & mask;
+    for (uint32_t probes = 0; probes <= mask; probes++, at = (at + 1) & mask) { /* bounded: never loops */
+        uint32_t slot = kw->u.props.slots[at];
+        if (slot == 0)
+            return NULL;
+        const sc_prop *p = &kw->u.props.props[slot - 1];
+        if (p->len == len && gt_swar_same(p->name, name, len))
+            return p;
+    }
+    return NULL;
+}
+
+/* A non-negative count keyword's value as size_t; past SIZE_MAX (1e300) it
+ * saturates: converting such a double is undefined behaviour. */
+static inline size_t sc_count_of(const gt_value *v)
+{
+    double number = v->u.num.number;
+    if (!(number > 0))
+        return 0;
+    return number >= 18446744073709551615.0 ? (size_t)-1 : (size_t)number;
+}
+
+/* Is `inst` one of the `enum` list's values? Strings by bytes, the rest by
+ * JSON equality. */
+static inline bool sc_enum_has(const gt_value *list, const gt_value *inst)
+{
+    for (size_t i = 0; i < list->u.arr.count; i++) {
+        const gt_value *item = list->u.arr.items[i];
+        if (item->type != inst->type) /* the common miss, without a call */
+            continue;
+        if (inst->type == GT_STRING ? item->u.str.len == inst->u.str.len &&
+                                          gt_swar_same(item->u.str.chars, inst->u.str.chars, inst->u.str.len)
+                                    : gt_value_equal(item, inst))
+            return true;
+    }
+    return false;
+}
+
+/* Does the number `inst` satisfy a bound keyword (maximum, minimum and their
+ * exclusive forms, draft 4's boolean flags included)? */
+static inline bool sc_bound_holds(const sc_node *n, const sc_kw *kw, const gt_value *inst)
+{
+    int cmp = gt_number_compare(inst, kw->value);
+    switch (kw->kind) {
+    case KW_MAXIMUM: return n->exclusive_max_flag ? cmp < 0 : cmp <= 0;
+    case KW_MINIMUM: return n->exclusive_min_flag ? cmp > 0 : cmp >= 0;
+    case KW_EXCLUSIVE_MAXIMUM: return cmp < 0;
+    default: return cmp > 0;
+    }
+}
+
+/* --- schema_fast.c --- */
+/* Subschema evaluations the fast pass found valid below the root, with the
+ * evaluations each cost, for the full evaluation that follows a "not valid":
+ * it skips them (their verdict is known and they add no error) and counts
+ * their cost, so its budget runs out exactly where it would have. The pass
+ * only appends (a valid document never needs them); the full evaluation
+ * indexes them by a small hash of (node, instance) when it starts. */
+#define SC_KNOWN_VALID_MAX 48u
+#define SC_KNOWN_VALID_SLOTS 128u /* a power of two, over twice SC_KNOWN_VALID_MAX */
+typedef struct sc_known_valid {
+    size_t count;
+    struct {
+        const sc_node *node;
+        const gt_value *inst;
+        size_t units;
+    } items[SC_KNOWN_VALID_MAX];
+    uint8_t slots[SC_KNOWN_VALID_SLOTS]; /* item index + 1, 0 = empty (filled by sc_known_valid_index) */
+} sc_known_valid;
+
+static inline size_t sc_known_slot(const sc_node *n, const gt_value *inst)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)n * 0x9e3779b97f4a7c15u) ^ ((uint64_t)(uintptr_t)inst * 0xc2b2ae3d27d4eb4fu);
+    return (size_t)(h ^ (h >> 29)) & (SC_KNOWN_VALID_SLOTS - 1);
+}
+
+/* Fill `slots` from the items (once, before lookups). */
+static inline void sc_known_valid_index(sc_known_valid *known)
+{
+    memset(known->slots, 0, sizeof known->slots);
+    for (size_t i = 0; i < known->count; i++) {
+        size_t at = sc_known_slot(known->items[i].node, known->items[i].inst);
+        while (known->slots[at] != 0)
+            at = (at + 1) & (SC_KNOWN_VALID_SLOTS - 1);
+        known->slots[at] = (uint8_t)(i + 1);
+    }
+}
+
+/* Evaluations (node, inst) cost when the fast pass found it valid, else 0. */
+static inline size_t sc_known_valid_units(const sc_known_valid *known, const sc_node *n, const gt_value *inst)
+{
+    if (known == NULL || known->count == 0)
+        return 0;
+    for (size_t at = sc_known_slot(n, inst);; at = (at + 1) & (SC_KNOWN_VALID_SLOTS - 1)) {
+        unsigned slot = known->slots[at];
+        if (slot == 0)
+            return 0;
+        if (known->items[slot - 1].node == n && known->items[slot - 1].inst == inst)
+            return known->items[slot - 1].units;
+    }
+}
+
+/* The valid-document fast pass: true only when `instance` is valid and the
+ * full evaluation (schema_validate.c) would find it valid with no limit hit;
+ * false when it is not valid or when the pass cannot tell (a keyword or a
+ * situation it leaves to the full evaluation). `*md` is the caller's match
+ * data (created when NULL and a regex needs it; the caller frees it). `known`
+ * (may be NULL; its count set to 0 by the caller) receives the valid
+ * subschema evaluations it saw. Used by gt_schema_validate before the full
+ * evaluation, never instead of it when the answer is false. */
+bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known);
+/* Fill a compiled node's fast-pass fields (gt_schema_compile, once per node). */
+void sc_fast_prepare(sc_node *n);
+/* May the fast pass run for this schema and these options at all? */
+bool sc_fast_usable(const gt_schema *schema);
+
 /* --- schema_keywords.c --- */
 /* Fill node->kws from its schema object (keyword order kept). */
 void sc_compile_keywords(gt_schema *s, sc_node *n);
@@ -279,7 +441,9 @@ char *sc_location_index(gt_arena *arena, const char *parent, size_t index);
 int sc_regex_compile(sc_regex *re, const char *pattern, size_t len, char *why, size_t why_size);
 /* 1 match, 0 no match, or PCRE2's negative error code (a limit hit, out of
  * memory). `match_data` is the caller's; `limits` (sc_regex_limits_new) may be
- * NULL for PCRE2's defaults. A JIT stack overflow falls back to the interpreter. */
+ * NULL for PCRE2's defaults. A JIT stack overflow falls back to the interpreter.
+ * A simple pattern (re->simple) decides a short ASCII subject itself, with the
+ * verdict PCRE2 would give (suite/test_schema.c checks both agree). */
 int sc_regex_search(const sc_regex *re, const char *text, size_t len, pcre2_match_data *match_data,
                     pcre2_match_context *limits);
 /* A match context with gauntlet's regex limits (limits.h) and a JIT stack that
@@ -299,6 +463,11 @@ const char *sc_registry_find(const gt_schema_registry *registry, const char *uri
 sc_format_fn sc_format_lookup(const char *name);
 
 /* --- schema_validate.c --- */
+/* gt_schema_validate without the fast pass: the full evaluation, which alone
+ * writes errors (the differential tests compare the two). `known` (may be
+ * NULL): what a fast pass found valid on this instance, to skip. */
+gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors,
+                                  sc_known_valid *known);
 size_t sc_utf8_length(const char *text, size_t len);
 /* A host name (schema_idna.c): LDH labels, A-labels that IDNA2008 accepts and,
  * with allow_unicode (idn-hostname), U-labels too. 1 valid, 0 not. */

@@ -88,6 +88,7 @@ typedef struct vctx {
     const gt_value *props_inst;
     const sc_kw *props_kw;
     uint64_t props_declared;
+    const sc_known_valid *known; /* what the fast pass found valid, or NULL */
     const void **guards; /* (node, instance) pairs entered at loop-guarded nodes */
     size_t guards_len, guards_cap;
     path_seg path_local[64];
@@ -108,32 +109,11 @@ size_t sc_utf8_length(const char *text, size_t len)
     return count;
 }
 
-/* Draft 4 defines an integer as "a JSON number without a fraction or
- * exponent part" (so 1.0 is not one); later drafts by value (1.0 and 1e2 are,
- * 1.0000000000000001 is not). */
-static bool is_integer_in(const gt_value *v, gt_schema_dialect dialect)
-{
-    return dialect == GT_SCHEMA_DRAFT4 ? (v->flags & GT_NUM_INTEGER_LITERAL) != 0 : gt_number_is_integer(v);
-}
-
-static inline uint32_t instance_bits(const gt_value *v, gt_schema_dialect dialect)
-{
-    switch (v->type) {
-    case GT_NULL: return SC_T_NULL;
-    case GT_FALSE:
-    case GT_TRUE: return SC_T_BOOLEAN;
-    case GT_NUMBER: return is_integer_in(v, dialect) ? SC_T_INTEGER | SC_T_NUMBER : SC_T_NUMBER;
-    case GT_STRING: return SC_T_STRING;
-    case GT_ARRAY: return SC_T_ARRAY;
-    case GT_OBJECT: return SC_T_OBJECT;
-    }
-    return 0;
-}
 
 static const char *instance_type_name(const gt_value *v, gt_schema_dialect dialect)
 {
     if (v->type == GT_NUMBER)
-        return is_integer_in(v, dialect) ? "integer" : "number";
+        return sc_is_integer_in(v, dialect) ? "integer" : "number";
     return gt_type_name(v->type);
 }
 
@@ -271,6 +251,19 @@ static void sb_quote(strbuf *b, const char *s, size_t len, size_t max)
     sb_puts(b, "\"");
 }
 
+/* Decimal digits of `value` into `out` (at least 21 bytes); returns the length. */
+static size_t put_decimal(char *out, size_t value)
+{
+    char digits[24];
+    size_t n = 0;
+    do
+        digits[n++] = (char)('0' + value % 10);
+    while ((value /= 10) != 0);
+    for (size_t i = 0; i < n; i++)
+        out[i] = digits[n - 1 - i];
+    return n;
+}
+
 static void render_paths(const vctx *c, strbuf *pointer, strbuf *dollar)
 {
     sb_puts(dollar, "$");
@@ -278,24 +271,27 @@ static void render_paths(const vctx *c, strbuf *pointer, strbuf *dollar)
         const path_seg *seg = &c->path[i];
         char digits[32];
         if (seg->key == NULL) {
-            snprintf(digits, sizeof digits, "%zu", seg->len);
-            sb_puts(pointer, "/"), sb_puts(pointer, digits);
-            sb_puts(dollar, "["), sb_puts(dollar, digits), sb_puts(dollar, "]");
+            digits[0] = '/';
+            size_t n = put_decimal(digits + 1, seg->len);
+            sb_put(pointer, digits, n + 1);
+            digits[0] = '[', digits[n + 1] = ']';
+            sb_put(dollar, digits, n + 2);
             continue;
         }
-        sb_puts(pointer, "/");
+        sb_put(pointer, "/", 1);
+        size_t run = 0; /* bytes since the last escaped one, written in one piece */
         for (size_t k = 0; k < seg->len; k++) {
-            if (seg->key[k] == '~')
-                sb_puts(pointer, "~0");
-            else if (seg->key[k] == '/')
-                sb_puts(pointer, "~1");
-            else
-                sb_put(pointer, seg->key + k, 1);
+            if (seg->key[k] != '~' && seg->key[k] != '/')
+                continue;
+            sb_put(pointer, seg->key + run, k - run);
+            sb_put(pointer, seg->key[k] == '~' ? "~0" : "~1", 2);
+            run = k + 1;
         }
+        sb_put(pointer, seg->key + run, seg->len - run);
         if (is_identifier(seg->key, seg->len))
-            sb_puts(dollar, "."), sb_put(dollar, seg->key, seg->len);
+            sb_put(dollar, ".", 1), sb_put(dollar, seg->key, seg->len);
         else
-            sb_puts(dollar, "["), sb_quote(dollar, seg->key, seg->len, (size_t)-1), sb_puts(dollar, "]");
+            sb_put(dollar, "[", 1), sb_quote(dollar, seg->key, seg->len, (size_t)-1), sb_put(dollar, "]", 1);
     }
 }
 
@@ -409,7 +405,7 @@ static inline bool charge(vctx *c, const char *location, size_t units)
 
 NOINLINE static bool kw_type(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst)
 {
-    if (instance_bits(inst, n->dialect) & kw->u.types)
+    if (sc_instance_bits(inst, n->dialect) & kw->u.types)
         return true;
     if (c->collect) {
         strbuf b;
@@ -447,15 +443,8 @@ static void render_value(strbuf *b, const gt_value *v, size_t max)
 NOINLINE static bool kw_enum(vctx *c, const sc_kw *kw, const gt_value *inst)
 {
     const gt_value *list = kw->value;
-    for (size_t i = 0; i < list->u.arr.count; i++) {
-        const gt_value *item = list->u.arr.items[i];
-        if (item->type != inst->type) /* the common miss, without a call */
-            continue;
-        if (inst->type == GT_STRING ? item->u.str.len == inst->u.str.len &&
-                                          gt_swar_same(item->u.str.chars, inst->u.str.chars, inst->u.str.len)
-                                    : gt_value_equal(item, inst))
-            return true;
-    }
+    if (sc_enum_has(list, inst))
+        return true;
     if (c->collect) {
         strbuf b;
         sb_init(&b);
@@ -509,14 +498,7 @@ static void bounds_message(const sc_node *n, char *buf, size_t cap)
 
 NOINLINE static bool kw_bound(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst)
 {
-    int cmp = gt_number_compare(inst, kw->value);
-    bool ok;
-    switch (kw->kind) {
-    case KW_MAXIMUM: ok = n->exclusive_max_flag ? cmp < 0 : cmp <= 0; break;
-    case KW_MINIMUM: ok = n->exclusive_min_flag ? cmp > 0 : cmp >= 0; break;
-    case KW_EXCLUSIVE_MAXIMUM: ok = cmp < 0; break;
-    default: ok = cmp > 0; break;
-    }
+    bool ok = sc_bound_holds(n, kw, inst);
     if (!ok && c->collect) {
         char message[256];
         bounds_message(n, message, sizeof message);
@@ -704,21 +686,12 @@ NOINLINE static bool kw_unique(vctx *c, const sc_kw *kw, const gt_value *inst)
     return true;
 }
 
-/* A non-negative count keyword's value as size_t; past SIZE_MAX (1e300) it
- * saturates: converting such a double is undefined behaviour. */
-static size_t count_of(const gt_value *v)
-{
-    double number = v->u.num.number;
-    if (!(number > 0))
-        return 0;
-    return number >= 18446744073709551615.0 ? (size_t)-1 : (size_t)number;
-}
 
 NOINLINE static bool kw_contains(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst, evalset *ev)
 {
     size_t count = inst->u.arr.count, matched = 0;
-    size_t min = n->min_contains ? count_of(n->min_contains) : 1;
-    size_t max = n->max_contains ? count_of(n->max_contains) : (size_t)-1;
+    size_t min = n->min_contains ? sc_count_of(n->min_contains) : 1;
+    size_t max = n->max_contains ? sc_count_of(n->max_contains) : (size_t)-1;
     bool annotate = n->dialect == GT_SCHEMA_DRAFT2020_12;
     bool saved = c->collect;
     c->collect = false;
@@ -765,20 +738,6 @@ static bool kw_unevaluated_items(vctx *c, const sc_kw *kw, const gt_value *inst,
 
 /* ---- objects ---- */
 
-/* The `properties` entry for a member name, or NULL: one hash probe, rarely two. */
-static const sc_prop *find_prop(const sc_kw *kw, const char *name, size_t len)
-{
-    uint32_t mask = kw->u.props.mask, at = sc_prop_hash(name, len) & mask;
-    for (uint32_t probes = 0; probes <= mask; probes++, at = (at + 1) & mask) { /* bounded: never loops */
-        uint32_t slot = kw->u.props.slots[at];
-        if (slot == 0)
-            return NULL;
-        const sc_prop *p = &kw->u.props.props[slot - 1];
-        if (p->len == len && gt_swar_same(p->name, name, len))
-            return p;
-    }
-    return NULL;
-}
 
 static bool kw_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalset *ev)
 {
@@ -787,7 +746,7 @@ static bool kw_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalse
     uint64_t declared = 0;
     for (i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
         const gt_member *m = &inst->u.obj.members[i];
-        const sc_prop *p = find_prop(kw, m->key, m->key_len);
+        const sc_prop *p = sc_find_prop(kw, m->key, m->key_len);
         if (p == NULL)
             continue;
         declared |= i < 64 ? 1ull << i : 0;
@@ -834,7 +793,7 @@ static bool matched_elsewhere(vctx *c, const sc_node *n, const gt_value *inst, s
     if (n->properties && c->props_inst == inst && c->props_kw == n->properties) {
         if ((c->props_declared >> i) & 1)
             return true;
-    } else if (n->properties && find_prop(n->properties, m->key, m->key_len))
+    } else if (n->properties && sc_find_prop(n->properties, m->key, m->key_len))
         return true;
     if (n->pattern_properties)
         for (size_t k = 0; k < n->pattern_properties->u.pats.count; k++)
@@ -1256,6 +1215,15 @@ static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evals
             add_error_at(c, c->errs->count, "false", n->location, "no value is allowed here");
         return false;
     }
+    if (!n->fast_leaf && c->memo_off == 0) {
+        /* found valid by the fast pass: no error to find, only its cost to count
+         * (unless the budget runs out inside: then it runs, to stop where it stops) */
+        size_t units = sc_known_valid_units(c->known, n, inst);
+        if (units != 0 && c->evaluations + units <= c->max_evaluations) {
+            c->evaluations += units;
+            return true;
+        }
+    }
     bool memo = n->memo && c->memo_ok && c->memo_off == 0;
     if (memo) {
         const memo_entry *seen = memo_find(c, n, inst);
@@ -1273,7 +1241,7 @@ static bool validate_node(vctx *c, const sc_node *n, const gt_value *inst, evals
     if (n->loop_guard && !enter_loop_guard(c, n, inst))
         return false;
     bool pushed = c->schema->uses_dynamic && push_scope(c, n->resource);
-    uint32_t bits = instance_bits(inst, n->dialect);
+    uint32_t bits = sc_instance_bits(inst, n->dialect);
     bool ok = true;
     for (size_t i = 0; i < n->nkw; i++) {
         const sc_kw *kw = &n->kws[i];
@@ -1372,9 +1340,46 @@ static void report_failure(vctx *c)
     }
 }
 
+/* The fast pass (schema_fast.c) for a valid document: VALID with the errors
+ * left exactly as the full evaluation leaves them for one, or -1 when the
+ * full evaluation must run (with what the pass found valid in `known`). */
+static int validate_fast(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors,
+                         sc_known_valid *known)
+{
+    if (!sc_fast_usable(schema) || (errors != NULL && errors->deadline_ms != 0))
+        return -1;
+    pcre2_match_data *md = errors ? errors->match_data : NULL;
+    bool valid = sc_fast_valid(schema, instance, &md, known);
+    if (errors == NULL) {
+        if (md != NULL)
+            pcre2_match_data_free(md);
+        return valid ? GT_SCHEMA_VALID : -1;
+    }
+    errors->match_data = md;
+    if (!valid)
+        return -1;
+    errors->failure = GT_SCHEMA_FAILURE_NONE;
+    gt_schema_errors_clear(errors);
+    if (errors->strings == NULL && (errors->strings = gt_arena_new()) == NULL)
+        return GT_SCHEMA_ERROR;
+    return GT_SCHEMA_VALID;
+}
+
 gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors)
 {
+    sc_known_valid known;
+    known.count = 0;
+    int fast = validate_fast(schema, instance, errors, &known);
+    return fast >= 0 ? (gt_schema_result)fast : sc_validate_full(schema, instance, errors, &known);
+}
+
+gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors,
+                                  sc_known_valid *known)
+{
     vctx c;
+    if (known != NULL && known->count > 0)
+        sc_known_valid_index(known);
+    c.known = known;
     c.schema = schema;
     c.errs = errors;
     c.collect = errors != NULL;

@@ -194,33 +194,34 @@ static FILE *create_in(const char *dir, const char *name)
     return f;
 }
 
-/* The line decoder copies plain bytes a word (8 bytes) at a time: an escape
- * (\", \n, \u00e9) or a raw control byte at any offset, inside a word or
- * across two, decodes to the same text as the byte-by-byte path. */
+/* The line decoder copies plain bytes 16 at a time (SSE2; 8 with SWAR
+ * elsewhere), then byte by byte: an escape (\", \n, \u00e9) or a raw control
+ * byte at any offset, inside a block, across two or in the tail, decodes to
+ * the same text as the byte-by-byte path. */
 START_TEST(jsonl_decoder_handles_escapes_at_every_offset)
 {
     char dir[] = "/tmp/gt-test-process-XXXXXX", command[2048], out[4096];
+    static const char as[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"; /* 40 */
     make_workload(dir, 1);
     FILE *f = create_in(dir, "s.json");
-    /* k: 23 'a' and one special character (a quote, a newline or an e-acute) */
-    fputs("{\"required\":[\"k\"],\"properties\":{\"k\":{\"type\":\"string\",\"minLength\":24,\"maxLength\":24,"
+    /* k: 39 'a' and one special character (a quote, a newline or an e-acute) */
+    fputs("{\"required\":[\"k\"],\"properties\":{\"k\":{\"type\":\"string\",\"minLength\":40,\"maxLength\":40,"
           "\"pattern\":\"^a*(\\\"|\\n|\u00e9)a*$\"}}}",
           f);
     fclose(f);
     f = create_in(dir, "d.jsonl");
     static const char *const specials[] = {"\\\\\\\"", "\\\\n", "\\u00e9"}; /* in the line: \\\" \\n \u00e9 */
     for (size_t kind = 0; kind < 3; kind++)
-        for (int at = 0; at < 24; at++)
-            fprintf(f, "\"{\\\"k\\\": \\\"%.*s%s%.*s\\\"}\"\n", at, "aaaaaaaaaaaaaaaaaaaaaaaa", specials[kind],
-                    23 - at, "aaaaaaaaaaaaaaaaaaaaaaaa");
+        for (int at = 0; at < 40; at++)
+            fprintf(f, "\"{\\\"k\\\": \\\"%.*s%s%.*s\\\"}\"\n", at, as, specials[kind], 39 - at, as);
     ck_assert_int_eq(fclose(f), 0);
     snprintf(command, sizeof command, "%s validate --schema %s/s.json --jsonl %s/d.jsonl", gauntlet(), dir, dir);
     ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 0);
-    ck_assert_str_eq(out, "72 valid, 0 invalid\n");
-    for (int at = 1; at < 20; at++) { /* a raw tab: not a JSON string literal, at any offset */
+    ck_assert_str_eq(out, "120 valid, 0 invalid\n");
+    for (int at = 1; at < 40; at++) { /* a raw tab: not a JSON string literal, at any offset */
         snprintf(command, sizeof command,
                  "printf '\"{\\\\\"k\\\\\": \\\\\"%.*s\\t%.*s\\\\\"}\"\\n' | %s validate --schema %s/s.json --jsonl - 2>&1",
-                 at, "aaaaaaaaaaaaaaaaaaaaaaaa", 23 - at, "aaaaaaaaaaaaaaaaaaaaaaaa", gauntlet(), dir);
+                 at, as, 39 - at, as, gauntlet(), dir);
         ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 2);
         ck_assert_str_eq(out, "gauntlet validate: -:1: not a JSON string literal\n");
     }

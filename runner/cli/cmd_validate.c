@@ -20,7 +20,7 @@
 #include "commands.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
-#include "reference/swar.h"
+#include "jsonl_literal.h"
 
 /* --jsonl reads the file in chunks this large into its own line buffer (which
  * grows only to hold the longest line): few read(2) calls, lines handed out in
@@ -212,118 +212,14 @@ static void tally_add(tally *t, const char *gate, const char *reason)
     snprintf(rc->reason, sizeof rc->reason, "%s", reason);
 }
 
-typedef struct line_buffer {
-    char *data;
-    size_t cap;
-} line_buffer;
-
-static int hex4(const char *p)
-{
-    int v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = p[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0)
-            return -1;
-        v = v * 16 + d;
-    }
-    return v;
-}
-
-static size_t put_utf8(char *w, unsigned long cp)
-{
-    if (cp < 0x80)
-        return w[0] = (char)cp, 1;
-    if (cp < 0x800)
-        return w[0] = (char)(0xc0 | (cp >> 6)), w[1] = (char)(0x80 | (cp & 0x3f)), 2;
-    if (cp < 0x10000)
-        return w[0] = (char)(0xe0 | (cp >> 12)), w[1] = (char)(0x80 | ((cp >> 6) & 0x3f)),
-               w[2] = (char)(0x80 | (cp & 0x3f)), 3;
-    w[0] = (char)(0xf0 | (cp >> 18)), w[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    w[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), w[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
-/* Fast path for the common line: exactly one string literal with ordinary
- * escapes. Returns the decoded length, or (size_t)-1 when the line needs the
- * full syntax gate (anything unusual, including lone surrogates). UTF-8 of the
- * decoded text is checked by the syntax gate that runs on it next. */
-static size_t decode_literal(const char *line, size_t len, line_buffer *buf)
-{
-    if (len < 2 || line[0] != '"' || line[len - 1] != '"')
-        return (size_t)-1;
-    if (buf->cap < len) {
-        char *grown = realloc(buf->data, len);
-        if (grown == NULL)
-            return (size_t)-1;
-        buf->data = grown, buf->cap = len;
-    }
-    char *w = buf->data;
-    for (size_t i = 1; i < len - 1; i++) {
-        if (i + 8 <= len - 1) {
-            /* a word at a time up to the next quote, backslash or control
-             * byte; w trails i, so the whole word fits the buffer */
-            uint64_t word = gt_swar_load((const unsigned char *)line + i);
-            uint64_t stops = gt_swar_string_stops(word);
-            memcpy(w, &word, sizeof word);
-            if (stops == 0) {
-                w += 8, i += 7;
-                continue;
-            }
-            unsigned run = gt_swar_first(stops);
-            w += run, i += run;
-        }
-        unsigned char c = (unsigned char)line[i];
-        if (c == '"' || c < 0x20)
-            return (size_t)-1;
-        if (c != '\\') {
-            *w++ = (char)c;
-            continue;
-        }
-        if (++i >= len - 1)
-            return (size_t)-1;
-        switch (line[i]) {
-        case '"': *w++ = '"'; break;
-        case '\\': *w++ = '\\'; break;
-        case '/': *w++ = '/'; break;
-        case 'b': *w++ = '\b'; break;
-        case 'f': *w++ = '\f'; break;
-        case 'n': *w++ = '\n'; break;
-        case 'r': *w++ = '\r'; break;
-        case 't': *w++ = '\t'; break;
-        case 'u': {
-            if (i + 4 >= len - 1)
-                return (size_t)-1;
-            long cp = hex4(line + i + 1);
-            i += 4;
-            if (cp < 0 || (cp >= 0xdc00 && cp <= 0xdfff))
-                return (size_t)-1;
-            if (cp >= 0xd800 && cp <= 0xdbff) {
-                if (i + 6 >= len - 1 || line[i + 1] != '\\' || line[i + 2] != 'u')
-                    return (size_t)-1;
-                long lo = hex4(line + i + 3);
-                if (lo < 0xdc00 || lo > 0xdfff)
-                    return (size_t)-1;
-                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                i += 6;
-            }
-            w += put_utf8(w, (unsigned long)cp);
-            break;
-        }
-        default: return (size_t)-1;
-        }
-    }
-    return (size_t)(w - buf->data);
-}
-
 /* One JSONL line: decode the string literal, then both gates. Returns 0, or 2
  * when the line is not a JSON string literal. */
 static int jsonl_line(const gt_schema *schema, const gt_parse_options *parse, gt_arena *arena, gt_schema_errors *errors,
-                      const char *line, size_t len, line_buffer *buf, tally *t)
+                      const char *line, size_t len, gt_jsonl_buffer *buf, tally *t)
 {
     gt_parse_error perr;
     const char *raw;
-    size_t raw_len = decode_literal(line, len, buf);
+    size_t raw_len = gt_jsonl_decode_literal(line, len, buf);
     if (raw_len != (size_t)-1)
         raw = buf->data;
     else {
@@ -416,7 +312,7 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
     line_reader reader = {in, NULL, 0, 0, 0, false};
     char *line;
     size_t n;
-    line_buffer buf = {0};
+    gt_jsonl_buffer buf = {0};
     gt_arena *arena = gt_arena_new();
     gt_schema_errors errors;
     gt_schema_errors_init(&errors);
