@@ -1325,7 +1325,7 @@ gt_mock_server *gt_mock_start(const gt_mock_options *options, char *err, size_t 
     server->daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL,
         0, NULL, NULL, handle, server, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
-        request_completed, server, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(256 * 1024),
+        request_completed, server, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)GT_MOCK_CONNECTION_MEMORY,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)GT_MOCK_CONNECTION_TIMEOUT_S, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)GT_MOCK_MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)GT_MOCK_MAX_CONNECTIONS_PER_IP,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);

@@ -44,6 +44,9 @@ DEFAULT_FILES = ("parse.c schema_validate.c schema_keywords.c semantic.c policy.
                  "stream.c sse.c repair.c wire_transform.c wire_strict.c")
 DEFAULT_SEED = 1
 DEFAULT_SAMPLE = 110
+# Reference files the case loader and reports use themselves: the harness
+# links unmutated, renamed copies of them (Builder.harness_library).
+HARNESS_FILES = ("parse.c", "semantic.c")
 # Lines about allocation failure or internal invariants: no case can reach them.
 SKIP_LINE = re.compile(r"alloc|strdup|OOM|out of memory|assert|abort\s*\(")
 # ... and a test of what an allocating call just returned (`p = malloc(...)`,
@@ -292,14 +295,18 @@ class Builder:
 
     def harness_library(self):
         """A copy of BUILD/libgtapp.a (runner, case loader, reports, mock) whose
-        objects call an unmutated, renamed copy of parse.c, so a parse.c mutant
-        reaches the reference pipeline but never the harness that loads the
-        corpus (objcopy --redefine-syms; the target_*.o objects, which run the
-        reference gates, keep calling the mutant)."""
+        objects call unmutated, renamed copies of HARNESS_FILES (parse.c, whose
+        gate reads every case file, and semantic.c, whose pointer checks the
+        loader uses), so a mutant there reaches the reference pipeline but never
+        the harness that loads the corpus (objcopy --redefine-syms; the
+        target_*.o objects, which run the reference gates, keep calling the
+        mutant)."""
         app = os.path.join(ROOT, self.build, "libgtapp.a")
-        parse_obj = os.path.join(ROOT, self.build, "reference", "parse.o")
-        out = subprocess.run(["nm", "-g", "--defined-only", parse_obj], capture_output=True, text=True).stdout
-        syms = [line.split()[2] for line in out.splitlines() if len(line.split()) == 3]
+        objs = [os.path.join(ROOT, self.build, "reference", f"{name[:-2]}.o") for name in HARNESS_FILES]
+        syms = []
+        for obj in objs:
+            out = subprocess.run(["nm", "-g", "--defined-only", obj], capture_output=True, text=True).stdout
+            syms += [line.split()[2] for line in out.splitlines() if len(line.split()) == 3]
         d = os.path.join(self.workdir, "harness")
         os.makedirs(d, exist_ok=True)
         mapping = os.path.join(d, "syms.map")
@@ -314,9 +321,11 @@ class Builder:
         for m in harness:
             subprocess.run(["objcopy", f"--redefine-syms={mapping}", os.path.join(d, m)], check=True)
             renamed.append(os.path.join(d, m))
-        copy = os.path.join(d, "parse_harness.o")
-        subprocess.run(["objcopy", f"--redefine-syms={mapping}", parse_obj, copy], check=True)
-        subprocess.run(["ar", "rs", lib] + renamed + [copy], check=True)
+        for obj in objs:
+            copy = os.path.join(d, os.path.basename(obj)[:-2] + "_harness.o")
+            subprocess.run(["objcopy", f"--redefine-syms={mapping}", obj, copy], check=True)
+            renamed.append(copy)
+        subprocess.run(["ar", "rs", lib] + renamed, check=True)
         return lib
 
     def compile_line(self, name):

@@ -100,6 +100,29 @@ static void assert_anthropic_error(const response *r, long status, const char *t
 
 /* ---- endpoints ------------------------------------------------------------- */
 
+/* The connection pool (GT_MOCK_CONNECTION_MEMORY) holds the header block: a
+ * 50 KB header is served, one larger than the pool is refused with 431. */
+START_TEST(header_block_bounded_by_connection_memory)
+{
+    size_t big = GT_MOCK_CONNECTION_MEMORY + 4096, fits = 50000;
+    char *header = malloc(big + 16);
+    ck_assert_ptr_nonnull(header);
+    memcpy(header, "x-big: ", 7);
+    memset(header + 7, 'x', fits);
+    header[7 + fits] = '\0';
+    const char *extra[] = {header, NULL};
+    response r = request(NULL, "/v1/messages", ANTHROPIC_BODY("false"), extra);
+    ck_assert_int_eq(r.status, 200);
+    release(&r);
+    memset(header + 7, 'x', big);
+    header[7 + big] = '\0';
+    r = request(NULL, "/v1/messages", ANTHROPIC_BODY("false"), extra);
+    ck_assert_int_eq(r.status, 431);
+    release(&r);
+    free(header);
+}
+END_TEST
+
 START_TEST(messages_json_without_scenario)
 {
     response r = post("/v1/messages?beta=true", ANTHROPIC_BODY("false"));
@@ -940,6 +963,7 @@ static Suite *make_suite(void)
     tcase_add_checked_fixture(endpoints, start, stop);
     tcase_set_timeout(endpoints, 60);
     tcase_add_test(endpoints, messages_json_without_scenario);
+    tcase_add_test(endpoints, header_block_bounded_by_connection_memory);
     tcase_add_test(endpoints, messages_stream_event_sequence);
     tcase_add_test(endpoints, messages_json_from_script_keeps_input);
     tcase_add_test(endpoints, count_tokens_and_models);
