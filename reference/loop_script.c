@@ -428,9 +428,10 @@ static bool load_stream(loader *ld, const gt_value *value, const char *pointer, 
             return oom(ld);
         size_t bad = 0;
         if (gt_stream_render_events(list, turn->provider, &out, ends, &bad) != 0) {
+            bool out_of_memory = out.failed; /* gt_buffer_free clears the flag */
             free(ends);
             gt_buffer_free(&out);
-            if (out.failed)
+            if (out_of_memory)
                 return oom(ld);
             char item[256];
             child_index(item, sizeof item, at, bad);
