@@ -685,29 +685,9 @@ sc_node *sc_resolve_ref(gt_schema *s, const sc_node *node, const char *ref, cons
  * own keywords)? Only such nodes are memoised during validation. */
 static bool has_subschemas(const sc_node *n)
 {
-    for (size_t i = 0; i < n->nkw; i++) {
-        switch (n->kws[i].kind) {
-        case KW_TYPE:
-        case KW_ENUM:
-        case KW_CONST:
-        case KW_MULTIPLE_OF:
-        case KW_MAXIMUM:
-        case KW_EXCLUSIVE_MAXIMUM:
-        case KW_MINIMUM:
-        case KW_EXCLUSIVE_MINIMUM:
-        case KW_MAX_LENGTH:
-        case KW_MIN_LENGTH:
-        case KW_PATTERN:
-        case KW_FORMAT:
-        case KW_MAX_ITEMS:
-        case KW_MIN_ITEMS:
-        case KW_UNIQUE_ITEMS:
-        case KW_MAX_PROPERTIES:
-        case KW_MIN_PROPERTIES:
-        case KW_REQUIRED: break;
-        default: return true;
-        }
-    }
+    for (size_t i = 0; i < n->nkw; i++)
+        if (!sc_kind_is_leaf(n->kws[i].kind))
+            return true;
     return false;
 }
 

@@ -252,33 +252,7 @@ static bool fast_all_of(fctx *f, const sc_kw *kw, const gt_value *inst)
     return true;
 }
 
-/* Is `kind` a keyword that looks at the instance alone (fast_leaf_kw)? */
-static bool is_leaf_kind(sc_kind kind)
-{
-    switch (kind) {
-    case KW_TYPE:
-    case KW_ENUM:
-    case KW_CONST:
-    case KW_MULTIPLE_OF:
-    case KW_MAXIMUM:
-    case KW_MINIMUM:
-    case KW_EXCLUSIVE_MAXIMUM:
-    case KW_EXCLUSIVE_MINIMUM:
-    case KW_MAX_LENGTH:
-    case KW_MIN_LENGTH:
-    case KW_PATTERN:
-    case KW_FORMAT:
-    case KW_MAX_ITEMS:
-    case KW_MIN_ITEMS:
-    case KW_UNIQUE_ITEMS:
-    case KW_MAX_PROPERTIES:
-    case KW_MIN_PROPERTIES:
-    case KW_REQUIRED: return true;
-    default: return false;
-    }
-}
-
-/* A keyword of is_leaf_kind (`required` here without what `properties` saw).
+/* A keyword of sc_kind_is_leaf (`required` here without what `properties` saw).
  * Inlined into both callers: a call per keyword was a tenth of the pass. */
 static inline __attribute__((always_inline)) bool fast_leaf_kw(fctx *f, const sc_node *n, const sc_kw *kw, const gt_value *inst, uint32_t bits)
 {
@@ -420,7 +394,7 @@ void sc_fast_prepare(sc_node *n)
             required = kw;
         if (kw->kind == KW_MULTIPLE_OF)
             kw->u.pow10_fraction = pow10_fraction(kw->value);
-        n->fast_leaf &= is_leaf_kind(kw->kind);
+        n->fast_leaf &= sc_kind_is_leaf(kw->kind);
     }
     n->fast_ref = n->nkw == 1 && n->kws[0].kind == KW_REF ? n->kws[0].u.ref.target : NULL;
     n->fast_types = n->nkw == 1 && n->kws[0].kind == KW_TYPE ? n->kws[0].u.types : 0;

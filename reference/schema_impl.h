@@ -81,6 +81,34 @@ typedef enum sc_kind {
     KW_UNEVALUATED_PROPERTIES
 } sc_kind;
 
+/* Does a keyword of `kind` look at the instance alone (no subschema)? A node
+ * of only such keywords costs no more than its own checks: it is not memoised
+ * (schema_compile.c) and the fast pass checks it without a call (schema_fast.c). */
+static inline bool sc_kind_is_leaf(sc_kind kind)
+{
+    switch (kind) {
+    case KW_TYPE:
+    case KW_ENUM:
+    case KW_CONST:
+    case KW_MULTIPLE_OF:
+    case KW_MAXIMUM:
+    case KW_MINIMUM:
+    case KW_EXCLUSIVE_MAXIMUM:
+    case KW_EXCLUSIVE_MINIMUM:
+    case KW_MAX_LENGTH:
+    case KW_MIN_LENGTH:
+    case KW_PATTERN:
+    case KW_FORMAT:
+    case KW_MAX_ITEMS:
+    case KW_MIN_ITEMS:
+    case KW_UNIQUE_ITEMS:
+    case KW_MAX_PROPERTIES:
+    case KW_MIN_PROPERTIES:
+    case KW_REQUIRED: return true;
+    default: return false;
+    }
+}
+
 typedef struct sc_node sc_node;
 typedef struct sc_resource sc_resource;
 
