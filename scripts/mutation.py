@@ -13,7 +13,7 @@ A mutant is *killed* only when a case fails. Everything else is reported
 apart: `loader` (a case file could not be loaded, exit 2), `crash` (the
 runner died on a signal), `timeout` (the run overran), `error` (a case
 errored: crashed or timed out inside the target), `stillborn` (does not
-compile), `equivalent` (listed in scripts/mutation-equivalent.txt, not run).
+compile, or breaks a C constraint: CONSTRAINT_WARNINGS), `equivalent` (listed in scripts/mutation-equivalent.txt, not run).
 Score = killed / (mutants - stillborn - equivalent).
 
 Usage: scripts/mutation.py [--build DIR] [--seed N] [--sample N] [--files F...]
@@ -43,6 +43,9 @@ EQUIVALENT_FILE = os.path.join(ROOT, "scripts", "mutation-equivalent.txt")
 DEFAULT_FILES = ("parse.c schema_validate.c schema_keywords.c semantic.c policy.c loop.c "
                  "stream.c sse.c repair.c wire_transform.c wire_strict.c")
 DEFAULT_SEED = 1
+# Diagnostics of C constraint violations (errors by default from GCC 14 on).
+CONSTRAINT_WARNINGS = ("int-conversion", "incompatible-pointer-types", "implicit-function-declaration",
+                       "implicit-int")
 DEFAULT_SAMPLE = 110
 # Reference files the case loader and reports use themselves: the harness
 # links unmutated, renamed copies of them (Builder.harness_library).
@@ -209,17 +212,30 @@ def file_mutants(path):
     return mutants
 
 
-def sample_mutants(files, seed, sample):
+def sample_mutants(files, seed, sample, equivalent=frozenset()):
     """A seeded, stratified sample: `sample` mutants spread evenly over `files`
     (each file drawn with its own generator, so adding a file does not
-    reshuffle the others), in file then line order."""
+    reshuffle the others), in file then line order.
+
+    Each file's pool is shuffled and read from the front until `count`
+    mutants not listed in `equivalent` are taken: a listed mutant met on the
+    way is kept in the sample (shown as `equivalent`) but does not take a
+    measured mutant's place, so every file is measured on `count` mutants
+    whatever the list holds (a listed mutant costs no run, and a list that
+    grows does not shrink what is measured)."""
     chosen = []
     per_file = [sample // len(files)] * len(files)
     for i in random.Random(f"{seed}:remainder").sample(range(len(files)), sample % len(files)):
         per_file[i] += 1
     for name, count in zip(files, per_file):
         pool = file_mutants(os.path.join(ROOT, "reference", name))
-        picked = random.Random(f"{seed}:{name}").sample(pool, min(count, len(pool)))
+        random.Random(f"{seed}:{name}").shuffle(pool)
+        picked, measured = [], 0
+        for m in pool:
+            if measured == count:
+                break
+            picked.append(m)
+            measured += m["id"] not in equivalent
         chosen.extend(sorted(picked, key=lambda m: (m["line"], m["id"])))
     return chosen
 
@@ -335,6 +351,12 @@ class Builder:
             # The mutant's copy sits in its own folder, so the headers beside
             # the original (decimal.h, schema_impl.h, ...) are put on the path.
             line = line.replace(f"reference/{name}", "-iquote reference {src}")
+            # What C forbids (a constraint violation a compiler must diagnose,
+            # and GCC 14 rejects by default) makes a mutant stillborn: `{0}`
+            # turned into `{1}` for a struct whose first member is a pointer
+            # is not a C program (C11 6.7.9p11, 6.5.16.1p1), only a warning
+            # on older compilers. Other warnings still compile.
+            line += " " + " ".join("-Werror=" + w for w in CONSTRAINT_WARNINGS)
             self.compile[name] = line.replace(f"-o {obj}", "-o {obj}")
         return self.compile[name]
 
@@ -451,14 +473,15 @@ def score_table(results, files):
 
 def run(args):
     files = args.files
-    mutants = sample_mutants(files, args.seed, args.sample)
+    equivalent = load_equivalent()
+    mutants = sample_mutants(files, args.seed, args.sample, equivalent)
     if args.only:
         mutants = [m for name in files for m in file_mutants(os.path.join(ROOT, "reference", name)) if m["id"] in args.only]
     if args.list:
         for m in mutants:
-            print(f"{m['id']} {m['file']}:{m['line']} {m['op']:<6} {shown(m)}")
+            mark = " (listed equivalent)" if m["id"] in equivalent else ""
+            print(f"{m['id']} {m['file']}:{m['line']} {m['op']:<6} {shown(m)}{mark}")
         return 0
-    equivalent = load_equivalent()
     stale = stale_equivalents(equivalent)
     if stale:
         print(f"mutation: {len(stale)} line(s) of {os.path.relpath(EQUIVALENT_FILE, ROOT)} name no mutant of "
@@ -546,6 +569,11 @@ def self_test(args):
         problems.append("seeds 7 and 8 drew the same sample")
     for m in first:
         print(f"  {m['id']} {m['file']}:{m['line']} {m['op']:<6} {shown(m)}")
+    # A listed (equivalent) mutant stays in the sample but takes no measured place.
+    listed = frozenset(m["id"] for m in first[:3])
+    redrawn = sample_mutants(["policy.c", "parse.c"], 7, 6, listed)
+    if sum(m["id"] not in listed for m in redrawn) != 6 or not listed <= {m["id"] for m in redrawn}:
+        problems.append("listed mutants took measured places in the sample (or left it)")
     # Tests of what an allocation returned are not mutated; other NULL tests are.
     after = {"s->sse", "left", "consumed"}
     for code, want in (("    if (s->sse == NULL) {", True), ("if (left == NULL || consumed == NULL)", True),
@@ -595,6 +623,19 @@ def self_test(args):
                                 "expected crash, then killed file by file")
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
+    # A pointer initialised from an integer is not C: stillborn, not run.
+    pointer_one = [m for m in file_mutants(os.path.join(ROOT, "reference", "loop.c"))
+                   if m["op"] == "const" and m["original"].strip() == "gt_buffer text = {0};"
+                   and m["mutated"].strip() == "gt_buffer text = {1};"]
+    workdir = tempfile.mkdtemp(prefix="gt-mutation-self-")
+    try:
+        if not pointer_one:
+            problems.append("the known constraint-violating mutant (gt_buffer text = {1}) is gone: pick another")
+        elif Builder(args.build, workdir).build_mutant(pointer_one[0]) is not None:
+            problems.append(f"mutant {pointer_one[0]['id']} (a pointer initialised from 1) compiled: "
+                            "it must be stillborn")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
     # A file that includes a private header beside it (parse.c: decimal.h)
     # must compile from the mutant's own folder too: an unchanged copy, built
     # the way a mutant is (with the build's flags, -Werror included).
