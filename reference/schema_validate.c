@@ -1164,13 +1164,17 @@ static const memo_entry *memo_find(const vctx *c, const sc_node *n, const gt_val
 {
     if (c->memo == NULL)
         return NULL;
-    for (size_t at = memo_slot(c, n, inst);; at = (at + 1) & (c->memo_cap - 1)) {
+    /* At most memo_cap probes: the table is kept half empty, but the end of
+     * the search must not rest on that alone (a full table is a miss). */
+    size_t at = memo_slot(c, n, inst);
+    for (size_t probes = 0; probes < c->memo_cap; probes++, at = (at + 1) & (c->memo_cap - 1)) {
         const memo_entry *e = &c->memo[at];
         if (e->node == NULL)
             return NULL;
         if (e->node == n && e->inst == inst)
             return e;
     }
+    return NULL;
 }
 
 /* Remember a verdict; silently forgets when full or out of memory (the memo
@@ -1196,9 +1200,12 @@ static void memo_store(vctx *c, const sc_node *n, const gt_value *inst, bool val
         }
         free(old);
     }
-    size_t at = memo_slot(c, n, inst);
-    while (c->memo[at].node != NULL && !(c->memo[at].node == n && c->memo[at].inst == inst))
+    size_t at = memo_slot(c, n, inst), probes = 0;
+    while (c->memo[at].node != NULL && !(c->memo[at].node == n && c->memo[at].inst == inst)) {
+        if (++probes == c->memo_cap)
+            return; /* full (see memo_find): forget */
         at = (at + 1) & (c->memo_cap - 1);
+    }
     if (c->memo[at].node == NULL)
         c->memo_count++;
     c->memo[at] = (memo_entry){n, inst, valid};
