@@ -503,6 +503,8 @@ def run(args):
             print(f"mutation: the unmutated corpus run is not clean ({status} {failed[:5]}): fix that first")
             return 2
         timeout = max(20.0, 20 * baseline)
+        with open(base_report, encoding="utf-8") as f:
+            tiers = {c["id"]: c.get("tier", "required") for c in json.load(f).get("cases", [])}
         print(f"mutation: seed {args.seed}, {len(mutants)} mutants over {len(files)} files, build {args.build}, target {args.target}")
         for i, m in enumerate(mutants, 1):
             after = None
@@ -528,7 +530,10 @@ def run(args):
                         if again == "killed":
                             after, status, failed = status, again, again_failed
                 shutil.rmtree(os.path.join(workdir, m["id"]), ignore_errors=True)
-            results.append(dict(m, status=status, failed=failed[:3], after=after))
+            # required-tier failures first: a kill the certification rests on
+            failed = sorted(failed, key=lambda i: tiers.get(i, "required") != "required")
+            results.append(dict(m, status=status, failed=failed[:3], after=after,
+                                optional_only=status == "killed" and tiers.get(failed[0]) == "optional"))
             note = f" (whole corpus: {after}; a case failed when replayed file by file or case by case)" if after else ""
             print(f"[{i}/{len(mutants)}] {status:<10} {m['id']} {m['file']}:{m['line']} {m['op']}{note}", flush=True)
     except KeyboardInterrupt:
@@ -541,6 +546,11 @@ def run(args):
     if rescued:
         print(f"\nkilled file by file or case by case after a whole-corpus {'/'.join(sorted({r['after'] for r in rescued}))} "
               f"({len(rescued)}): " + " ".join(r["id"] for r in rescued))
+    optional = [r for r in results if r.get("optional_only")]
+    if optional:
+        print(f"\nkilled only by optional-tier cases ({len(optional)} of "
+              f"{sum(r['status'] == 'killed' for r in results)} kills; gauntlet's own choices, docs/corpus-format.md): "
+              + " ".join(f"{r['id']} ({r['file']}: {r['failed'][0]})" for r in optional))
     left = [r for r in results if r["status"] not in ("killed", "stillborn", "equivalent")]
     if left:
         print(f"\nnot killed by a case ({len(left)}):")
