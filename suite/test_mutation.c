@@ -7,6 +7,7 @@
 #include "gt_test.h"
 
 #include <libgen.h>
+#include <stdbool.h>
 
 /* The build directory the suite runs from: the folder of $GAUNTLET. */
 static void build_dir(char *out, size_t out_len)
@@ -14,6 +15,27 @@ static void build_dir(char *out, size_t out_len)
     char path[1024];
     snprintf(path, sizeof path, "%s", getenv("GAUNTLET") != NULL ? getenv("GAUNTLET") : "build/gauntlet");
     snprintf(out, out_len, "%s", dirname(path));
+}
+
+/* Drop the lines of a --list that show listed equivalents met on the way:
+ * they take no measured place, so the sample size counts the others. */
+static void drop_equivalent_lines(char *text)
+{
+    char *w = text;
+    for (char *line = text; *line != '\0';) {
+        char *nl = strchr(line, '\n');
+        size_t len = nl != NULL ? (size_t)(nl - line) + 1 : strlen(line);
+        char saved = line[len];
+        line[len] = '\0';
+        bool equivalent = strstr(line, "(listed equivalent)") != NULL;
+        line[len] = saved;
+        if (!equivalent) {
+            memmove(w, line, len);
+            w += len;
+        }
+        line += len;
+    }
+    *w = '\0';
 }
 
 START_TEST(test_sample_is_seeded)
@@ -28,6 +50,7 @@ START_TEST(test_sample_is_seeded)
     ck_assert_int_eq(gt_test_shell(command, other, sizeof other), 0);
     ck_assert_str_eq(first, again);
     ck_assert_str_ne(first, other);
+    drop_equivalent_lines(first);
     ck_assert_uint_eq(gt_test_count_of(first, "\n"), 8);
     /* stratified: 4 of each file, each line "id file:line op mutated" */
     ck_assert_uint_eq(gt_test_count_of(first, " policy.c:"), 4);
