@@ -281,10 +281,17 @@ int gt_contract_upgrade(const gt_contract *contract, const gt_value *value, unsi
         gt_schema_errors errors;
         gt_schema_errors_init(&errors);
         gt_schema_result verdict = gt_schema_validate(contract->current_schema, at, &errors);
-        if (verdict == GT_SCHEMA_INVALID && errors.count > 0)
+        /* a bound hit (schema_ref_cycle, evaluation_budget, ...) rejects with the
+         * bound as the reason, as the structure gate does; only out of memory is an error */
+        const char *limit = verdict == GT_SCHEMA_ERROR && gt_schema_failure_is_limit(errors.failure)
+                                ? gt_schema_failure_code_str(errors.failure)
+                                : NULL;
+        if ((verdict == GT_SCHEMA_INVALID || limit != NULL) && errors.count > 0)
             snprintf(result->message, sizeof result->message, "the migrated value fails %s-v%u: %s: %s",
                      contract->name, contract->current, errors.items[0].instance_path_dollar, errors.items[0].message);
         gt_schema_errors_free(&errors);
+        if (limit != NULL)
+            return reject(result, limit);
         if (verdict == GT_SCHEMA_ERROR)
             return -1;
         if (verdict == GT_SCHEMA_INVALID)

@@ -102,7 +102,8 @@ typedef struct gt_contract_result {
     gt_contract_status status;
     unsigned from_version;  /* version the output was read as (0 = unknown) */
     const gt_value *value;  /* the current-version value (in the caller's arena) unless rejected */
-    const char *reason;     /* GT_REASON_CONTRACT_* when rejected */
+    const char *reason;     /* GT_REASON_CONTRACT_* when rejected, or the bound hit while checking the
+                             * migrated value (gt_schema_failure_code_str: "schema_ref_cycle", ...) */
     char message[256];
 } gt_contract_result;
 
