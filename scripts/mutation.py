@@ -49,7 +49,7 @@ CONSTRAINT_WARNINGS = ("int-conversion", "incompatible-pointer-types", "implicit
 DEFAULT_SAMPLE = 110
 # Reference files the case loader and reports use themselves: the harness
 # links unmutated, renamed copies of them (Builder.harness_library).
-HARNESS_FILES = ("parse.c", "semantic.c")
+HARNESS_FILES = ("parse.c", "semantic.c", "schema_registry.c")
 # Lines about allocation failure or internal invariants: no case can reach them.
 SKIP_LINE = re.compile(r"alloc|strdup|OOM|out of memory|assert|abort\s*\(")
 # ... and a test of what an allocating call just returned (`p = malloc(...)`,
@@ -312,8 +312,9 @@ class Builder:
     def harness_library(self):
         """A copy of BUILD/libgtapp.a (runner, case loader, reports, mock) whose
         objects call unmutated, renamed copies of HARNESS_FILES (parse.c, whose
-        gate reads every case file, and semantic.c, whose pointer checks the
-        loader uses), so a mutant there reaches the reference pipeline but never
+        gate reads every case file, semantic.c, whose pointer checks the
+        loader uses, and schema_registry.c, through which the loader parses
+        corpus/schemas/), so a mutant there reaches the reference pipeline but never
         the harness that loads the corpus (objcopy --redefine-syms; the
         target_*.o objects, which run the reference gates, keep calling the
         mutant)."""
