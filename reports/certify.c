@@ -35,8 +35,8 @@ static bool accounting_given(const gt_accounting *accounting)
 
 bool gt_report_has_accounting(const gt_case_result *result)
 {
-    if (result->outcome == GT_OUTCOME_SKIP)
-        return false; /* the target does not implement the layer: nothing to compare */
+    if (result->outcome == GT_OUTCOME_SKIP || result->outcome == GT_OUTCOME_NOT_APPLICABLE)
+        return false; /* the target does not implement the layer or claim the case: nothing to compare */
     return result->kase->expect.accounting_given || accounting_given(&result->kase->expect.accounting) ||
            (result->observed.has_accounting && accounting_given(&result->observed.accounting));
 }
@@ -47,7 +47,8 @@ void gt_report_accounting_sum(const gt_run *run, gt_report_accounting_totals *to
     for (size_t i = 0; i < run->count; i++) {
         const gt_case_result *result = &run->results[i];
         const gt_accounting *want = &result->kase->expect.accounting;
-        if (result->outcome == GT_OUTCOME_SKIP || (!result->kase->expect.accounting_given && !accounting_given(want)))
+        if (result->outcome == GT_OUTCOME_SKIP || result->outcome == GT_OUTCOME_NOT_APPLICABLE ||
+            (!result->kase->expect.accounting_given && !accounting_given(want)))
             continue;
         totals->cases++;
         for (size_t f = 0; f < 6; f++)
@@ -72,6 +73,11 @@ void gt_report_accounting_sum(const gt_run *run, gt_report_accounting_totals *to
         else
             totals->mismatched++;
     }
+}
+
+bool gt_report_figures_judged(const gt_run *run)
+{
+    return (gt_run_claims(run) & ((1u << GT_PROFILE_CLAUDE_CODE) | (1u << GT_PROFILE_REPAIR_LOOP))) != 0;
 }
 
 double gt_report_pass_rate(const gt_run_counts *row)
@@ -112,6 +118,76 @@ void gt_report_split_name(const char *target_name, char *name, size_t name_len, 
     }
     snprintf(name, name_len, "%.*s", (int)(space - target_name), target_name);
     snprintf(version, version_len, "%s", last);
+}
+
+void gt_report_count_profiles(const gt_corpus *corpus, gt_report_info *info)
+{
+    memset(info->required_by_profiles, 0, sizeof info->required_by_profiles);
+    for (size_t i = 0; i < gt_corpus_count(corpus); i++) {
+        const gt_case *kase = gt_corpus_case(corpus, i);
+        if (kase->tier == GT_TIER_REQUIRED)
+            info->required_by_profiles[kase->profiles & GT_PROFILES_ALL]++;
+    }
+    info->profiles_known = true;
+}
+
+void gt_report_coverage_of(const gt_run *run, const gt_report_info *info, unsigned mask, gt_report_coverage *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t in_run = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (result->kase == NULL || result->kase->tier != GT_TIER_REQUIRED || !(result->kase->profiles & mask))
+            continue;
+        in_run++;
+        switch (result->outcome) {
+        case GT_OUTCOME_PASS: out->ran++, out->passed++; break;
+        case GT_OUTCOME_FAIL: out->ran++; break;
+        case GT_OUTCOME_ERROR: out->errors++; break;
+        case GT_OUTCOME_SKIP: out->skipped++; break;
+        case GT_OUTCOME_NOT_APPLICABLE: break;
+        }
+    }
+    out->held = in_run;
+    if (info != NULL && info->profiles_known) {
+        size_t held = 0;
+        for (unsigned m = 0; m < (1u << GT_PROFILE_COUNT); m++)
+            if (m & mask)
+                held += info->required_by_profiles[m];
+        if (held > out->held)
+            out->held = held; /* filtered out or another shard's: held, not run */
+    }
+}
+
+double gt_report_coverage_share(const gt_report_coverage *coverage)
+{
+    return coverage->held == 0 ? 0.0 : (double)coverage->ran / (double)coverage->held;
+}
+
+char *gt_report_thousands(char *text, size_t len, size_t value)
+{
+    char digits[32];
+    int n = snprintf(digits, sizeof digits, "%zu", value);
+    size_t used = 0;
+    for (int i = 0; i < n && used + 2 < len; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            text[used++] = ',';
+        text[used++] = digits[i];
+    }
+    if (len > 0)
+        text[used < len ? used : len - 1] = '\0';
+    return text;
+}
+
+void gt_report_coverage_text(char *text, size_t len, const char *profile, const gt_report_coverage *coverage)
+{
+    char ran[32], held[32], passed[32];
+    double share = gt_report_coverage_share(coverage) * 100.0;
+    /* floored to one decimal: 99.96% of a profile is not shown as 100% */
+    share = (double)(long long)(share * 10.0) / 10.0;
+    snprintf(text, len, "%s: %s of %s required cases ran (%.1f%%), %s passed", profile,
+             gt_report_thousands(ran, sizeof ran, coverage->ran), gt_report_thousands(held, sizeof held, coverage->held),
+             share, gt_report_thousands(passed, sizeof passed, coverage->passed));
 }
 
 /* Each field is hashed with its length first, so no two different corpora

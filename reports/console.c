@@ -35,12 +35,16 @@ static void table_row(FILE *out, const char *name, const gt_run_counts *row, boo
     fputc('\n', out);
 }
 
-void gt_report_console_summary(FILE *out, const gt_run *run, bool colour)
+void gt_report_console_summary(FILE *out, const gt_run *run, const gt_report_info *info, bool colour)
 {
     gt_run_counts counts[GT_GATE_COUNT + 1];
     gt_run_count(run, counts);
 
-    fprintf(out, "%zu case%s against ", run->count, run->count == 1 ? "" : "s");
+    if (counts[GT_GATE_COUNT].not_applicable > 0)
+        fprintf(out, "%zu of %zu cases (%zu not applicable) against ", counts[GT_GATE_COUNT].cases, run->count,
+                counts[GT_GATE_COUNT].not_applicable);
+    else
+        fprintf(out, "%zu case%s against ", run->count, run->count == 1 ? "" : "s");
     gt_report_console_text(out, run->target_name ? run->target_name : run->target);
     fputs(" (", out);
     gt_report_console_text(out, run->target);
@@ -55,22 +59,34 @@ void gt_report_console_summary(FILE *out, const gt_run *run, bool colour)
     char required[64], optional[64];
     gt_report_tier_rates(run, required, optional);
     fprintf(out, "tiers      required %s, optional %s\n", required, optional);
+    gt_report_console_classes(out, run, colour);
+    gt_report_console_coverage(out, run, info, colour);
     gt_report_console_accounting(out, run, colour);
 
-    /* failures and errors first, then skips: one line per case either way
-     * (the run's stdout contract), in corpus order within each group */
+    /* failures and errors first, then skips, then the other-reason passes:
+     * one line per case (the run's stdout contract), in corpus order within
+     * each group; not-applicable cases are counted above, not listed */
     bool first = true;
-    for (size_t k = 0; k < 2 * run->count; k++) {
-        bool skips_pass = k >= run->count;
-        const gt_case_result *result = &run->results[skips_pass ? k - run->count : k];
-        if ((result->outcome == GT_OUTCOME_SKIP) != skips_pass)
+    for (size_t k = 0; k < 3 * run->count; k++) {
+        size_t group = k / (run->count ? run->count : 1);
+        const gt_case_result *result = &run->results[k % run->count];
+        size_t in_group = result->outcome == GT_OUTCOME_SKIP ? 1
+                          : result->outcome == GT_OUTCOME_PASS && result->verdict_class == GT_CLASS_OTHER_REASON
+                              ? 2
+                              : 0;
+        if (in_group != group)
             continue;
         const char *label = NULL, *label_colour = COLOUR_RED;
         switch (result->outcome) {
-        case GT_OUTCOME_PASS: continue;
+        case GT_OUTCOME_PASS:
+            if (result->verdict_class != GT_CLASS_OTHER_REASON)
+                continue;
+            label = "OTHER-REASON", label_colour = COLOUR_YELLOW;
+            break;
         case GT_OUTCOME_FAIL: label = "FAIL"; break;
         case GT_OUTCOME_ERROR: label = "ERROR"; break;
         case GT_OUTCOME_SKIP: label = "SKIP", label_colour = COLOUR_YELLOW; break;
+        case GT_OUTCOME_NOT_APPLICABLE: continue;
         }
         if (first)
             fputc('\n', out);
@@ -79,6 +95,47 @@ void gt_report_console_summary(FILE *out, const gt_run *run, bool colour)
         gt_report_console_text(out, result->kase->input.id);
         fputs(": ", out);
         gt_report_console_text(out, result->note ? result->note : "(no note)");
+        if (result->outcome == GT_OUTCOME_FAIL)
+            fprintf(out, " [%s]", gt_class_name(gt_case_result_class(result)));
+        fputc('\n', out);
+    }
+}
+
+void gt_report_console_classes(FILE *out, const gt_run *run, bool colour)
+{
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
+    const gt_run_counts *total = &counts[GT_GATE_COUNT];
+    char claimed[160], unclaimed[160];
+    gt_profiles_format(gt_run_claims(run), ", ", claimed, sizeof claimed);
+    gt_profiles_format(GT_PROFILES_ALL & ~gt_run_claims(run), ", ", unclaimed, sizeof unclaimed);
+    bool reasons = gt_run_claims(run) & (1u << GT_PROFILE_REASONS);
+    fprintf(out, "verdicts   %s%zu unsafe%s, %zu refused_valid, %zu figures, %zu other_reason (%s), %zu error, %zu skip\n",
+            colour && total->unsafe ? COLOUR_RED : "", total->unsafe, colour && total->unsafe ? COLOUR_RESET : "",
+            total->refused_valid, total->figures, total->other_reason,
+            reasons ? "failures: reasons is claimed" : "passes: reasons is not claimed", total->error, total->skip);
+    fprintf(out, "profiles   claimed %s", claimed[0] ? claimed : "(none)");
+    if (total->not_applicable > 0)
+        fprintf(out, "; %zu case%s not applicable (in %s only)", total->not_applicable,
+                total->not_applicable == 1 ? "" : "s", unclaimed);
+    fputc('\n', out);
+}
+
+void gt_report_console_coverage(FILE *out, const gt_run *run, const gt_report_info *info, bool colour)
+{
+    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
+        if (!(gt_run_claims(run) & (1u << p)))
+            continue;
+        gt_report_coverage coverage;
+        gt_report_coverage_of(run, info, 1u << p, &coverage);
+        if (coverage.held == 0)
+            continue; /* no required case (reasons: its cases are optional) */
+        char text[256];
+        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
+        bool low = coverage.held > 0 && gt_report_coverage_share(&coverage) < GT_REPORT_BADGE_MIN_COVERAGE;
+        fprintf(out, "coverage   %s%s%s", colour && low ? COLOUR_YELLOW : "", text, colour && low ? COLOUR_RESET : "");
+        if (coverage.skipped + coverage.errors > 0)
+            fprintf(out, "; %zu skipped, %zu error", coverage.skipped, coverage.errors);
         fputc('\n', out);
     }
 }
@@ -129,6 +186,13 @@ void gt_report_console_accounting(FILE *out, const gt_run *run, bool colour)
     }
     if (rows == 0)
         return;
+    if (!gt_report_figures_judged(run)) {
+        fprintf(out,
+                "\n%sattempt accounting%s: %zu case%s give figures; not judged (the target claims neither "
+                "claude-code nor repair-loop)\n",
+                colour ? COLOUR_BOLD : "", colour ? COLOUR_RESET : "", rows, rows == 1 ? "" : "s");
+        return;
+    }
     if (differing == 0) {
         fprintf(out, "\n%sattempt accounting%s: %zu case%s, expected and observed agree on every figure given\n",
                 colour ? COLOUR_BOLD : "", colour ? COLOUR_RESET : "", rows, rows == 1 ? "" : "s");
@@ -245,7 +309,7 @@ void gt_report_console_totals(FILE *out, const gt_run *run)
 
 int gt_report_console(FILE *out, const gt_run *run, const gt_report_info *info, bool tty)
 {
-    gt_report_console_summary(out, run, tty);
+    gt_report_console_summary(out, run, info, tty);
     if (info != NULL) {
         gt_report_console_baseline(out, info->baseline, tty);
         if (info->certify)

@@ -4,13 +4,62 @@
  * retyped within a format version (new fields may appear). Absent values are
  * null, never omitted, so consumers can index without checks. Every case
  * object sits on one line, so two reports diff case by case. */
+#include <string.h>
+
 #include "gauntlet/runner/report.h"
 #include "report_util.h"
 
 static void write_counts(FILE *out, const gt_run_counts *counts)
 {
-    fprintf(out, "{\"cases\": %zu, \"pass\": %zu, \"fail\": %zu, \"error\": %zu, \"skip\": %zu}", counts->cases,
-            counts->pass, counts->fail, counts->error, counts->skip);
+    fprintf(out,
+            "{\"cases\": %zu, \"pass\": %zu, \"fail\": %zu, \"error\": %zu, \"skip\": %zu, \"not_applicable\": %zu, "
+            "\"other_reason\": %zu, \"unsafe\": %zu, \"refused_valid\": %zu, \"figures\": %zu}",
+            counts->cases, counts->pass, counts->fail, counts->error, counts->skip, counts->not_applicable,
+            counts->other_reason, counts->unsafe, counts->refused_valid, counts->figures);
+}
+
+/* A profile mask as an array of names. */
+static void write_profiles(FILE *out, unsigned mask)
+{
+    fputc('[', out);
+    bool first = true;
+    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
+        if (!(mask & (1u << p)))
+            continue;
+        fprintf(out, "%s\"%s\"", first ? "" : ", ", gt_profile_name((gt_profile)p));
+        first = false;
+    }
+    fputc(']', out);
+}
+
+static void write_coverage_row(FILE *out, const gt_report_coverage *coverage)
+{
+    fprintf(out, "{\"held\": %zu, \"ran\": %zu, \"passed\": %zu, \"skipped\": %zu, \"errors\": %zu, \"share\": ",
+            coverage->held, coverage->ran, coverage->passed, coverage->skipped, coverage->errors);
+    if (coverage->held == 0)
+        fputs("null}", out);
+    else
+        fprintf(out, "%.6f}", gt_report_coverage_share(coverage));
+}
+
+/* Coverage of each claimed profile and of the claim as a whole (`claimed`). */
+static void write_coverage(FILE *out, const gt_run *run, const gt_report_info *info)
+{
+    fputc('{', out);
+    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
+        if (!(gt_run_claims(run) & (1u << p)))
+            continue;
+        gt_report_coverage coverage;
+        gt_report_coverage_of(run, info, 1u << p, &coverage);
+        fprintf(out, "\"%s\": ", gt_profile_name((gt_profile)p));
+        write_coverage_row(out, &coverage);
+        fputs(", ", out);
+    }
+    gt_report_coverage whole;
+    gt_report_coverage_of(run, info, gt_run_claims(run), &whole);
+    fputs("\"claimed\": ", out);
+    write_coverage_row(out, &whole);
+    fputc('}', out);
 }
 
 static const char *verdict_name(gt_verdict verdict)
@@ -151,7 +200,10 @@ static void write_case(FILE *out, const gt_case_result *result, size_t index)
     gt_report_json_string(out, kase->description);
     fputs(", \"file\": ", out);
     gt_report_json_string(out, kase->file);
-    fprintf(out, ", \"line\": %u, \"outcome\": \"%s\", \"expected\": ", kase->line, gt_outcome_name(result->outcome));
+    fprintf(out, ", \"line\": %u, \"profiles\": ", kase->line);
+    write_profiles(out, kase->profiles);
+    fprintf(out, ", \"outcome\": \"%s\", \"class\": \"%s\", \"expected\": ", gt_outcome_name(result->outcome),
+            gt_class_name(gt_case_result_class(result)));
     write_expected(out, &kase->expect, detail);
     fputs(", \"observed\": ", out);
     write_observed(out, &result->observed, detail);
@@ -183,7 +235,51 @@ static void write_corpus(FILE *out, const gt_report_info *info)
     write_size_or_null(out, info ? info->corpus_cases : 0, info && info->corpus_sha256);
     fputs(", \"selected\": ", out);
     write_size_or_null(out, info ? info->selected_cases : 0, info && info->corpus_sha256);
+    fputs(", \"required_by_profiles\": ", out);
+    if (info == NULL || !info->profiles_known)
+        fputs("null", out);
+    else {
+        fputc('{', out);
+        bool first = true;
+        for (unsigned m = 1; m < (1u << GT_PROFILE_COUNT); m++) {
+            if (info->required_by_profiles[m] == 0)
+                continue;
+            char names[160];
+            fprintf(out, "%s\"%s\": %zu", first ? "" : ", ", gt_profiles_format(m, ",", names, sizeof names),
+                    info->required_by_profiles[m]);
+            first = false;
+        }
+        fputc('}', out);
+    }
     fputc('}', out);
+}
+
+/* The skips grouped by their note (what the target could not express). */
+static void write_skips_by_reason(FILE *out, const gt_run *run)
+{
+    fputc('[', out);
+    bool first = true;
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (result->outcome != GT_OUTCOME_SKIP)
+            continue;
+        const char *note = result->note ? result->note : "";
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = run->results[j].outcome == GT_OUTCOME_SKIP &&
+                   strcmp(run->results[j].note ? run->results[j].note : "", note) == 0;
+        if (seen)
+            continue;
+        size_t count = 0;
+        for (size_t j = i; j < run->count; j++)
+            count += run->results[j].outcome == GT_OUTCOME_SKIP &&
+                     strcmp(run->results[j].note ? run->results[j].note : "", note) == 0;
+        fputs(first ? "{\"reason\": " : ", {\"reason\": ", out);
+        first = false;
+        gt_report_json_string(out, note);
+        fprintf(out, ", \"cases\": %zu}", count);
+    }
+    fputc(']', out);
 }
 
 static void write_rate(FILE *out, double rate)
@@ -229,7 +325,15 @@ static void write_certification(FILE *out, const gt_run *run, const gt_report_in
                     side ? totals.observed[i] : totals.expected[i]);
         fputc('}', out);
     }
-    fputs("},\n    \"command\": ", out);
+    fputs("},\n    \"profiles_claimed\": ", out);
+    write_profiles(out, gt_run_claims(run));
+    fputs(", \"profiles_not_claimed\": ", out);
+    write_profiles(out, GT_PROFILES_ALL & ~gt_run_claims(run));
+    fputs(",\n    \"coverage\": ", out);
+    write_coverage(out, run, info);
+    fputs(",\n    \"skips_by_reason\": ", out);
+    write_skips_by_reason(out, run);
+    fputs(",\n    \"command\": ", out);
     gt_report_json_string(out, info ? info->command : NULL);
     fputs("\n  }", out);
 }
@@ -281,7 +385,11 @@ int gt_report_json(FILE *out, const gt_run *run, const gt_report_info *info)
         fprintf(out, "{\"index\": %u, \"count\": %u}", info->shard_index, info->shard_count);
     else
         fputs("null", out);
-    fputs(",\n  \"totals\": ", out);
+    fputs(",\n  \"profiles\": {\"claimed\": ", out);
+    write_profiles(out, gt_run_claims(run));
+    fputs(", \"not_claimed\": ", out);
+    write_profiles(out, GT_PROFILES_ALL & ~gt_run_claims(run));
+    fputs("},\n  \"totals\": ", out);
     write_counts(out, &counts[GT_GATE_COUNT]);
     fputs(",\n  \"gates\": {", out);
     for (int gate = 0; gate < GT_GATE_COUNT; gate++) {
@@ -310,11 +418,34 @@ int gt_report_json(FILE *out, const gt_run *run, const gt_report_info *info)
         fputc('}', out);
     }
     fputs(problems ? "\n  ],\n  \"cases\": [" : "],\n  \"cases\": [", out);
+    size_t written = 0, not_applicable = 0;
     for (size_t i = 0; i < run->count; i++) {
-        fputs(i ? ",\n    " : "\n    ", out);
+        if (run->results[i].outcome == GT_OUTCOME_NOT_APPLICABLE) {
+            not_applicable++;
+            continue;
+        }
+        fputs(written++ ? ",\n    " : "\n    ", out);
         write_case(out, &run->results[i], gt_report_case_index(info, i));
     }
-    fputs(run->count ? "\n  ]\n}\n" : "]\n}\n", out);
+    fputs(written ? "\n  ],\n  \"not_applicable\": [" : "],\n  \"not_applicable\": [", out);
+    written = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (result->outcome != GT_OUTCOME_NOT_APPLICABLE)
+            continue;
+        fprintf(out, "%s{\"index\": %zu, \"id\": ", written++ ? ",\n    " : "\n    ", gt_report_case_index(info, i));
+        gt_report_json_string(out, result->kase->input.id);
+        fputs(", \"gate\": ", out);
+        gt_report_json_string(out, result->kase->input.gate);
+        fputs(", \"category\": ", out);
+        gt_report_json_string(out, result->kase->category);
+        fprintf(out, ", \"tier\": \"%s\", \"profiles\": ", gt_tier_name(result->kase->tier));
+        write_profiles(out, result->kase->profiles);
+        fputs(", \"file\": ", out);
+        gt_report_json_string(out, result->kase->file);
+        fprintf(out, ", \"line\": %u}", result->kase->line);
+    }
+    fputs(not_applicable ? "\n  ]\n}\n" : "]\n}\n", out);
     fflush(out);
     return ferror(out) ? -1 : 0;
 }

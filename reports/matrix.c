@@ -27,8 +27,8 @@ const gt_case_result *gt_matrix_cell(const gt_matrix_column *column, size_t inde
 
 gt_matrix_kind gt_matrix_classify(const gt_case_result *result)
 {
-    if (result == NULL)
-        return GT_MATRIX_NOT_RUN;
+    if (result == NULL || result->outcome == GT_OUTCOME_NOT_APPLICABLE)
+        return GT_MATRIX_NOT_RUN; /* not applicable: the implementation does not claim the case's profiles */
     switch (result->outcome) {
     case GT_OUTCOME_PASS: return GT_MATRIX_AGREES;
     case GT_OUTCOME_FAIL: {

@@ -154,6 +154,8 @@ static bool shards_agree(gt_report_doc *const *shards, size_t count, char **comm
             what = "the number of selected cases";
         else if (!same_text(doc->run.target, first->run.target))
             what = "the target";
+        else if (doc->run.profiles != first->run.profiles)
+            what = "the profiles the target was judged on";
         else if (!same_text(commands[i], commands[0]))
             what = "the command (apart from --shard, --report, --baseline, -j, --certify, --quiet)";
         else if (doc->info.problem_count != first->info.problem_count)
@@ -236,6 +238,7 @@ gt_report_doc *gt_report_merge(gt_report_doc *const *shards, size_t count, char 
         gt_case_result *to = &run->results[index];
         to->kase = from->kase;
         to->outcome = from->outcome;
+        to->verdict_class = from->verdict_class;
         to->elapsed_ms = from->elapsed_ms;
         merged->indices[index] = index;
         if (copy_observed(&to->observed, &from->observed) != 0 ||
@@ -243,6 +246,7 @@ gt_report_doc *gt_report_merge(gt_report_doc *const *shards, size_t count, char 
             ok = false;
     }
     run->target = first->run.target ? strdup(first->run.target) : NULL;
+    run->profiles = first->run.profiles;
     for (size_t i = 0; i < count && run->target_name == NULL; i++)
         if (shards[i]->run.target_name != NULL)
             run->target_name = strdup(shards[i]->run.target_name);

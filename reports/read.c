@@ -235,6 +235,107 @@ static int outcome_of(const char *name)
     return -1;
 }
 
+/* A JSON array of profile names as a mask; unknown names are a bad field. */
+static unsigned profiles_of(reader *r, const cJSON *array, const char *where, const char *name)
+{
+    unsigned mask = 0;
+    if (array == NULL || cJSON_IsNull(array))
+        return 0;
+    if (!cJSON_IsArray(array)) {
+        bad_field(r, where, name, "an array of profile names");
+        return 0;
+    }
+    for (const cJSON *item = array->child; item != NULL; item = item->next) {
+        int profile = cJSON_IsString(item) ? gt_profile_from_name(item->valuestring, strlen(item->valuestring)) : -1;
+        if (profile < 0) {
+            bad_field(r, where, name, "known profile names (" GT_PROFILE_NAMES ")");
+            return 0;
+        }
+        mask |= 1u << profile;
+    }
+    return mask;
+}
+
+/* Profiles of a case read back: its own list, else the default of its gate. */
+static void read_case_profiles(reader *r, const cJSON *object, gt_case *kase)
+{
+    kase->profiles = profiles_of(r, member(object, "profiles"), "case", "profiles");
+    kase->profiles_given = kase->profiles != 0;
+    if (kase->profiles == 0)
+        kase->profiles = gt_profiles_default(kase->input.gate, (int)kase->tier, kase->category, kase->rules,
+                                             kase->rule_count);
+}
+
+/* One element of "not_applicable": a case never sent to the target. */
+static void read_not_applicable(reader *r, const cJSON *object, size_t position)
+{
+    gt_report_doc *doc = r->doc;
+    gt_case *kase = &doc->cases[position];
+    gt_case_result *result = &doc->run.results[position];
+    result->kase = kase;
+    if (!cJSON_IsObject(object)) {
+        bad_field(r, "not_applicable[]", "element", "an object");
+        return;
+    }
+    doc->indices[position] = (size_t)whole_of(r, object, "index", "not_applicable[]", (double)position, 0, READ_MAX_COUNT);
+    kase->input.id = text_of(r, object, "id", "not_applicable[]", true);
+    kase->input.gate = text_of(r, object, "gate", "not_applicable[]", true);
+    kase->category = text_of(r, object, "category", "not_applicable[]", false);
+    kase->file = text_of(r, object, "file", "not_applicable[]", false);
+    kase->line = (unsigned)whole_of(r, object, "line", "not_applicable[]", 0, 0, UINT_MAX);
+    const char *tier = text_of(r, object, "tier", "not_applicable[]", false);
+    kase->tier = tier != NULL && gt_tier_from_name(tier) == GT_TIER_OPTIONAL ? GT_TIER_OPTIONAL : GT_TIER_REQUIRED;
+    gt_accounting_init(&kase->expect.accounting);
+    gt_accounting_init(&result->observed.accounting);
+    read_case_profiles(r, object, kase);
+    result->outcome = GT_OUTCOME_NOT_APPLICABLE;
+    result->verdict_class = GT_CLASS_NOT_APPLICABLE;
+}
+
+typedef struct placed_at {
+    size_t index, position;
+} placed_at;
+
+static int by_index(const void *a, const void *b)
+{
+    const placed_at *x = a, *y = b;
+    return x->index != y->index ? (x->index < y->index ? -1 : 1) : (x->position < y->position ? -1 : 1);
+}
+
+/* Put the results (cases[] and not_applicable[] read one after the other)
+ * back in the order of their index, as the run that wrote them had them.
+ * Returns false when out of memory. */
+static bool sort_by_index(gt_report_doc *doc)
+{
+    size_t count = doc->run.count;
+    bool sorted = true;
+    for (size_t i = 1; i < count && sorted; i++)
+        sorted = doc->indices[i - 1] <= doc->indices[i];
+    if (sorted)
+        return true;
+    placed_at *order = malloc(count * sizeof *order);
+    gt_case *cases = malloc(count * sizeof *cases);
+    gt_case_result *results = malloc(count * sizeof *results);
+    size_t *indices = malloc(count * sizeof *indices);
+    if (order == NULL || cases == NULL || results == NULL || indices == NULL) {
+        free(order), free(cases), free(results), free(indices);
+        return false;
+    }
+    for (size_t i = 0; i < count; i++)
+        order[i] = (placed_at){doc->indices[i], i};
+    qsort(order, count, sizeof *order, by_index);
+    for (size_t i = 0; i < count; i++) {
+        cases[i] = doc->cases[order[i].position];
+        results[i] = doc->run.results[order[i].position];
+        results[i].kase = &cases[i];
+        indices[i] = order[i].index;
+    }
+    free(doc->cases), free(doc->run.results), free(doc->indices);
+    doc->cases = cases, doc->run.results = results, doc->indices = indices;
+    free(order);
+    return true;
+}
+
 /* The strings of an array (tags, rules) copied into the document's arena;
  * other items are left out. NULL with *count 0 when `array` is not one. */
 static const char *const *string_list(gt_report_doc *doc, const cJSON *array, size_t *count)
@@ -294,6 +395,13 @@ static void read_case(reader *r, const cJSON *object, size_t position)
     if (value < 0)
         bad_field(r, "case", "outcome", "\"pass\", \"fail\", \"error\" or \"skip\"");
     result->outcome = value < 0 ? GT_OUTCOME_ERROR : (gt_outcome)value;
+    read_case_profiles(r, object, kase);
+    const char *verdict_class = text_of(r, object, "class", "case", false);
+    int class_value = verdict_class ? gt_class_from_name(verdict_class) : -1;
+    if (verdict_class != NULL && (class_value < 0 || class_value == GT_CLASS_NOT_APPLICABLE))
+        bad_field(r, "case", "class", "a verdict class (pass, unsafe, refused_valid, figures, other_reason, error, skip)");
+    result->verdict_class = class_value >= 0 ? (gt_class)class_value : GT_CLASS_PASS;
+    result->verdict_class = gt_case_result_class(result);
     result->note = malloc_text_of(r, object, "note", "case");
     result->elapsed_ms = number_of(r, object, "elapsed_ms", "case", 0);
 }
@@ -309,6 +417,21 @@ static void read_info(reader *r, const cJSON *root)
         info->corpus_sha256 = text_of(r, corpus, "sha256", "corpus", false);
         info->corpus_cases = (size_t)whole_of(r, corpus, "cases", "corpus", 0, 0, READ_MAX_COUNT);
         info->selected_cases = (size_t)whole_of(r, corpus, "selected", "corpus", 0, 0, READ_MAX_COUNT);
+        const cJSON *by_profiles = member(corpus, "required_by_profiles");
+        if (cJSON_IsObject(by_profiles)) {
+            info->profiles_known = true;
+            for (const cJSON *entry = by_profiles->child; entry != NULL; entry = entry->next) {
+                unsigned mask = 0;
+                char err[256];
+                if (entry->string == NULL || gt_profiles_parse(entry->string, &mask, err, sizeof err) != 0 ||
+                    !cJSON_IsNumber(entry) || entry->valuedouble < 0 || entry->valuedouble > READ_MAX_COUNT) {
+                    bad_field(r, "corpus", "required_by_profiles", "{\"profile,...\": count}");
+                    break;
+                }
+                info->required_by_profiles[mask & GT_PROFILES_ALL] += (size_t)entry->valuedouble;
+            }
+        } else if (by_profiles != NULL && !cJSON_IsNull(by_profiles))
+            bad_field(r, "corpus", "required_by_profiles", "an object or null");
     }
     const cJSON *shard = member(root, "shard");
     if (cJSON_IsObject(shard)) {
@@ -370,7 +493,10 @@ gt_report_doc *gt_report_load_text(const char *name, const char *text, size_t le
         cJSON_Delete(root);
         return NULL;
     }
-    gt_report_doc *doc = gt_report_doc_new((size_t)cJSON_GetArraySize(cases));
+    const cJSON *not_applicable = member(root, "not_applicable");
+    size_t applicable_count = (size_t)cJSON_GetArraySize(cases);
+    size_t not_applicable_count = cJSON_IsArray(not_applicable) ? (size_t)cJSON_GetArraySize(not_applicable) : 0;
+    gt_report_doc *doc = gt_report_doc_new(applicable_count + not_applicable_count);
     if (doc == NULL) {
         fail(err, err_len, "%s: out of memory", name);
         cJSON_Delete(root);
@@ -384,10 +510,20 @@ gt_report_doc *gt_report_load_text(const char *name, const char *text, size_t le
     doc->run.elapsed_ms = number_of(&r, root, "elapsed_ms", "", 0);
     doc->run.jobs = (unsigned)whole_of(&r, root, "jobs", "", 1, 0, UINT_MAX);
     read_info(&r, root);
+    const cJSON *profiles = member(root, "profiles");
+    doc->run.profiles = cJSON_IsObject(profiles) ? profiles_of(&r, member(profiles, "claimed"), "profiles", "claimed")
+                                                 : GT_PROFILES_ALL; /* written before profiles: judged on everything */
+    if (not_applicable != NULL && !cJSON_IsNull(not_applicable) && !cJSON_IsArray(not_applicable))
+        bad_field(&r, "", "not_applicable", "an array");
     size_t position = 0;
     for (const cJSON *item = cases->child; item != NULL && !r.bad; item = item->next)
         read_case(&r, item, position++);
+    for (const cJSON *item = not_applicable_count ? not_applicable->child : NULL; item != NULL && !r.bad;
+         item = item->next)
+        read_not_applicable(&r, item, position++);
     cJSON_Delete(root);
+    if (!r.bad && !sort_by_index(doc))
+        fail(err, err_len, "%s: out of memory", name), r.bad = true;
     if (r.bad) {
         gt_report_doc_free(doc);
         return NULL;

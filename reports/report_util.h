@@ -120,6 +120,8 @@ int gt_report_accounting_figure(const gt_accounting *accounting, size_t i);
  * an observation that reports them, and the case was not skipped. */
 bool gt_report_has_accounting(const gt_case_result *result);
 void gt_report_accounting_sum(const gt_run *run, gt_report_accounting_totals *totals);
+/* Does the run's claim judge attempt accounting (claude-code or repair-loop)? */
+bool gt_report_figures_judged(const gt_run *run);
 /* Pass rate of a counts row: pass / (cases - skip), or -1 when every case
  * was skipped or there are none. */
 double gt_report_pass_rate(const gt_run_counts *row);
@@ -128,6 +130,24 @@ double gt_report_pass_rate(const gt_run_counts *row);
 void gt_report_rate_text(char *text, size_t len, const gt_run_counts *row);
 /* The two tiers' rate texts of a run. */
 void gt_report_tier_rates(const gt_run *run, char required[64], char optional[64]);
+/* What the required cases of a set of profiles came to in a run: the
+ * coverage a certificate rests on (docs/profiles.md#coverage). */
+typedef struct gt_report_coverage {
+    size_t held;     /* required cases of the profiles in the loaded corpus (or the run, when unknown) */
+    size_t ran;      /* of them, run to a verdict (pass or fail) */
+    size_t passed;   /* of them, passed (an other-reason pass included) */
+    size_t skipped;  /* of them, skipped (the target cannot express them) or never run */
+    size_t errors;   /* of them, errors */
+} gt_report_coverage;
+/* Coverage of the required cases in any profile of `mask`. */
+void gt_report_coverage_of(const gt_run *run, const gt_report_info *info, unsigned mask, gt_report_coverage *out);
+/* ran / held (0 when held is 0). */
+double gt_report_coverage_share(const gt_report_coverage *coverage);
+/* One line per claimed profile: "core: 1,212 of 1,240 required cases ran (97.7%), 1,198 passed". */
+void gt_report_coverage_text(char *text, size_t len, const char *profile, const gt_report_coverage *coverage);
+/* A count with thousands separators ("1,240") into `text`. */
+char *gt_report_thousands(char *text, size_t len, size_t value);
+
 /* What a report says about the tiers: the certificate rests on the required one. */
 #define GT_REPORT_TIER_NOTE "a certificate rests on the required tier; optional cases test gauntlet's own conventions"
 /* Split the target's self-reported name ("acme-guard 2.3.1") into name and
@@ -153,7 +173,11 @@ int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info
 
 /* The console report's body: the per-gate table and one line per case that
  * did not pass (FAIL / ERROR / SKIP with its note). Colour when `colour`. */
-void gt_report_console_summary(FILE *out, const gt_run *run, bool colour);
+void gt_report_console_summary(FILE *out, const gt_run *run, const gt_report_info *info, bool colour);
+/* The verdict-class line and the claimed profiles with the not-applicable
+ * count, and one coverage line per claimed profile (part of the summary). */
+void gt_report_console_classes(FILE *out, const gt_run *run, bool colour);
+void gt_report_console_coverage(FILE *out, const gt_run *run, const gt_report_info *info, bool colour);
 
 /* The final totals line: "N passed, N failed, N skipped" (errors count as
  * failed). */

@@ -676,6 +676,36 @@ static bool check_rule_ids(file_ctx *ctx, const gt_value *value, const char *poi
     }
     return true;
 }
+/* `profiles` of a case or the defaults: a non-empty array of distinct known
+ * profile names (docs/profiles.md). Returns false after reporting a problem. */
+static bool check_profiles(file_ctx *ctx, const gt_value *value, const char *pointer)
+{
+    char item[600], shown[96];
+    if (value->type != GT_ARRAY || value->u.arr.count == 0) {
+        problem(ctx, value, pointer, "profiles must be a non-empty array of profile names (%s), not %s",
+                GT_PROFILE_NAMES, value->type == GT_ARRAY ? "an empty array" : json_type_name(value));
+        return false;
+    }
+    unsigned seen = 0;
+    for (size_t i = 0; i < value->u.arr.count; i++) {
+        const gt_value *name = value->u.arr.items[i];
+        snprintf(item, sizeof item, "%s/%zu", pointer, i);
+        int profile = name->type == GT_STRING ? gt_profile_from_name(name->u.str.chars, name->u.str.len) : -1;
+        if (profile < 0) {
+            problem(ctx, name, item, "unknown profile %s (known profiles: %s)",
+                    name->type == GT_STRING ? quoted(name, shown, sizeof shown) : json_type_name(name),
+                    GT_PROFILE_NAMES);
+            return false;
+        }
+        if (seen & (1u << profile)) {
+            problem(ctx, name, item, "profile %s is named twice", quoted(name, shown, sizeof shown));
+            return false;
+        }
+        seen |= 1u << profile;
+    }
+    return true;
+}
+
 /* Check one field that both a case and the defaults may carry. `pointer` is
  * the field's JSON Pointer. Returns false after reporting a problem. Fields
  * unknown here are accepted as they are (later layers own them). */
@@ -759,6 +789,8 @@ static bool check_shared_field(file_ctx *ctx, const gt_member *member, const cha
         }
     } else if (key_is(member, "rules"))
         return check_rule_ids(ctx, value, pointer);
+    else if (key_is(member, "profiles"))
+        return check_profiles(ctx, value, pointer);
     return true;
 }
 
@@ -1198,6 +1230,19 @@ static void load_case(file_ctx *ctx, const gt_value *kase, const gt_value *defau
     const gt_value *rules = case_field(kase, defaults, "rules", case_pointer, pointer, sizeof pointer);
     if (!copy_names(corpus, rules, is_rule_id, &loaded->rules, &loaded->rule_count))
         return;
+    const gt_value *profiles = case_field(kase, defaults, "profiles", case_pointer, pointer, sizeof pointer);
+    loaded->profiles_given = profiles != NULL && profiles->type == GT_ARRAY && profiles->u.arr.count > 0;
+    for (size_t i = 0; loaded->profiles_given && i < profiles->u.arr.count; i++) {
+        const gt_value *name = profiles->u.arr.items[i];
+        int profile = name->type == GT_STRING ? gt_profile_from_name(name->u.str.chars, name->u.str.len) : -1;
+        if (profile >= 0)
+            loaded->profiles |= 1u << profile;
+    }
+    if (loaded->profiles == 0) {
+        loaded->profiles_given = false;
+        loaded->profiles = gt_profiles_default(loaded->input.gate, (int)loaded->tier, loaded->category,
+                                               loaded->rules, loaded->rule_count);
+    }
 
     /* The raw model output: input (a JSON string) or input_base64 (bytes). */
     const gt_value *input = member_value(kase, "input");
@@ -1544,6 +1589,9 @@ int gt_corpus_add_case(gt_corpus *corpus, const gt_case *kase)
     added->tags = corpus_copy_list(corpus, kase->tags, kase->tag_count);
     added->rules = corpus_copy_list(corpus, kase->rules, kase->rule_count);
     added->file = corpus_copy(corpus, kase->file);
+    if (added->profiles == 0)
+        added->profiles = gt_profiles_default(in->gate, (int)added->tier, added->category, added->rules,
+                                              added->rule_count);
     if (corpus->out_of_memory || (kase->input.raw != NULL && in->raw == NULL))
         return -1;
     if (in->id == NULL || in->gate == NULL) {

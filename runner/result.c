@@ -37,8 +37,45 @@ const char *gt_outcome_name(gt_outcome outcome)
     case GT_OUTCOME_FAIL: return "fail";
     case GT_OUTCOME_ERROR: return "error";
     case GT_OUTCOME_SKIP: return "skip";
+    case GT_OUTCOME_NOT_APPLICABLE: return "not_applicable";
     }
     return "unknown";
+}
+
+static const char *const class_names[GT_CLASS_COUNT] = {
+    "pass", "unsafe", "refused_valid", "figures", "other_reason", "error", "skip", "not_applicable",
+};
+
+const char *gt_class_name(gt_class verdict_class)
+{
+    return (int)verdict_class >= 0 && verdict_class < GT_CLASS_COUNT ? class_names[verdict_class] : "unknown";
+}
+
+gt_class gt_case_result_class(const gt_case_result *result)
+{
+    switch (result->outcome) {
+    case GT_OUTCOME_PASS:
+        return result->verdict_class == GT_CLASS_OTHER_REASON ? GT_CLASS_OTHER_REASON : GT_CLASS_PASS;
+    case GT_OUTCOME_ERROR: return GT_CLASS_ERROR;
+    case GT_OUTCOME_SKIP: return GT_CLASS_SKIP;
+    case GT_OUTCOME_NOT_APPLICABLE: return GT_CLASS_NOT_APPLICABLE;
+    case GT_OUTCOME_FAIL: break;
+    }
+    if (result->verdict_class == GT_CLASS_UNSAFE || result->verdict_class == GT_CLASS_REFUSED_VALID ||
+        result->verdict_class == GT_CLASS_FIGURES || result->verdict_class == GT_CLASS_OTHER_REASON)
+        return result->verdict_class;
+    /* not recorded (a run built by hand, an older report): from the verdicts */
+    if (result->kase != NULL && result->kase->expect.verdict != result->observed.verdict)
+        return result->kase->expect.verdict == GT_VERDICT_REJECT ? GT_CLASS_UNSAFE : GT_CLASS_REFUSED_VALID;
+    return GT_CLASS_FIGURES;
+}
+
+int gt_class_from_name(const char *name)
+{
+    for (int i = 0; name != NULL && i < GT_CLASS_COUNT; i++)
+        if (strcmp(name, class_names[i]) == 0)
+            return i;
+    return -1;
 }
 
 /* ---- observed outcome helpers ------------------------------------------- */
@@ -142,14 +179,26 @@ void gt_run_free(gt_run *run)
     free(run);
 }
 
-static void count_outcome(gt_run_counts *row, gt_outcome outcome)
+void gt_run_counts_add(gt_run_counts *row, const gt_case_result *result)
 {
+    if (result->outcome == GT_OUTCOME_NOT_APPLICABLE) {
+        row->not_applicable++;
+        return;
+    }
     row->cases++;
-    switch (outcome) {
+    switch (result->outcome) {
     case GT_OUTCOME_PASS: row->pass++; break;
     case GT_OUTCOME_FAIL: row->fail++; break;
     case GT_OUTCOME_ERROR: row->error++; break;
     case GT_OUTCOME_SKIP: row->skip++; break;
+    case GT_OUTCOME_NOT_APPLICABLE: break;
+    }
+    switch (gt_case_result_class(result)) {
+    case GT_CLASS_OTHER_REASON: row->other_reason++; break;
+    case GT_CLASS_UNSAFE: row->unsafe++; break;
+    case GT_CLASS_REFUSED_VALID: row->refused_valid++; break;
+    case GT_CLASS_FIGURES: row->figures++; break;
+    default: break;
     }
 }
 
@@ -159,9 +208,9 @@ void gt_run_count(const gt_run *run, gt_run_counts counts[GT_GATE_COUNT + 1])
     for (size_t i = 0; i < run->count; i++) {
         const gt_case_result *result = &run->results[i];
         int gate = result->kase ? gt_gate_from_name(result->kase->input.gate) : -1;
-        count_outcome(&counts[GT_GATE_COUNT], result->outcome);
+        gt_run_counts_add(&counts[GT_GATE_COUNT], result);
         if (gate >= 0)
-            count_outcome(&counts[gate], result->outcome);
+            gt_run_counts_add(&counts[gate], result);
     }
 }
 
@@ -170,8 +219,21 @@ void gt_run_count_tiers(const gt_run *run, gt_run_counts tiers[GT_TIER_COUNT])
     memset(tiers, 0, sizeof(gt_run_counts) * GT_TIER_COUNT);
     for (size_t i = 0; i < run->count; i++) {
         const gt_case_result *result = &run->results[i];
-        count_outcome(&tiers[result->kase && result->kase->tier == GT_TIER_OPTIONAL ? GT_TIER_OPTIONAL
-                                                                                    : GT_TIER_REQUIRED],
-                      result->outcome);
+        gt_run_counts_add(&tiers[result->kase && result->kase->tier == GT_TIER_OPTIONAL ? GT_TIER_OPTIONAL
+                                                                                        : GT_TIER_REQUIRED],
+                          result);
+    }
+}
+
+void gt_run_count_profiles(const gt_run *run, int tier, gt_run_counts profiles[GT_PROFILE_COUNT])
+{
+    memset(profiles, 0, sizeof(gt_run_counts) * GT_PROFILE_COUNT);
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (result->kase == NULL || (tier != GT_TIER_COUNT && (int)result->kase->tier != tier))
+            continue;
+        for (int p = 0; p < GT_PROFILE_COUNT; p++)
+            if (result->kase->profiles & (1u << p))
+                gt_run_counts_add(&profiles[p], result);
     }
 }

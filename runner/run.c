@@ -118,6 +118,12 @@ int gt_target_check(gt_target *target, const gt_case_input *input, gt_observed *
     return target->ops->check(target->state, input, observed, note, note_len);
 }
 
+unsigned gt_target_profiles(const gt_target *target)
+{
+    unsigned claimed = target->ops->profiles ? target->ops->profiles(target->state) & GT_PROFILES_ALL : 0;
+    return claimed ? claimed : GT_PROFILES_DEFAULT_CLAIM;
+}
+
 const char *gt_target_name(const gt_target *target)
 {
     const char *name = target->ops->name ? target->ops->name(target->state) : NULL;
@@ -181,10 +187,43 @@ static bool text_equal(const char *a, const char *b)
     return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
+/* Keywords that fail at an object: the JSON Schema output format reports
+ * them at the object's instanceLocation (ajv, python-jsonschema), gauntlet
+ * at the child's path (the extra or missing member). Both name the same
+ * error (docs/adapter-protocol.md#error-paths). */
+static bool object_level_keyword(const char *keyword)
+{
+    static const char *const keywords[] = {"additionalProperties", "unevaluatedProperties", "required",
+                                           "dependentRequired",    "dependencies",          "propertyNames",
+                                           "minProperties",        "maxProperties"};
+    for (size_t i = 0; keyword != NULL && i < sizeof keywords / sizeof keywords[0]; i++)
+        if (strcmp(keyword, keywords[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Is `parent` the JSON Pointer of `child`'s parent (one reference token up)? */
+static bool pointer_parent_of(const char *parent, const char *child)
+{
+    const char *slash = strrchr(child, '/');
+    return slash != NULL && strlen(parent) == (size_t)(slash - child) && strncmp(parent, child, (size_t)(slash - child)) == 0;
+}
+
+/* Do two (path, keyword) pairs name the same error? */
+static bool same_error(const char *path_a, const char *keyword_a, const char *path_b, const char *keyword_b)
+{
+    const char *a = path_a ? path_a : "", *b = path_b ? path_b : "";
+    if (!text_equal(keyword_a, keyword_b))
+        return false;
+    if (strcmp(a, b) == 0)
+        return true;
+    return object_level_keyword(keyword_a) && (pointer_parent_of(a, b) || pointer_parent_of(b, a));
+}
+
 static bool observed_has(const gt_observed *observed, const char *path, const char *keyword)
 {
     for (size_t i = 0; i < observed->error_count; i++)
-        if (text_equal(observed->errors[i].path, path) && text_equal(observed->errors[i].keyword, keyword))
+        if (same_error(observed->errors[i].path, observed->errors[i].keyword, path, keyword))
             return true;
     return false;
 }
@@ -192,13 +231,15 @@ static bool observed_has(const gt_observed *observed, const char *path, const ch
 static bool expected_has(const gt_expect *expect, const char *path, const char *keyword)
 {
     for (size_t i = 0; i < expect->error_count; i++)
-        if (text_equal(expect->errors[i].path, path) && text_equal(expect->errors[i].keyword, keyword))
+        if (same_error(expect->errors[i].path, expect->errors[i].keyword, path, keyword))
             return true;
     return false;
 }
 
 /* Errors are compared as sets of (path, keyword): order and repeats do not
- * matter. Writes the differences into `buf`; returns true when equal. */
+ * matter, and an object-level keyword's error at the object equals the same
+ * keyword's error at a child of it. Writes the differences into `buf`;
+ * returns true when equal. */
 static bool compare_errors(const gt_expect *expect, const gt_observed *observed, text_buf *buf)
 {
     bool equal = true;
@@ -391,15 +432,85 @@ static gt_outcome compare_message(const char *expected, const gt_observed *obser
     return outcome;
 }
 
-/* Loop, stream and wire expectations: terminal subtype, attempt accounting
- * (each figure the case gives), the exact output, values at places in it,
- * and the trace record. */
-static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *observed, text_buf *buf)
+/* What a target's claim makes a comparison judge (docs/profiles.md#what-a-claim-judges). */
+typedef struct judge {
+    bool reasons;    /* claims `reasons`: another reason code, error set or message fails (else other_reason) */
+    bool figures;    /* claims claude-code or repair-loop: subtype, accounting, trace and envelope places */
+    bool value_gate; /* the case's layer returns the value itself (syntax, structure, or no gate known) */
+    bool wire;       /* the case's output is a produced schema (wire) */
+} judge;
+
+/* Figures (subtype, accounting, trace, envelope places) are judged when the
+ * target claims a loop profile the case is in, or, for a case in neither
+ * loop profile, when the target claims claude-code (whose envelope and
+ * counters those figures are). */
+static judge judge_for(const char *gate, unsigned case_profiles, unsigned claims)
 {
+    const unsigned loops = (1u << GT_PROFILE_CLAUDE_CODE) | (1u << GT_PROFILE_REPAIR_LOOP);
+    judge j = {0};
+    j.reasons = (claims & (1u << GT_PROFILE_REASONS)) != 0;
+    j.figures = (case_profiles & claims & loops) != 0 ||
+                (!(case_profiles & loops) && (claims & (1u << GT_PROFILE_CLAUDE_CODE)) != 0);
+    j.wire = gate != NULL && strcmp(gate, "wire") == 0;
+    j.value_gate = gate == NULL || strcmp(gate, "syntax") == 0 || strcmp(gate, "structure") == 0;
+    return j;
+}
+
+static gt_outcome failed_as(gt_class *verdict_class, gt_class which)
+{
+    *verdict_class = which;
+    return GT_OUTCOME_FAIL;
+}
+
+/* The class of a difference in the value the target produced: the value
+ * itself (syntax, structure) returned changed is unsafe; a produced schema
+ * or a report of what the pipeline did is a figure. */
+static gt_class output_class(const judge *j, const gt_observed *observed)
+{
+    return !j->wire && j->value_gate && observed->verdict == GT_VERDICT_ACCEPT ? GT_CLASS_UNSAFE : GT_CLASS_FIGURES;
+}
+
+/* Loop, stream and wire expectations: the surviving object and the exact
+ * output (always), values at places in it (for values and schemas always,
+ * for envelopes when figures are judged), terminal subtype, attempt
+ * accounting and the trace record (when figures are judged). */
+static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *observed, const judge *j, text_buf *buf,
+                                 gt_class *verdict_class)
+{
+    if (expect->structured_output_json != NULL) {
+        /* The terminal envelope's surviving object: a retracted or late object
+         * must not leak into it. */
+        char *survivor = envelope_member(observed->output_json, "structured_output");
+        bool same = json_values_equal(expect->structured_output_json, survivor ? survivor : "null");
+        bool returned = survivor != NULL && strcmp(survivor, "null") != 0;
+        if (!same)
+            buf_printf(buf, "expected structured_output %.200s, observed %.200s", expect->structured_output_json,
+                       survivor ? survivor : "(none)");
+        free(survivor);
+        if (!same)
+            return failed_as(verdict_class, returned ? GT_CLASS_UNSAFE : GT_CLASS_REFUSED_VALID);
+    }
+    if (expect->output_json != NULL && !json_texts_equal(expect->output_json, observed->output_json)) {
+        buf_printf(buf, "expected output %.200s, observed %.200s", expect->output_json,
+                   observed->output_json ? observed->output_json : "(none)");
+        return failed_as(verdict_class, output_class(j, observed));
+    }
+    bool places = j->figures || j->value_gate || j->wire;
+    if (places && expect->output_at_json != NULL &&
+        !compare_places("output", expect->output_at_json, observed->output_json, true, observed->black_box, buf))
+        return failed_as(verdict_class, output_class(j, observed));
+    if (places && expect->output_contains_json != NULL &&
+        !compare_texts(expect->output_contains_json, observed->output_json, true, observed->black_box, buf))
+        return failed_as(verdict_class, output_class(j, observed));
+    if (places && expect->output_excludes_json != NULL &&
+        !compare_texts(expect->output_excludes_json, observed->output_json, false, observed->black_box, buf))
+        return failed_as(verdict_class, output_class(j, observed));
+    if (!j->figures)
+        return GT_OUTCOME_PASS;
     if (expect->subtype != NULL && !text_equal(expect->subtype, observed->subtype)) {
         buf_printf(buf, "expected subtype %s, observed %s", expect->subtype,
                    observed->subtype ? observed->subtype : "(none)");
-        return GT_OUTCOME_FAIL;
+        return failed_as(verdict_class, GT_CLASS_FIGURES);
     }
     const int *want = &expect->accounting.attempts_used;
     const int *got = &observed->accounting.attempts_used;
@@ -410,47 +521,29 @@ static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *obs
             continue;
         if (!observed->has_accounting) {
             buf_printf(buf, "expected accounting (%s %d), observed none", names[i], want[i]);
-            return GT_OUTCOME_FAIL;
+            return failed_as(verdict_class, GT_CLASS_FIGURES);
         }
         if (want[i] != got[i]) {
             buf_printf(buf, "expected %s %d, observed %d", names[i], want[i], got[i]);
-            return GT_OUTCOME_FAIL;
+            return failed_as(verdict_class, GT_CLASS_FIGURES);
         }
     }
-    if (expect->structured_output_json != NULL) {
-        /* The terminal envelope's surviving object: a retracted or late object
-         * must not leak into it. */
-        char *survivor = envelope_member(observed->output_json, "structured_output");
-        bool same = json_values_equal(expect->structured_output_json, survivor ? survivor : "null");
-        if (!same)
-            buf_printf(buf, "expected structured_output %.200s, observed %.200s", expect->structured_output_json,
-                       survivor ? survivor : "(none)");
-        free(survivor);
-        if (!same)
-            return GT_OUTCOME_FAIL;
-    }
-    if (expect->output_json != NULL && !json_texts_equal(expect->output_json, observed->output_json)) {
-        buf_printf(buf, "expected output %.200s, observed %.200s", expect->output_json,
-                   observed->output_json ? observed->output_json : "(none)");
-        return GT_OUTCOME_FAIL;
-    }
-    if (expect->output_at_json != NULL &&
-        !compare_places("output", expect->output_at_json, observed->output_json, true, observed->black_box, buf))
-        return GT_OUTCOME_FAIL;
-    if (expect->output_contains_json != NULL &&
-        !compare_texts(expect->output_contains_json, observed->output_json, true, observed->black_box, buf))
-        return GT_OUTCOME_FAIL;
-    if (expect->output_excludes_json != NULL &&
-        !compare_texts(expect->output_excludes_json, observed->output_json, false, observed->black_box, buf))
-        return GT_OUTCOME_FAIL;
     if (expect->trace_json != NULL && !compare_places("trace", expect->trace_json, observed->trace_json, false, false, buf))
-        return GT_OUTCOME_FAIL;
+        return failed_as(verdict_class, GT_CLASS_FIGURES);
     return GT_OUTCOME_PASS;
+}
+
+/* Expected one verdict, observed the other: accepting what must be refused
+ * is unsafe, refusing what is valid is refused_valid. */
+static gt_class verdict_class_of(const gt_expect *expect)
+{
+    return expect->verdict == GT_VERDICT_REJECT ? GT_CLASS_UNSAFE : GT_CLASS_REFUSED_VALID;
 }
 
 /* A vendor client seen from outside: its verdict, the object it kept, the
  * journal's verdict on its requests, and the figures the journal shows. */
-static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *observed, text_buf *buf)
+static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *observed, const judge *j,
+                                    text_buf *buf, gt_class *verdict_class)
 {
     if (expect->verdict != observed->verdict) {
         buf_printf(buf, "expected %s, observed %s (subtype %s)", expect->verdict == GT_VERDICT_ACCEPT ? "accept" : "reject",
@@ -458,11 +551,11 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
                    observed->subtype ? observed->subtype : "(none)");
         if (observed->beyond_script_calls > 0)
             buf_printf(buf, "; calls beyond the script: %d", observed->beyond_script_calls);
-        return GT_OUTCOME_FAIL;
+        return failed_as(verdict_class, verdict_class_of(expect));
     }
-    if (observed->violation != NULL) {
+    if (observed->violation != NULL && j->figures) {
         buf_printf(buf, "%s", observed->violation);
-        return GT_OUTCOME_FAIL;
+        return failed_as(verdict_class, GT_CLASS_FIGURES);
     }
     gt_expect figures_only = *expect;
     figures_only.subtype = NULL;    /* vendor clients name their subtypes their own way */
@@ -472,11 +565,15 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
     for (size_t i = 0; i < 6; i++)
         if (got[i] < 0)
             want[i] = -1; /* not observable from outside */
-    gt_outcome outcome = compare_layers(&figures_only, observed, buf);
+    gt_outcome outcome = compare_layers(&figures_only, observed, j, buf, verdict_class);
     if (outcome == GT_OUTCOME_FAIL && observed->beyond_script_calls > 0)
         buf_printf(buf, "; calls beyond the script: %d", observed->beyond_script_calls);
-    if (outcome == GT_OUTCOME_PASS && expect->message_contains_json != NULL)
+    if (outcome == GT_OUTCOME_PASS && expect->message_contains_json != NULL && j->reasons)
         outcome = compare_message(expect->message_contains_json, observed, buf);
+    if (outcome == GT_OUTCOME_FAIL && *verdict_class == GT_CLASS_PASS)
+        *verdict_class = GT_CLASS_OTHER_REASON;
+    else if (outcome == GT_OUTCOME_SKIP)
+        *verdict_class = GT_CLASS_SKIP;
     return outcome;
 }
 
@@ -492,26 +589,31 @@ static bool schema_compile_problem(const char *reason)
     return false;
 }
 
-gt_outcome gt_compare(const gt_expect *expect, const gt_observed *observed, char *why, size_t why_len)
+gt_outcome gt_compare_claimed(const gt_expect *expect, const gt_observed *observed, const char *gate,
+                              unsigned case_profiles, unsigned claims, gt_class *verdict_class, char *why,
+                              size_t why_len)
 {
     char scratch[1];
+    gt_class ignored;
+    if (verdict_class == NULL)
+        verdict_class = &ignored;
+    *verdict_class = GT_CLASS_PASS;
     text_buf buf = {why ? why : scratch, why ? why_len : sizeof scratch, 0};
     if (buf.cap > 0)
         buf.data[0] = '\0';
+    judge j = judge_for(gate, case_profiles ? case_profiles : GT_PROFILES_ALL, claims);
     if (observed->black_box)
-        return compare_black_box(expect, observed, &buf);
+        return compare_black_box(expect, observed, &j, &buf, verdict_class);
 
-    bool same = expect->verdict == observed->verdict;
-    if (same && expect->verdict == GT_VERDICT_REJECT) {
-        same = text_equal(expect->gate, observed->gate);
-        if (same && expect->reason != NULL)
-            same = text_equal(expect->reason, observed->reason);
-    }
+    bool same_verdict = expect->verdict == observed->verdict;
+    bool same_gate = same_verdict && (expect->verdict != GT_VERDICT_REJECT || text_equal(expect->gate, observed->gate));
+    bool same_reason = same_gate && (expect->verdict != GT_VERDICT_REJECT || expect->reason == NULL ||
+                                     text_equal(expect->reason, observed->reason));
     /* A rejection with no reason asserted (a JSON-Schema-Test-Suite test) is
      * about the instance: a schema the target could not compile is no pass. */
-    bool unusable_schema = same && expect->verdict == GT_VERDICT_REJECT && expect->reason == NULL &&
+    bool unusable_schema = same_gate && expect->verdict == GT_VERDICT_REJECT && expect->reason == NULL &&
                            text_equal(observed->gate, "structure") && schema_compile_problem(observed->reason);
-    if (!same || unusable_schema) {
+    if (!same_gate || unusable_schema) {
         buf_printf(&buf, "expected ");
         describe_expect(&buf, expect);
         buf_printf(&buf, unusable_schema ? " on the instance, observed " : ", observed ");
@@ -520,24 +622,59 @@ gt_outcome gt_compare(const gt_expect *expect, const gt_observed *observed, char
             buf_printf(&buf, ": the schema did not compile");
         if (observed->verdict == GT_VERDICT_REJECT && observed->message != NULL)
             buf_printf(&buf, " (%s)", observed->message);
-        return GT_OUTCOME_FAIL;
+        return failed_as(verdict_class, !same_verdict ? verdict_class_of(expect) : GT_CLASS_FIGURES);
+    }
+    /* The same verdict at the same gate: what remains is the object, the
+     * figures (judged before wording, so an unsafe object is never listed
+     * as another reason) and the wording. */
+    char wording[768] = "";
+    text_buf other = {wording, sizeof wording, 0};
+    if (!same_reason) {
+        buf_printf(&other, "expected ");
+        describe_expect(&other, expect);
+        buf_printf(&other, ", observed ");
+        describe_observed(&other, observed);
+        if (observed->message != NULL)
+            buf_printf(&other, " (%s)", observed->message);
     }
     if (expect->errors_given) {
         char detail[512] = "";
         text_buf diff = {detail, sizeof detail, 0};
         if (!compare_errors(expect, observed, &diff)) {
-            buf_printf(&buf, "expected ");
-            describe_expect(&buf, expect);
-            buf_printf(&buf, ", observed ");
-            describe_observed(&buf, observed);
-            buf_printf(&buf, "%s", detail);
-            return GT_OUTCOME_FAIL;
+            if (same_reason) {
+                buf_printf(&other, "expected ");
+                describe_expect(&other, expect);
+                buf_printf(&other, ", observed ");
+                describe_observed(&other, observed);
+            }
+            buf_printf(&other, "%s", detail);
         }
     }
-    gt_outcome outcome = compare_layers(expect, observed, &buf);
-    if (outcome == GT_OUTCOME_PASS && expect->message_contains_json != NULL && expect->verdict == GT_VERDICT_REJECT)
-        outcome = compare_message(expect->message_contains_json, observed, &buf);
-    return outcome;
+    gt_outcome outcome = compare_layers(expect, observed, &j, &buf, verdict_class);
+    if (outcome != GT_OUTCOME_PASS)
+        return outcome;
+    if (other.len == 0 && expect->message_contains_json != NULL && expect->verdict == GT_VERDICT_REJECT) {
+        if (j.reasons) {
+            outcome = compare_message(expect->message_contains_json, observed, &buf);
+            if (outcome == GT_OUTCOME_FAIL)
+                *verdict_class = GT_CLASS_OTHER_REASON;
+            else if (outcome == GT_OUTCOME_SKIP)
+                *verdict_class = GT_CLASS_SKIP;
+            return outcome;
+        }
+        if (observed->message != NULL) /* a difference is listed in `other`, never a failure */
+            (void)compare_message(expect->message_contains_json, observed, &other);
+    }
+    if (other.len == 0)
+        return GT_OUTCOME_PASS;
+    *verdict_class = GT_CLASS_OTHER_REASON;
+    buf_printf(&buf, "%s", wording);
+    return j.reasons ? GT_OUTCOME_FAIL : GT_OUTCOME_PASS;
+}
+
+gt_outcome gt_compare(const gt_expect *expect, const gt_observed *observed, char *why, size_t why_len)
+{
+    return gt_compare_claimed(expect, observed, NULL, GT_PROFILES_ALL, GT_PROFILES_ALL, NULL, why, why_len);
 }
 
 /* ---- scheduler ---------------------------------------------------------- */
@@ -555,13 +692,24 @@ static char *note_from(const char *text, const char *fallback)
 }
 
 /* Run one case on one target and fill its result. Never fails: a target
- * failure or a malformed answer becomes an `error` result. */
-static void run_one(gt_target *target, const gt_case *kase, gt_case_result *result)
+ * failure or a malformed answer becomes an `error` result. A case in no
+ * profile the target claims is not applicable and never sent. */
+static void run_one(gt_target *target, unsigned claims, const gt_case *kase, gt_case_result *result)
 {
     char note[1024] = "";
-    double started = now_ms();
     result->kase = kase;
     memset(&result->observed, 0, sizeof result->observed);
+    if (!(kase->profiles & claims)) {
+        char theirs[128], ours[128];
+        result->outcome = GT_OUTCOME_NOT_APPLICABLE;
+        result->verdict_class = GT_CLASS_NOT_APPLICABLE;
+        snprintf(note, sizeof note, "not applicable: the case is in %s; the target claims %s",
+                 gt_profiles_format(kase->profiles, ", ", theirs, sizeof theirs),
+                 gt_profiles_format(claims, ", ", ours, sizeof ours));
+        result->note = strdup(note);
+        return;
+    }
+    double started = now_ms();
     int status = gt_target_check(target, &kase->input, &result->observed, note, sizeof note);
     result->elapsed_ms = now_ms() - started;
 
@@ -579,9 +727,14 @@ static void run_one(gt_target *target, const gt_case *kase, gt_case_result *resu
         result->note = note_from(NULL, "target rejected without naming a gate");
     } else {
         char why[1024];
-        result->outcome = gt_compare(&kase->expect, &result->observed, why, sizeof why);
-        result->note = result->outcome == GT_OUTCOME_PASS ? NULL : note_from(why, "mismatch");
+        result->outcome = gt_compare_claimed(&kase->expect, &result->observed, kase->input.gate, kase->profiles,
+                                             claims, &result->verdict_class, why, sizeof why);
+        result->note = result->outcome == GT_OUTCOME_PASS && result->verdict_class == GT_CLASS_PASS
+                           ? NULL
+                           : note_from(why, "mismatch");
+        return;
     }
+    result->verdict_class = result->outcome == GT_OUTCOME_SKIP ? GT_CLASS_SKIP : GT_CLASS_ERROR;
 }
 
 typedef struct scheduler {
@@ -614,7 +767,7 @@ static void *worker_main(void *arg)
         if (index == SIZE_MAX)
             break;
         gt_case_result *result = &shared->run->results[index];
-        run_one(self->target, gt_corpus_case(shared->corpus, index), result);
+        run_one(self->target, shared->run->profiles, gt_corpus_case(shared->corpus, index), result);
 
         pthread_mutex_lock(&shared->lock);
         shared->done++;
@@ -649,6 +802,7 @@ static void mark_not_run(gt_run *run, const gt_corpus *corpus)
             continue;
         result->kase = gt_corpus_case(corpus, i);
         result->outcome = GT_OUTCOME_SKIP;
+        result->verdict_class = GT_CLASS_SKIP;
         result->note = strdup(GT_RUN_NOT_RUN_NOTE);
     }
 }
@@ -701,6 +855,7 @@ gt_run *gt_run_cases_with(const gt_corpus *corpus, const gt_run_options *options
         }
     }
     run->target_name = strdup(gt_target_name(targets[0]));
+    run->profiles = options->profiles ? options->profiles & GT_PROFILES_ALL : gt_target_profiles(targets[0]);
 
     scheduler shared = {.corpus = corpus,
                         .run = run,

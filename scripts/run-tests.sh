@@ -86,7 +86,7 @@ corpus_run "reference adapter" --target "adapter:$GAUNTLET_ADAPTER_REFERENCE" \
 # loop/tombstone, 3 in loop/details, 2 in loop/mutants and 2 in
 # stream/mutants). Any other skip fails the run.
 SKIP_REASON='needs a client-internal event .* that a black-box client cannot be driven into over HTTP$' corpus_run "reference client over HTTP, black box" corpus/loop corpus/stream \
-    --target "http:adapters/http-reference-client/run.sh" -j2
+    --target "http:adapters/http-reference-client/run.sh" --profile all -j2
 
 # The include graph against the room table of docs/architecture.md (arrows
 # one way, every C file in a room), and the check's own proof that it fails

@@ -83,6 +83,7 @@ START_TEST(matrix_of_fake_implementations)
                     "--target", FAIL_OPEN,
                     "--target", "missing=http:/no/such/client.sh",
                     "--version", "reference=gauntlet client",
+                    "--profile", "reference=all", "--profile", "lax=all", "--profile", "fail-open=all",
                     "--notes", notes, "--report", reports, NULL};
     static char out[1 << 16];
     /* one implementation could not run: exit 1, and its column says why */

@@ -362,7 +362,7 @@ START_TEST(console_table_counts_and_escapes)
                                        "loop            1      0      0      0      1\n"
                                        "total           4      1      1      1      1\n"));
     ck_assert_ptr_nonnull(strstr(text, "\nFAIL structure.types.fail: expected reject structure/type, observed "
-                                       "accept\n"));
+                                       "accept [unsafe]\n"));
     ck_assert_ptr_nonnull(strstr(text, "\nERROR syntax.utf8.error: crash \\x01\\x1b[31m red \\xff\\xfe </script>"));
     ck_assert_ptr_nonnull(strstr(text, "\nSKIP loop.retries.skip: no loop layer\n"));
     ck_assert_ptr_null(strstr(text, "PASS"));

@@ -613,8 +613,8 @@ START_TEST(cli_client_that_stops_running_mid_run_is_an_error)
     char *flaky[] = {"run", "corpus/loop/attempts", "--id", "loop.attempts.five-invalid-default-limit", "--target",
                      "http:case $GAUNTLET_SCENARIO in smoke.*) exec adapters/http-reference-client/run.sh;; esac; "
                      "echo 'claude: command not found' >&2; exit 127",
-                     NULL};
-    ck_assert_int_eq(run_cli(flaky, 6, out, sizeof out), 1);
+                     "--profile", "claude-code", NULL};
+    ck_assert_int_eq(run_cli(flaky, 8, out, sizeof out), 1);
     ck_assert_msg(strstr(out, "ERROR loop.attempts.five-invalid-default-limit: the client could not run (exit status "
                               "127: command not found)") != NULL,
                   "%s", out);

@@ -194,7 +194,8 @@ int main(void)
             printf("{\"protocol\":1,\"implementation\":{\"name\":\"gauntlet-reference\",\"version\":\"%s\","
                    "\"language\":\"c\",\"homepage\":\"https://example.invalid/gauntlet\"},"
                    "\"capabilities\":[\"syntax\",\"structure\",\"semantic\",\"policy\",\"stream\",\"loop\","
-                   "\"wire\"],\"options\":{\"formats\":\"per-case\"}}\n",
+                   "\"wire\"],\"profiles\":[\"core\",\"repair-loop\",\"claude-code\",\"sdk-transform\",\"reasons\"],"
+                   "\"options\":{\"formats\":\"per-case\"}}\n",
                    GAUNTLET_VERSION);
         } else if (strcmp(cmd, "check") == 0) {
             handle_check(target, request, &cache);

@@ -48,6 +48,7 @@ typedef struct matrix_report {
 
 typedef struct matrix_options {
     const char *names[MATRIX_MAX_TARGETS], *specs[MATRIX_MAX_TARGETS], *versions[MATRIX_MAX_TARGETS];
+    unsigned profiles[MATRIX_MAX_TARGETS]; /* --profile NAME=LIST; 0 = what the target claims */
     size_t target_count;
     const char *paths[MATRIX_MAX_PATHS];
     size_t path_count;
@@ -73,6 +74,8 @@ static void matrix_usage(FILE *out)
           "  -j, --jobs N         worker threads per implementation (default 1)\n"
           "  --notes DIR          hand-written notes: DIR/NAME.md is copied into NAME's section of the md report\n"
           "  --version NAME=TEXT  the version shown for NAME when its envelopes and handshake name none\n"
+          "  --profile NAME=LIST  judge NAME on these profiles (as `run --profile`; default: what it claims,\n"
+          "                       core for http: targets); cases of other profiles are not applicable\n"
           "Exit: 0 every implementation ran, 1 one could not run (its smoke failed), 2 usage, I/O or case-file error.\n",
           out);
 }
@@ -139,7 +142,8 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
         const char *arg = argv[i];
         bool takes_value = strcmp(arg, "--target") == 0 || strcmp(arg, "--report") == 0 || strcmp(arg, "--gate") == 0 ||
                            strcmp(arg, "--tag") == 0 || strcmp(arg, "--id") == 0 || strcmp(arg, "-j") == 0 ||
-                           strcmp(arg, "--jobs") == 0 || strcmp(arg, "--notes") == 0 || strcmp(arg, "--version") == 0;
+                           strcmp(arg, "--jobs") == 0 || strcmp(arg, "--notes") == 0 || strcmp(arg, "--version") == 0 ||
+                           strcmp(arg, "--profile") == 0;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             *help = true;
             return 0;
@@ -177,6 +181,22 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
                 }
             if (!known)
                 return usage_error("--version names no --target given before it: ", name);
+        } else if (strcmp(arg, "--profile") == 0) {
+            const char *name, *list;
+            char err[256];
+            unsigned mask = 0;
+            if (!split_pair(options, value, &name, &list))
+                return usage_error("--profile needs NAME=LIST, got ", value);
+            if (gt_profiles_parse(list, &mask, err, sizeof err) != 0)
+                return usage_error("--profile: ", err);
+            bool known = false;
+            for (size_t j = 0; j < options->target_count; j++)
+                if (strcmp(options->names[j], name) == 0) {
+                    options->profiles[j] = mask;
+                    known = true;
+                }
+            if (!known)
+                return usage_error("--profile names no --target given before it: ", name);
         } else if (strcmp(arg, "--report") == 0) {
             if (add_reports(options, value) != 0)
                 return 2;
@@ -375,7 +395,8 @@ int gt_cmd_matrix(int argc, char **argv)
         fflush(stderr);
         char err[512] = "";
         if (smoke(options.specs[t], &text->unavailable) == 0) {
-            runs[t] = gt_run_cases(corpus, options.specs[t], options.jobs, NULL, NULL, err, sizeof err);
+            gt_run_options how = {.target_spec = options.specs[t], .jobs = options.jobs, .profiles = options.profiles[t]};
+            runs[t] = gt_run_cases_with(corpus, &how, err, sizeof err);
             if (runs[t] == NULL)
                 text->unavailable = strdup(err[0] ? err : "the target could not be opened");
         }

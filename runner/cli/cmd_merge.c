@@ -204,7 +204,7 @@ int gt_cmd_merge(int argc, char **argv)
         on_stdout = on_stdout || strcmp(state.outputs[i].path, "-") == 0;
     FILE *human = on_stdout ? stderr : stdout;
     if (!state.quiet) {
-        gt_report_console_summary(human, run, false);
+        gt_report_console_summary(human, run, &info, false);
         gt_report_console_baseline(human, state.diff, false);
     } else if (state.diff != NULL && state.diff->counts[GT_BASELINE_REGRESSED] > 0)
         gt_report_console_baseline(human, state.diff, false);

@@ -66,6 +66,7 @@ typedef struct run_options {
     int colour;      /* --color: -1 auto (a terminal without NO_COLOR), 0 never, 1 always */
     const char *baseline; /* earlier JSON report, or NULL */
     unsigned shard_index, shard_count; /* 0 = not sharded */
+    unsigned profiles; /* --profile LIST: the claim the target is judged on; 0 = what the target claims */
     char *report_args[RUN_MAX_REPORTS]; /* strdup'd --report values (split in place) */
     size_t report_arg_count;
 } run_options;
@@ -75,7 +76,7 @@ static void run_usage(FILE *out)
     fprintf(out,
             "usage: gauntlet run [PATH...] [--gate G] [--tag T] [--id GLOB] [--target SPEC] [-j N]\n"
             "                    [--report FORMAT:FILE]... [--baseline FILE] [--shard K/N] [--certify] [--quiet]\n"
-            "                    [--max-fail N] [-x] [--color WHEN]\n"
+            "                    [--max-fail N] [-x] [--color WHEN] [--profile LIST]\n"
             "       gauntlet run --jsts DIR [--formats] [PATH...] [options as above]\n"
             "       gauntlet run --list [PATH...] [--gate G] [--tag T] [--id GLOB] [--shard K/N]\n"
             "       gauntlet run --smoke --target SPEC\n"
@@ -91,6 +92,11 @@ static void run_usage(FILE *out)
             "  --tag T              only cases tagged T\n"
             "  --id GLOB            only cases whose id matches the shell glob\n"
             "  --target SPEC        implementation under test (default: reference)\n"
+            "  --profile LIST       judge the target on these profiles (comma-separated: core, repair-loop,\n"
+            "                       claude-code, sdk-transform, reasons, or all); default: what the target\n"
+            "                       claims (the reference: all; an adapter: its hello's profiles, else core;\n"
+            "                       http: core). Cases of other profiles are not applicable: never sent,\n"
+            "                       counted apart (gauntlet profiles lists them)\n"
             "  -j, --jobs N         worker threads, each with its own target (default and 0: one per CPU)\n"
             "  --timeout T          per-case deadline of an adapter or the reference target: seconds,\n"
             "                       or with a unit (500ms, 10s; default %d s)\n"
@@ -112,8 +118,9 @@ static void run_usage(FILE *out)
             "  --smoke              only play gauntlet's built-in, always-valid case through the target and\n"
             "                       say whether it produced a verdict (adapter: and http: targets are smoked\n"
             "                       before every run; a failed smoke stops the run with exit 2)\n"
-            "exit: 0 all passed, 1 a case failed or errored (with --baseline: a regression), 2 usage, I/O or\n"
-            "      case-file error, no case selected, or a target that failed its smoke test\n",
+            "exit: 0 all passed (other-reason and not-applicable cases are no failures), 1 a case failed or\n"
+            "      errored (with --baseline: a regression), 2 usage, I/O or case-file error, no case\n"
+            "      selected or none applicable, or a target that failed its smoke test\n",
             GT_ADAPTER_DEFAULT_TIMEOUT_MS / 1000);
 }
 
@@ -278,6 +285,12 @@ static int parse_args(int argc, char **argv, run_options *options, bool *help)
             options->id_glob = value;
         } else if ((value = option_value(argc, argv, &i, "--target", &missing)) != NULL) {
             options->target = value;
+        } else if ((value = option_value(argc, argv, &i, "--profile", &missing)) != NULL) {
+            char err[256];
+            if (options->profiles != 0)
+                return usage_error("--profile given twice%s", "");
+            if (gt_profiles_parse(value, &options->profiles, err, sizeof err) != 0)
+                return usage_error("--profile: %s", err);
         } else if ((value = option_value(argc, argv, &i, "--timeout", &missing)) != NULL) {
             if (parse_timeout(value, &options->timeout_ms) != 0)
                 return usage_error("--timeout needs a positive duration (10, 10s or 500ms), got '%s'", value);
@@ -616,6 +629,7 @@ int gt_cmd_run(int argc, char **argv)
         .shard_count = options.shard_count,
         .certify = options.certify,
     };
+    gt_report_count_profiles(corpus, &info);
     size_t loaded_cases = gt_corpus_count(corpus);
     char *known = known_values(corpus, options.gate != NULL && options.tag == NULL);
     info.selected_cases = gt_corpus_filter(corpus, options.gate, options.tag, options.id_glob);
@@ -660,7 +674,8 @@ int gt_cmd_run(int argc, char **argv)
     if (options.timeout_ms > 0)
         gt_adapter_set_timeout_ms(options.timeout_ms);
     char err[512] = "";
-    gt_run_options how = {options.target, options.jobs, options.max_fail, show ? show_progress : NULL, &progress};
+    gt_run_options how = {options.target, options.jobs, options.max_fail, show ? show_progress : NULL, &progress,
+                          options.profiles};
     gt_run *run = gt_run_cases_with(corpus, &how, err, sizeof err);
     if (run == NULL) {
         fprintf(stderr, "gauntlet run: %s\n", err);
@@ -681,7 +696,7 @@ int gt_cmd_run(int argc, char **argv)
     }
 
     if (!options.quiet) {
-        gt_report_console_summary(human, run, colour);
+        gt_report_console_summary(human, run, &info, colour);
         gt_report_console_baseline(human, diff, colour);
     } else if (diff != NULL && diff->counts[GT_BASELINE_REGRESSED] > 0) {
         gt_report_console_baseline(human, diff, false); /* a gating failure is never silent */
@@ -690,11 +705,23 @@ int gt_cmd_run(int argc, char **argv)
         gt_report_console_certification(human, run, &info);
     fflush(human);
     gt_print_load_problems(corpus);
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
+    bool none_applicable = run->count > 0 && counts[GT_GATE_COUNT].cases == 0;
     if (run->count == 0)
         fprintf(stderr, "gauntlet run: no cases to run%s\n",
                 options.gate || options.tag || options.id_glob || options.shard_count
                     ? " (no case matched the filters or this shard is empty)"
                     : "");
+    else if (none_applicable) {
+        char claimed[160];
+        gt_profiles_format(run->profiles, ", ", claimed, sizeof claimed);
+        /* an empty applicable selection is never green */
+        fprintf(stderr,
+                "gauntlet run: none of the %zu selected cases is applicable: the target is judged on %s "
+                "and every selected case belongs to other profiles (--profile LIST; gauntlet profiles)\n",
+                run->count, claimed);
+    }
 
     bool io_failed = status != 0;
     for (size_t i = 0; i < options.report_count; i++)
@@ -707,9 +734,7 @@ int gt_cmd_run(int argc, char **argv)
     gt_report_console_totals(human, run);
     fflush(human);
 
-    gt_run_counts counts[GT_GATE_COUNT + 1];
-    gt_run_count(run, counts);
-    if (io_failed || gt_corpus_problem_count(corpus) > 0)
+    if (io_failed || gt_corpus_problem_count(corpus) > 0 || none_applicable)
         status = 2;
     else if (diff != NULL)
         status = diff->counts[GT_BASELINE_REGRESSED] > 0 ? 1 : 0;

@@ -52,6 +52,7 @@ typedef struct adapter {
     size_t stderr_len;
     char name[160];
     unsigned capabilities; /* bit per gt_gate */
+    unsigned profiles;     /* the hello's "profiles" (gt_profile bits), 0 when it names none */
     int failed_starts;
     char unavailable[512]; /* non-empty: give up, say why for every case */
     unsigned long long seq;
@@ -392,6 +393,27 @@ static int start_adapter(adapter *ad, char *note, size_t note_len)
         problem = "hello reply has no implementation.name";
     else if (caps == NULL || caps->type != GT_ARRAY)
         problem = "hello reply has no \"capabilities\" array";
+    char profile_problem[256] = "";
+    const gt_value *claimed = problem == NULL ? gt_value_get(reply, "profiles", 8) : NULL;
+    unsigned profiles = 0;
+    if (claimed != NULL && claimed->type != GT_NULL) {
+        if (claimed->type != GT_ARRAY)
+            snprintf(profile_problem, sizeof profile_problem,
+                     "\"profiles\" must be an array of profile names (known profiles: %s)", GT_PROFILE_NAMES);
+        for (size_t i = 0; claimed->type == GT_ARRAY && i < claimed->u.arr.count && !profile_problem[0]; i++) {
+            const gt_value *name = claimed->u.arr.items[i];
+            int profile = name->type == GT_STRING ? gt_profile_from_name(name->u.str.chars, name->u.str.len) : -1;
+            if (profile < 0)
+                snprintf(profile_problem, sizeof profile_problem,
+                         "\"profiles\"[%zu] is %s%.64s%s, not a known profile (known profiles: %s)", i,
+                         name->type == GT_STRING ? "'" : "", name->type == GT_STRING ? name->u.str.chars : "not a string",
+                         name->type == GT_STRING ? "'" : "", GT_PROFILE_NAMES);
+            else
+                profiles |= 1u << profile;
+        }
+        if (profile_problem[0])
+            problem = profile_problem;
+    }
     if (problem != NULL) {
         char bad[200];
         excerpt_of(ad->line, len, bad, sizeof bad);
@@ -402,6 +424,7 @@ static int start_adapter(adapter *ad, char *note, size_t note_len)
     const char *version = string_member(impl, "version");
     snprintf(ad->name, sizeof ad->name, "%s%s%s", string_member(impl, "name"), version ? " " : "",
              version ? version : "");
+    ad->profiles = profiles;
     ad->capabilities = 0;
     for (size_t i = 0; i < caps->u.arr.count; i++) {
         const gt_value *cap = caps->u.arr.items[i];
@@ -689,12 +712,19 @@ static void adapter_close(void *state)
     free(ad);
 }
 
+/* The hello's "profiles", or 0 (the runner then judges on core alone). */
+static unsigned adapter_profiles(void *state)
+{
+    return ((const adapter *)state)->profiles;
+}
+
 const gt_target_ops gt_target_adapter_ops = {
     .kind = "adapter",
     .open = adapter_open,
     .check = adapter_check,
     .name = adapter_name,
     .close = adapter_close,
+    .profiles = adapter_profiles,
 };
 
 int gt_adapter_reply_read(const char *line, size_t len, gt_observed *observed, char *why, size_t why_len)

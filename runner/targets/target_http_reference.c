@@ -181,10 +181,18 @@ static int http_reference_check(void *state, const gt_case_input *input, gt_obse
     return check;
 }
 
+/* The reference implements every contract gauntlet judges. */
+static unsigned http_reference_profiles(void *state)
+{
+    (void)state;
+    return GT_PROFILES_ALL;
+}
+
 const gt_target_ops gt_target_http_reference_ops = {
     .kind = "http-reference",
     .open = http_reference_open,
     .check = http_reference_check,
     .name = http_reference_name,
     .close = http_reference_close,
+    .profiles = http_reference_profiles,
 };

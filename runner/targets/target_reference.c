@@ -254,10 +254,18 @@ out_of_memory:
     return GT_CHECK_ERROR;
 }
 
+/* The reference implements every contract gauntlet judges. */
+static unsigned reference_profiles(void *state)
+{
+    (void)state;
+    return GT_PROFILES_ALL;
+}
+
 const gt_target_ops gt_target_reference_ops = {
     .kind = "reference",
     .open = reference_open,
     .check = reference_check,
     .name = reference_name,
     .close = reference_close,
+    .profiles = reference_profiles,
 };

@@ -27,6 +27,45 @@ const char *gt_tier_name(gt_tier tier);
 /* The tier named `name`, or -1 when unknown. */
 int gt_tier_from_name(const char *name);
 
+/* The contracts a case belongs to and an implementation claims
+ * (docs/profiles.md). A case judges an implementation only when the two
+ * share a profile; otherwise the case is not applicable to it (never sent,
+ * never in a rate's denominator). Sets of profiles are bit masks
+ * (1u << gt_profile). */
+typedef enum gt_profile {
+    GT_PROFILE_CORE = 0,      /* what every structured-output pipeline must do */
+    GT_PROFILE_REPAIR_LOOP,   /* pipelines that feed errors back and try again, within a bound */
+    GT_PROFILE_CLAUDE_CODE,   /* seed 000's StructuredOutput contract exactly */
+    GT_PROFILE_SDK_TRANSFORM, /* seed 004's schema transform and local re-validation */
+    GT_PROFILE_REASONS,       /* gauntlet's reason codes, messages, positions, error-path spelling */
+    GT_PROFILE_COUNT
+} gt_profile;
+#define GT_PROFILES_ALL ((1u << GT_PROFILE_COUNT) - 1u)
+/* What an implementation that states no profiles claims. */
+#define GT_PROFILES_DEFAULT_CLAIM (1u << GT_PROFILE_CORE)
+/* The known names, for messages. */
+#define GT_PROFILE_NAMES "core, repair-loop, claude-code, sdk-transform, reasons"
+
+/* "core", "repair-loop", ...; "unknown" out of range. */
+const char *gt_profile_name(gt_profile profile);
+/* The profile named `name` (`len` bytes), or -1 when unknown. */
+int gt_profile_from_name(const char *name, size_t len);
+/* One line: what the profile claims. */
+const char *gt_profile_statement(gt_profile profile);
+/* Where the claim comes from (seed rule ids, spec clauses), one line. */
+const char *gt_profile_sources(gt_profile profile);
+/* Parse a comma-separated list of profile names ("core,reasons"; spaces
+ * around names allowed; "all" = every profile) into *mask. Returns 0, or -1
+ * with `err` naming the unknown or empty entry and the known names. */
+int gt_profiles_parse(const char *list, unsigned *mask, char *err, size_t err_len);
+/* The names of `mask`, comma-separated in profile order, into `out`
+ * ("" for an empty mask). Returns `out`. */
+char *gt_profiles_format(unsigned mask, const char *separator, char *out, size_t out_len);
+/* The profiles of a case that names none (docs/profiles.md#defaults), from
+ * its gate, tier, category and rule ids. */
+unsigned gt_profiles_default(const char *gate, int tier, const char *category, const char *const *rules,
+                             size_t rule_count);
+
 /* Where a case file looks for the rule list its `rules` ids are checked
  * against: the nearest file of this name in its directory or above. */
 #define GT_CORPUS_RULES_FILE "rules.json"
@@ -105,6 +144,8 @@ typedef struct gt_case {
     gt_tier tier;     /* "tier" (default required) */
     const char *const *rules; /* "rules": ids of the seed rules and spec clauses the case proves */
     size_t rule_count;
+    unsigned profiles;        /* "profiles" as a mask of gt_profile bits, or the default for its gate and tier */
+    bool profiles_given;      /* the case (or its file's defaults) names its profiles */
 } gt_case;
 
 typedef struct gt_load_problem {

@@ -74,7 +74,21 @@ typedef struct gt_report_info {
     size_t problem_count;
     const gt_baseline_diff *baseline; /* or NULL */
     bool certify;                     /* console: print the certification footer */
+    /* Required-tier cases of the loaded corpus (before filters and sharding)
+     * by their exact set of profiles (index = gt_profile mask): what the
+     * coverage of a claim is measured against. Unknown (all 0) unless
+     * profiles_known; the run's own cases are used then. */
+    bool profiles_known;
+    size_t required_by_profiles[1u << GT_PROFILE_COUNT];
 } gt_report_info;
+
+/* Fill info->required_by_profiles from a loaded corpus (call before
+ * filtering). */
+void gt_report_count_profiles(const gt_corpus *corpus, gt_report_info *info);
+
+/* A badge is green only when at least this share of the required cases of
+ * the claimed profiles ran to a verdict (docs/ci.md#badge). */
+#define GT_REPORT_BADGE_MIN_COVERAGE 0.90
 
 typedef int (*gt_report_writer)(FILE *out, const gt_run *run, const gt_report_info *info);
 

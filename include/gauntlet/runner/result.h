@@ -67,15 +67,46 @@ int gt_observed_add_error(gt_observed *observed, const char *path, const char *k
 /* Set verdict reject with gate, reason and message (copied). */
 int gt_observed_reject(gt_observed *observed, const char *gate, const char *reason, const char *message);
 
-typedef enum gt_outcome { GT_OUTCOME_PASS = 0, GT_OUTCOME_FAIL, GT_OUTCOME_ERROR, GT_OUTCOME_SKIP } gt_outcome;
+/* A case's outcome. NOT_APPLICABLE: the case belongs to no profile the
+ * target claims; it was never sent and counts in no rate (it is not a skip,
+ * which is a case the target could not express). */
+typedef enum gt_outcome {
+    GT_OUTCOME_PASS = 0,
+    GT_OUTCOME_FAIL,
+    GT_OUTCOME_ERROR,
+    GT_OUTCOME_SKIP,
+    GT_OUTCOME_NOT_APPLICABLE
+} gt_outcome;
+/* "pass", "fail", "error", "skip", "not_applicable". */
 const char *gt_outcome_name(gt_outcome outcome);
+
+/* The verdict class of a result (docs/profiles.md#verdict-classes), the same
+ * in every report. A fail is exactly one of UNSAFE, REFUSED_VALID, FIGURES,
+ * or OTHER_REASON for a target that claims `reasons`; OTHER_REASON is a pass
+ * for every other target (listed apart so a vendor can still read it). */
+typedef enum gt_class {
+    GT_CLASS_PASS = 0,
+    GT_CLASS_UNSAFE,         /* accepted what must be refused, or returned an object the reference would not */
+    GT_CLASS_REFUSED_VALID,  /* refused what is valid (or returned no object where one survives) */
+    GT_CLASS_FIGURES,        /* verdict right; the gate, attempts, accounting, subtype or produced output differ */
+    GT_CLASS_OTHER_REASON,   /* verdict and gate right; another reason code, error set or message */
+    GT_CLASS_ERROR,
+    GT_CLASS_SKIP,
+    GT_CLASS_NOT_APPLICABLE,
+    GT_CLASS_COUNT
+} gt_class;
+/* "pass", "unsafe", "refused_valid", "figures", "other_reason", "error", "skip", "not_applicable". */
+const char *gt_class_name(gt_class verdict_class);
+/* The class named `name`, or -1. */
+int gt_class_from_name(const char *name);
 
 typedef struct gt_case_result {
     const gt_case *kase;
     gt_outcome outcome;
     gt_observed observed;
-    char *note;        /* why it failed / errored / was skipped (malloc'd), NULL on pass */
+    char *note;        /* why it failed / errored / was skipped / is another reason (malloc'd); NULL on a clean pass */
     double elapsed_ms;
+    gt_class verdict_class; /* the outcome's class (a pass can be OTHER_REASON) */
 } gt_case_result;
 
 typedef struct gt_run {
@@ -87,7 +118,22 @@ typedef struct gt_run {
     char started_at[32]; /* ISO 8601 UTC */
     double elapsed_ms;
     unsigned jobs;
+    unsigned profiles; /* the profiles the target claims (gt_profile bits); every case outside them is
+                          GT_OUTCOME_NOT_APPLICABLE */
 } gt_run;
+
+/* The profiles a run's target was judged on: run->profiles, or every
+ * profile when the run does not record them (0: a run built by hand, or a
+ * report written before profiles existed, when every case was judged). */
+static inline unsigned gt_run_claims(const gt_run *run)
+{
+    return run->profiles != 0 ? run->profiles : GT_PROFILES_ALL;
+}
+
+/* The class of a result: its verdict_class, or, where that was not recorded
+ * (a run built by hand, a report written before classes), the class its
+ * outcome and verdicts imply. */
+gt_class gt_case_result_class(const gt_case_result *result);
 
 /* Free what `run` holds (results, notes, target names), not `run` itself:
  * for a gt_run embedded in another struct (a read report). */
@@ -96,12 +142,22 @@ void gt_run_clear(gt_run *run);
 /* Free a run and every result in it (NULL is a no-op). */
 void gt_run_free(gt_run *run);
 
-/* Counts per gate (the case's gate) and outcome; gate GT_GATE_COUNT = totals. */
+/* Counts per gate (the case's gate) and outcome; gate GT_GATE_COUNT = totals.
+ * cases = pass + fail + error + skip: a not-applicable case is counted in
+ * not_applicable only. unsafe + refused_valid + figures (+ other_reason when
+ * the target claims `reasons`) = fail; other_reason counts that class
+ * whatever its outcome. */
 typedef struct gt_run_counts {
     size_t cases, pass, fail, error, skip;
+    size_t not_applicable, other_reason, unsafe, refused_valid, figures;
 } gt_run_counts;
 void gt_run_count(const gt_run *run, gt_run_counts counts[GT_GATE_COUNT + 1]);
 /* Counts per tier (gt_tier): a certificate rests on the required row. */
 void gt_run_count_tiers(const gt_run *run, gt_run_counts tiers[GT_TIER_COUNT]);
+/* Counts per profile (a case counts under each of its profiles) over the
+ * cases of one tier (GT_TIER_COUNT: both). */
+void gt_run_count_profiles(const gt_run *run, int tier, gt_run_counts profiles[GT_PROFILE_COUNT]);
+/* Add one result to a counts row. */
+void gt_run_counts_add(gt_run_counts *row, const gt_case_result *result);
 
 #endif

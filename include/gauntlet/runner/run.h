@@ -29,6 +29,9 @@ int gt_target_open(const char *spec, gt_target **out, char *err, size_t err_len)
 int gt_target_check(gt_target *target, const gt_case_input *input, gt_observed *observed, char *note,
                     size_t note_len);
 const char *gt_target_name(const gt_target *target);
+/* The profiles the target claims (gt_profile bits): what its ops report, or
+ * GT_PROFILES_DEFAULT_CLAIM (core) when it states none. */
+unsigned gt_target_profiles(const gt_target *target);
 void gt_target_close(gt_target *target);
 
 /* Hook a new kind of target in without touching the scheduler. */
@@ -38,6 +41,9 @@ typedef struct gt_target_ops {
     int (*check)(void *state, const gt_case_input *input, gt_observed *observed, char *note, size_t note_len);
     const char *(*name)(void *state);
     void (*close)(void *state);
+    /* The profiles the implementation claims (gt_profile bits), 0 when it
+     * states none; may be NULL (the same). */
+    unsigned (*profiles)(void *state);
 } gt_target_ops;
 
 /* Make a kind of target available to gt_target_open (built-in kinds are
@@ -47,8 +53,17 @@ typedef struct gt_target_ops {
  * full or `ops` lacks a kind, check or close. */
 int gt_target_register(const gt_target_ops *ops);
 
-/* Compare an expectation with an observation. Returns GT_OUTCOME_PASS or
- * GT_OUTCOME_FAIL and writes the reason of a failure into `why`. */
+/* Compare an expectation with an observation for a target that claims
+ * `claims` (gt_profile bits; docs/profiles.md says what each claim judges),
+ * for a case of layer `gate` (NULL: unknown) in `case_profiles` (0: all).
+ * Returns GT_OUTCOME_PASS,
+ * GT_OUTCOME_FAIL or GT_OUTCOME_SKIP (a message the target cannot show),
+ * stores the verdict class in *verdict_class (may be NULL) and writes the
+ * difference into `why` (also for an other-reason pass). */
+gt_outcome gt_compare_claimed(const gt_expect *expect, const gt_observed *observed, const char *gate,
+                              unsigned case_profiles, unsigned claims, gt_class *verdict_class, char *why,
+                              size_t why_len);
+/* gt_compare_claimed for a target that claims every profile (the reference). */
 gt_outcome gt_compare(const gt_expect *expect, const gt_observed *observed, char *why, size_t why_len);
 
 typedef void (*gt_progress_fn)(void *user, size_t done, size_t total, const gt_case_result *last);
@@ -67,6 +82,7 @@ typedef struct gt_run_options {
     size_t max_fail;         /* stop handing out cases once this many failed or errored; 0 = never */
     gt_progress_fn progress; /* may be NULL */
     void *user;
+    unsigned profiles;       /* the profiles the target is judged on (gt_profile bits); 0 = what it claims */
 } gt_run_options;
 
 /* As gt_run_cases. With max_fail, cases already running finish, and every
