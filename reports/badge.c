@@ -7,7 +7,10 @@
  * should not depend on a badge service. The rate is the required tier's:
  * passed / (cases - skipped), the figure a certificate rests on, floored to
  * one decimal so a badge never rounds a failure up to 100%. The counts
- * follow it, so a run that skipped most cases cannot hide behind its rate.
+ * follow it, so a run that skipped most cases cannot hide behind its rate,
+ * and so does the coverage: the share of the claimed profiles' required
+ * cases that ran to a verdict. Below GT_REPORT_BADGE_MIN_COVERAGE the badge
+ * is at best yellow, and its text names the profiles it covers.
  * Not for: the optional tier (gauntlet's own conventions). */
 #include <math.h>
 #include <string.h>
@@ -16,43 +19,59 @@
 #include "report_util.h"
 
 typedef struct badge {
-    char message[96];
+    char message[192];
     const char *color; /* shields.io colour name */
     const char *hex;   /* the same colour for the static SVG */
 } badge;
 
-static void badge_of(const gt_run *run, badge *out)
+/* The profiles a badge names: "core", "core+claude-code", "all profiles". */
+static void badge_profiles(const gt_run *run, char *text, size_t len)
+{
+    if (gt_run_claims(run) == GT_PROFILES_ALL)
+        snprintf(text, len, "all profiles");
+    else
+        gt_profiles_format(gt_run_claims(run), "+", text, len);
+}
+
+static void badge_of(const gt_run *run, const gt_report_info *info, badge *out)
 {
     gt_run_counts tiers[GT_TIER_COUNT];
     gt_run_count_tiers(run, tiers);
     const gt_run_counts *row = &tiers[GT_TIER_REQUIRED];
     double rate = gt_report_pass_rate(row);
+    char profiles[128];
+    badge_profiles(run, profiles, sizeof profiles);
     if (rate < 0) {
-        snprintf(out->message, sizeof out->message, "no required case ran");
+        snprintf(out->message, sizeof out->message, "%s: no required case ran", profiles);
         out->color = "lightgrey", out->hex = "#9f9f9f";
         return;
     }
+    gt_report_coverage coverage;
+    gt_report_coverage_of(run, info, gt_run_claims(run), &coverage);
+    double ran = floor(gt_report_coverage_share(&coverage) * 1000.0) / 10.0;
     double percent = floor(rate * 1000.0) / 10.0;
     snprintf(out->message, sizeof out->message,
-             percent == 100.0 ? "%.0f%% required (%zu/%zu)" : "%.1f%% required (%zu/%zu)", percent, row->pass,
-             row->cases - row->skip);
+             percent == 100.0 ? "%s: %.0f%% required (%zu/%zu), %.1f%% ran" : "%s: %.1f%% required (%zu/%zu), %.1f%% ran",
+             profiles,
+             percent, row->pass, row->cases - row->skip, ran);
     static const struct {
         double at_least;
         const char *color, *hex;
     } scale[] = {{100.0, "brightgreen", "#4c1"}, {95.0, "green", "#97ca00"},  {90.0, "yellowgreen", "#a4a61d"},
                  {80.0, "yellow", "#dfb317"},    {60.0, "orange", "#fe7d37"}, {0.0, "red", "#e05d44"}};
-    for (size_t i = 0; i < sizeof scale / sizeof scale[0]; i++) {
-        if (percent >= scale[i].at_least) {
-            out->color = scale[i].color, out->hex = scale[i].hex;
-            return;
-        }
-    }
+    size_t step = 0;
+    while (step + 1 < sizeof scale / sizeof scale[0] && percent < scale[step].at_least)
+        step++;
+    /* a badge over too little of its claim is never green, whatever its rate */
+    if (ran < GT_REPORT_BADGE_MIN_COVERAGE * 100.0 && step < 3)
+        step = 3;
+    out->color = scale[step].color, out->hex = scale[step].hex;
 }
 
 int gt_report_badge(FILE *out, const gt_run *run, const gt_report_info *info)
 {
     badge b;
-    badge_of(run, &b);
+    badge_of(run, info, &b);
     fprintf(out, "{\"schemaVersion\": 1, \"label\": \"" GT_REPORT_BADGE_LABEL "\", \"message\": ");
     gt_report_json_string(out, b.message);
     fprintf(out, ", \"color\": \"%s\"}\n", b.color);
@@ -87,7 +106,7 @@ static void svg_text(FILE *out, double x, const char *text)
 int gt_report_badge_svg(FILE *out, const gt_run *run, const gt_report_info *info)
 {
     badge b;
-    badge_of(run, &b);
+    badge_of(run, info, &b);
     const char *label = GT_REPORT_BADGE_LABEL;
     int left = text_width(label) + 10, right = text_width(b.message) + 10, width = left + right;
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"20\" role=\"img\" aria-label=\"",

@@ -121,7 +121,9 @@ void gt_report_console_classes(FILE *out, const gt_run *run, bool colour)
     fputc('\n', out);
 }
 
-void gt_report_console_coverage(FILE *out, const gt_run *run, const gt_report_info *info, bool colour)
+/* One line per claimed profile that holds required cases, each after
+ * `lead`; low coverage in yellow. */
+static void coverage_lines(FILE *out, const gt_run *run, const gt_report_info *info, bool colour, const char *lead)
 {
     for (int p = 0; p < GT_PROFILE_COUNT; p++) {
         if (!(gt_run_claims(run) & (1u << p)))
@@ -132,12 +134,18 @@ void gt_report_console_coverage(FILE *out, const gt_run *run, const gt_report_in
             continue; /* no required case (reasons: its cases are optional) */
         char text[256];
         gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
-        bool low = coverage.held > 0 && gt_report_coverage_share(&coverage) < GT_REPORT_BADGE_MIN_COVERAGE;
-        fprintf(out, "coverage   %s%s%s", colour && low ? COLOUR_YELLOW : "", text, colour && low ? COLOUR_RESET : "");
+        bool low = gt_report_coverage_share(&coverage) < GT_REPORT_BADGE_MIN_COVERAGE;
+        fprintf(out, "%s%s%s%s", lead, colour && low ? COLOUR_YELLOW : "", text, colour && low ? COLOUR_RESET : "");
         if (coverage.skipped + coverage.errors > 0)
             fprintf(out, "; %zu skipped, %zu error", coverage.skipped, coverage.errors);
-        fputc('\n', out);
+        if (lead[0] != '\n')
+            fputc('\n', out);
     }
+}
+
+void gt_report_console_coverage(FILE *out, const gt_run *run, const gt_report_info *info, bool colour)
+{
+    coverage_lines(out, run, info, colour, "coverage   ");
 }
 
 /* "2/2", "-/3" (not given), "2/?" (target reported none). */
@@ -288,6 +296,25 @@ void gt_report_console_certification(FILE *out, const gt_run *run, const gt_repo
     char required[64], optional[64];
     gt_report_tier_rates(run, required, optional);
     fprintf(out, "\n  required tier   %s  (%s)\n  optional tier   %s", required, GT_REPORT_TIER_NOTE, optional);
+    char claimed[160], unclaimed[160];
+    gt_profiles_format(gt_run_claims(run), ", ", claimed, sizeof claimed);
+    gt_profiles_format(GT_PROFILES_ALL & ~gt_run_claims(run), ", ", unclaimed, sizeof unclaimed);
+    fprintf(out, "\n  profiles        claimed: %s; not claimed: %s (%zu cases not applicable)", claimed,
+            unclaimed[0] ? unclaimed : "none", counts[GT_GATE_COUNT].not_applicable);
+    coverage_lines(out, run, info, false, "\n  coverage        ");
+    fprintf(out, "\n  verdicts        %zu unsafe, %zu refused_valid, %zu figures, %zu other_reason (%s)",
+            counts[GT_GATE_COUNT].unsafe, counts[GT_GATE_COUNT].refused_valid, counts[GT_GATE_COUNT].figures,
+            counts[GT_GATE_COUNT].other_reason,
+            gt_run_claims(run) & (1u << GT_PROFILE_REASONS) ? "failures: reasons is claimed" : "passes");
+    /* the skips by reason: what the target could not express */
+    gt_report_skip_group groups[GT_REPORT_MAX_SKIP_GROUPS];
+    size_t group_count = gt_report_skip_groups(run, groups, GT_REPORT_MAX_SKIP_GROUPS);
+    for (size_t i = 0; i < group_count && i < GT_REPORT_MAX_SKIP_GROUPS; i++) {
+        fprintf(out, "\n  skipped         %zu: ", groups[i].cases);
+        gt_report_console_text(out, groups[i].note);
+    }
+    if (group_count > GT_REPORT_MAX_SKIP_GROUPS)
+        fprintf(out, "\n  skipped         (%zu more reasons)", group_count - GT_REPORT_MAX_SKIP_GROUPS);
     gt_report_accounting_totals totals;
     gt_report_accounting_sum(run, &totals);
     fprintf(out, "\n  accounting      %zu cases: %zu matched, %zu mismatched, %zu not reported", totals.cases,

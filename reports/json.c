@@ -257,27 +257,13 @@ static void write_corpus(FILE *out, const gt_report_info *info)
 /* The skips grouped by their note (what the target could not express). */
 static void write_skips_by_reason(FILE *out, const gt_run *run)
 {
+    gt_report_skip_group groups[GT_REPORT_MAX_SKIP_GROUPS];
+    size_t count = gt_report_skip_groups(run, groups, GT_REPORT_MAX_SKIP_GROUPS);
     fputc('[', out);
-    bool first = true;
-    for (size_t i = 0; i < run->count; i++) {
-        const gt_case_result *result = &run->results[i];
-        if (result->outcome != GT_OUTCOME_SKIP)
-            continue;
-        const char *note = result->note ? result->note : "";
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = run->results[j].outcome == GT_OUTCOME_SKIP &&
-                   strcmp(run->results[j].note ? run->results[j].note : "", note) == 0;
-        if (seen)
-            continue;
-        size_t count = 0;
-        for (size_t j = i; j < run->count; j++)
-            count += run->results[j].outcome == GT_OUTCOME_SKIP &&
-                     strcmp(run->results[j].note ? run->results[j].note : "", note) == 0;
-        fputs(first ? "{\"reason\": " : ", {\"reason\": ", out);
-        first = false;
-        gt_report_json_string(out, note);
-        fprintf(out, ", \"cases\": %zu}", count);
+    for (size_t i = 0; i < count && i < GT_REPORT_MAX_SKIP_GROUPS; i++) {
+        fputs(i ? ", {\"reason\": " : "{\"reason\": ", out);
+        gt_report_json_string(out, groups[i].note);
+        fprintf(out, ", \"cases\": %zu}", groups[i].cases);
     }
     fputc(']', out);
 }

@@ -145,6 +145,16 @@ void gt_report_coverage_of(const gt_run *run, const gt_report_info *info, unsign
 double gt_report_coverage_share(const gt_report_coverage *coverage);
 /* One line per claimed profile: "core: 1,212 of 1,240 required cases ran (97.7%), 1,198 passed". */
 void gt_report_coverage_text(char *text, size_t len, const char *profile, const gt_report_coverage *coverage);
+/* The skips of a run grouped by their note (what the target could not
+ * express), in order of first appearance: at most `max` groups into
+ * `groups`; returns how many there are. Notes are borrowed from the run. */
+typedef struct gt_report_skip_group {
+    const char *note;
+    size_t cases;
+} gt_report_skip_group;
+size_t gt_report_skip_groups(const gt_run *run, gt_report_skip_group *groups, size_t max);
+/* How many skip groups a certificate lists (the rest are counted). */
+#define GT_REPORT_MAX_SKIP_GROUPS 64
 /* A count with thousands separators ("1,240") into `text`. */
 char *gt_report_thousands(char *text, size_t len, size_t value);
 

@@ -15,6 +15,7 @@ static const gt_cli_command commands[] = {
     {"show", gt_cmd_show, "run one case and show everything about it (input, gates, transcript)"},
     {"gen", gt_cmd_gen, "write the adversarial corpus of one contract (valid variants and mutations)"},
     {"explore", gt_cmd_explore, "generate cases for a contract, run them against a target, shrink a disagreement"},
+    {"profiles", gt_cmd_profiles, "list the profiles (contracts) cases belong to and implementations claim"},
     {"rules", gt_cmd_rules, "list the seed rules and spec clauses the corpus proves, and those it does not"},
     {"jsts", gt_cmd_jsts, "run JSON-Schema-Test-Suite files against the structure gate"},
     {"loop", gt_cmd_loop, "play a scripted agent loop through the reference StructuredOutput state machine"},

@@ -1,6 +1,7 @@
 /* cli_io.c — argument parsing, model-output reads and report files for the CLI.
  * Whole-file reads, atomic writes and base64 live in reference/util.c. */
 #include "cli_io.h"
+#include "commands.h"
 
 #include "gauntlet/runner/corpus.h"
 #include "gauntlet/parse.h"
@@ -169,4 +170,27 @@ void gt_print_load_problems(const gt_corpus *corpus)
 {
     for (size_t i = 0; i < gt_corpus_problem_count(corpus); i++)
         gt_print_load_problem(gt_corpus_problem(corpus, i));
+}
+
+struct gt_corpus *gt_cli_load_corpus(const char *who, const char *const *paths, size_t count, bool rules)
+{
+    char bundled[4096];
+    const char *one = bundled;
+    if (count == 0) {
+        if (!gt_cmd_default_corpus(bundled, sizeof bundled)) {
+            fprintf(stderr, "gauntlet %s: no corpus given and none found (./corpus or next to the binary)\n", who);
+            return NULL;
+        }
+        paths = &one;
+        count = 1;
+    }
+    gt_corpus *corpus = gt_corpus_new();
+    for (size_t i = 0; corpus != NULL && i < count; i++)
+        if ((rules && gt_corpus_load_rules(corpus, paths[i]) < 0) || gt_corpus_load(corpus, paths[i]) < 0) {
+            gt_corpus_free(corpus);
+            corpus = NULL;
+        }
+    if (corpus == NULL)
+        fprintf(stderr, "gauntlet %s: out of memory loading the corpus\n", who);
+    return corpus;
 }

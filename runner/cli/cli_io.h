@@ -60,6 +60,11 @@ void gt_print_load_problem(const struct gt_load_problem *problem);
 /* The same for every load problem of `corpus`. */
 void gt_print_load_problems(const struct gt_corpus *corpus);
 
+/* Load `paths` (none: the bundled corpus) into a new corpus, with their rule
+ * lists when `rules`. On failure prints "gauntlet WHO: ..." and returns
+ * NULL; load problems stay in the corpus for the caller to print. */
+struct gt_corpus *gt_cli_load_corpus(const char *who, const char *const *paths, size_t count, bool rules);
+
 /* One --report FORMAT:FILE. */
 typedef struct gt_report_spec {
     const char *format;

@@ -107,25 +107,9 @@ int gt_cmd_rules(int argc, char **argv)
         } else
             paths[path_count++] = argv[i];
     }
-    char bundled[4096];
-    if (path_count == 0) {
-        if (!gt_cmd_default_corpus(bundled, sizeof bundled)) {
-            fputs("gauntlet rules: no corpus given and none found (./corpus or next to the binary)\n", stderr);
-            return 2;
-        }
-        paths[path_count++] = bundled;
-    }
-    gt_corpus *corpus = gt_corpus_new();
-    if (corpus == NULL) {
-        fputs("gauntlet rules: out of memory\n", stderr);
+    gt_corpus *corpus = gt_cli_load_corpus("rules", paths, path_count, true);
+    if (corpus == NULL)
         return 2;
-    }
-    for (size_t i = 0; i < path_count; i++)
-        if (gt_corpus_load_rules(corpus, paths[i]) < 0 || gt_corpus_load(corpus, paths[i]) < 0) {
-            fputs("gauntlet rules: out of memory loading the corpus\n", stderr);
-            gt_corpus_free(corpus);
-            return 2;
-        }
     size_t rule_count = gt_corpus_rule_count(corpus);
     int status = 0;
     if (rule_count == 0) {

@@ -21,6 +21,7 @@ int gt_cmd_client(int argc, char **argv);    /* libcurl reference client */
 int gt_cmd_merge(int argc, char **argv);     /* join shard reports */
 int gt_cmd_show(int argc, char **argv);      /* one case, in detail */
 int gt_cmd_matrix(int argc, char **argv);    /* many implementations side by side */
+int gt_cmd_profiles(int argc, char **argv);  /* the profiles and their cases */
 int gt_cmd_rules(int argc, char **argv);     /* rule coverage of the corpus */
 int gt_cmd_gen(int argc, char **argv);       /* the adversarial corpus of one contract */
 int gt_cmd_explore(int argc, char **argv);   /* generate, run against a target, shrink a disagreement */
