@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "runner/corpus_shard.h"
@@ -295,7 +296,10 @@ static int parse_args(int argc, char **argv, run_options *options, bool *help)
         } else if (missing) {
             return usage_error("%s needs a value", arg);
         } else {
-            return usage_error("unknown option '%s'", arg);
+            fprintf(stderr, "gauntlet run: unknown option '%s'\n", arg);
+            gt_cli_hint_option("run", arg);
+            fputs("(gauntlet run --help lists the options)\n", stderr);
+            return 2;
         }
     }
     if (options->jsts_formats && options->jsts_count == 0)
