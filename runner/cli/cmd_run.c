@@ -33,6 +33,7 @@
 #include "cli_io.h"
 #include "commands.h"
 #include "runner/corpus_shard.h"
+#include "test_sharding.h"
 #include "gauntlet/runner/corpus.h"
 #include "gauntlet/runner/report.h"
 #include "gauntlet/runner/run.h"
@@ -100,7 +101,9 @@ static void run_usage(FILE *out)
             "  --baseline FILE      compare with an earlier JSON report: exit 1 only when a case that passed\n"
             "                       there fails now (regressions, fixed and new cases are listed)\n"
             "  --shard K/N          run only shard K of N (round-robin over the selected cases); join the\n"
-            "                       JSON reports with 'gauntlet merge'\n"
+            "                       JSON reports with 'gauntlet merge'. Without it, Bazel's sharding\n"
+            "                       environment is honoured: TEST_TOTAL_SHARDS=N, TEST_SHARD_INDEX=K-1\n"
+            "                       (TEST_SHARD_STATUS_FILE is touched; XML_OUTPUT_FILE gets a JUnit report)\n"
             "  --certify            print the certification summary (implementation, corpus hash, pass\n"
             "                       rates, attempt accounting, command to reproduce)\n"
             "  -q, --quiet          print only the totals line (and load problems)\n"
@@ -384,6 +387,33 @@ static void show_progress(void *user, size_t done, size_t total, const gt_case_r
     fflush(state->out);
 }
 
+/* Bazel's and GoogleTest's sharding environment (test_sharding.h): the
+ * shard when --shard is not given, the status file touched, a JUnit report
+ * to XML_OUTPUT_FILE. 0, or -1 after a message. */
+static int apply_test_sharding(run_options *options)
+{
+    gt_test_sharding sharding;
+    char err[1024];
+    if (gt_test_sharding_read(&sharding, RUN_MAX_SHARDS, err, sizeof err) != 0 ||
+        gt_test_sharding_touch_status(&sharding, err, sizeof err) != 0) {
+        fprintf(stderr, "gauntlet run: %s\n", err);
+        return -1;
+    }
+    if (options->shard_count == 0 && sharding.shard_count > 0) {
+        options->shard_index = sharding.shard_index;
+        options->shard_count = sharding.shard_count;
+    }
+    if (sharding.xml_output != NULL && !options->list) {
+        if (options->report_count == RUN_MAX_REPORTS) {
+            fprintf(stderr, "gauntlet run: too many --report options for XML_OUTPUT_FILE's JUnit report too\n");
+            return -1;
+        }
+        options->reports[options->report_count++] =
+            (gt_report_spec){"junit", sharding.xml_output, gt_report_writer_for("junit")};
+    }
+    return 0;
+}
+
 static void free_options(run_options *options)
 {
     free(options->paths);
@@ -565,6 +595,10 @@ int gt_cmd_run(int argc, char **argv)
         return status;
     }
 
+    if (!options.smoke_only && apply_test_sharding(&options) != 0) {
+        free_options(&options);
+        return 2;
+    }
     if (options.smoke_only) {
         status = gt_smoke_run(options.target, stdout, stderr) == 0 ? 0 : 2;
         free_options(&options);
