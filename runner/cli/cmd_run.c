@@ -316,15 +316,11 @@ static bool is_directory(const char *path)
     return stat(path, &info) == 0 && S_ISDIR(info.st_mode);
 }
 
-/* The bundled corpus: ./corpus, else next to the executable (build/gauntlet
- * -> ./corpus, build/x/gauntlet -> ../../corpus, bin/gauntlet ->
- * ../share/gauntlet/corpus). Returns false when none exists. */
-bool gt_cmd_default_corpus(char *out, size_t out_len)
+/* The corpus that belongs to this executable (build/gauntlet -> ./corpus,
+ * build/x/gauntlet -> ../../corpus, bin/gauntlet ->
+ * ../share/gauntlet/corpus) into `out`; false when none exists. */
+static bool corpus_beside_executable(char *out, size_t out_len)
 {
-    if (is_directory("corpus")) {
-        snprintf(out, out_len, "corpus");
-        return true;
-    }
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0)
@@ -341,6 +337,33 @@ bool gt_cmd_default_corpus(char *out, size_t out_len)
             return true;
     }
     return false;
+}
+
+/* The bundled corpus: ./corpus, else the one beside the executable. A
+ * ./corpus that is not the executable's own (a folder of that name in
+ * the current directory shadowing the installed corpus) is said on stderr,
+ * once, with both paths. Returns false when none exists. */
+bool gt_cmd_default_corpus(char *out, size_t out_len)
+{
+    char beside[PATH_MAX];
+    bool have_beside = corpus_beside_executable(beside, sizeof beside);
+    if (is_directory("corpus")) {
+        snprintf(out, out_len, "corpus");
+        char here[PATH_MAX], own[PATH_MAX];
+        static bool said;
+        if (have_beside && !said && realpath("corpus", here) != NULL && realpath(beside, own) != NULL &&
+            strcmp(here, own) != 0) {
+            said = true;
+            fprintf(stderr,
+                    "gauntlet: using the corpus in ./corpus (%s), not this gauntlet's own (%s): give a path to "
+                    "choose\n",
+                    here, own);
+        }
+        return true;
+    }
+    if (have_beside)
+        snprintf(out, out_len, "%s", beside);
+    return have_beside;
 }
 
 typedef struct progress_state {
