@@ -176,6 +176,7 @@ typedef struct mock_reply {
     bool abort_at_end;    /* close abruptly after the last byte (a scripted cut stream) */
     char *notices_header; /* x-gauntlet-notices value (malloc'd), or NULL */
     char turn_header[24]; /* x-gauntlet-turn value, or "" */
+    bool beyond_script;   /* past the script's last turn (after_script): x-gauntlet-beyond-script: true */
     char provider_header[16]; /* x-gauntlet-provider: the API of verbatim stream bytes, or "" */
     char form_note[600];  /* the journal's "answer_form" object (form.c), or "" */
     const char *form_fault; /* a scripted stream's fault re-applied in another form (form.c): "cut",

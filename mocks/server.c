@@ -603,6 +603,8 @@ static enum MHD_Result queue_reply(gt_mock_server *server, struct MHD_Connection
         MHD_add_response_header(response, "x-gauntlet-notices", reply->notices_header);
     if (reply->turn_header[0])
         MHD_add_response_header(response, "x-gauntlet-turn", reply->turn_header);
+    if (reply->beyond_script)
+        MHD_add_response_header(response, "x-gauntlet-beyond-script", "true");
     if (reply->provider_header[0])
         MHD_add_response_header(response, "x-gauntlet-provider", reply->provider_header);
     enum MHD_Result rc = MHD_queue_response(connection, (unsigned)reply->status, response);
@@ -1169,6 +1171,7 @@ respond:
     for (size_t i = 0; i < p.deviation_count; i++)
         info.deviations[info.deviation_count++] = p.deviation_text[i];
     journal_request(server, connection, &info);
+    reply.beyond_script = p.beyond_script;
     enum MHD_Result rc = queue_reply(server, connection, &reply, request_id);
     mock_reply_free(&reply);
     player_release(p.player);

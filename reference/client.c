@@ -660,6 +660,7 @@ typedef struct exchange {
     char request_id[64];
     int provider;        /* x-gauntlet-provider, -1 = none */
     long turn;           /* x-gauntlet-turn, -1 = none */
+    bool beyond_script;  /* x-gauntlet-beyond-script: true */
 } exchange;
 
 static size_t on_body(char *data, size_t size, size_t count, void *user)
@@ -709,6 +710,9 @@ static size_t on_header(char *data, size_t size, size_t count, void *user)
     } else if (n > 16 && strncasecmp(data, "x-gauntlet-turn:", 16) == 0) {
         header_value(data, n, 16, value, sizeof value);
         ex->turn = strtol(value, NULL, 10);
+    } else if (n > 25 && strncasecmp(data, "x-gauntlet-beyond-script:", 25) == 0) {
+        header_value(data, n, 25, value, sizeof value);
+        ex->beyond_script = strcmp(value, "true") == 0;
     } else if (n > 19 && strncasecmp(data, "x-gauntlet-notices:", 19) == 0) {
         free(ex->notices);
         ex->notices = malloc(n);
@@ -920,6 +924,8 @@ static int client_send(void *state, const gt_loop_request *request, gt_arena *ar
     client->stats.requests++;
     client->stats.last_status = (int)status;
     snprintf(client->stats.last_request_id, sizeof client->stats.last_request_id, "%s", ex.request_id);
+    if (ex.beyond_script)
+        client->stats.beyond_script++;
     if (ex.turn >= 0)
         reply->turn = (size_t)ex.turn;
     if (ex.notices) {

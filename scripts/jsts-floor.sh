@@ -1,9 +1,14 @@
 # jsts-floor.sh — sourced by scripts/run-tests.sh: run the official
 # JSON-Schema-Test-Suite through `gauntlet jsts` and hold each dialect to a
 # committed floor (the number of tests passing today). Adds one check per
-# floor to `passed`/`failed`, sets status=1 on a breach, skips (with a line)
-# when the suite is not beside the repository. Raise a floor when it improves.
-JSTS_DIR=${JSTS_DIR:-../shared/JSON-Schema-Test-Suite}
+# floor to `passed`/`failed`, sets status=1 on a breach. The suite is found
+# through GT_JSTS_DIR, the third_party/JSON-Schema-Test-Suite submodule or
+# ../shared (scripts/test-data.sh); absent everywhere, the floor is skipped
+# with a line naming the fetch command; GT_JSTS_DIR set to a folder without
+# tests/ is a failure. Raise a floor when it improves.
+. scripts/test-data.sh
+JSTS_WHERE="GT_JSTS_DIR, third_party/JSON-Schema-Test-Suite, ../shared/JSON-Schema-Test-Suite"
+JSTS_DIR=$(gt_data_find "${GT_JSTS_DIR:-}" third_party/JSON-Schema-Test-Suite ../shared/JSON-Schema-Test-Suite tests)
 
 # dialect  required-floor  optional/format-floor (with --formats)  optional-floor (the rest of optional/:
 # ecmascript-regex, bignum, float-overflow, cross-draft, ...; formats not asserted)
@@ -44,7 +49,10 @@ jsts_run_check() { # label args...
     fi
 }
 
-if [ -d "$JSTS_DIR/tests" ]; then
+if [ -n "${GT_JSTS_DIR:-}" ] && [ -z "$JSTS_DIR" ]; then
+    echo "jsts: GT_JSTS_DIR=$GT_JSTS_DIR has no tests/ folder"
+    failed=$((failed + 1)); status=1
+elif [ -n "$JSTS_DIR" ]; then
     echo "== JSON-Schema-Test-Suite ($JSTS_DIR)"
     _rows=$(echo "$JSTS_FLOORS" | tr ' ' ':')
     for _row in $_rows; do
@@ -57,6 +65,7 @@ if [ -d "$JSTS_DIR/tests" ]; then
     jsts_run_check "draft7 through the reference adapter" "$JSTS_DIR/tests/draft7" \
         --target "adapter:$GAUNTLET_ADAPTER_REFERENCE"
 else
-    echo "jsts: skipped: JSON-Schema-Test-Suite not found at $JSTS_DIR"
+    echo "jsts: skipped: JSON-Schema-Test-Suite floor: not found ($JSTS_WHERE); $GT_TEST_FETCH_HINT"
+    [ -n "${skips:-}" ] && echo "jsts-floor: JSON-Schema-Test-Suite floor: not found ($JSTS_WHERE); $GT_TEST_FETCH_HINT" >>"$skips"
     skipped=$((skipped + 1))
 fi

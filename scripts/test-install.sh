@@ -4,9 +4,10 @@
 # then (1) every file is there (binary, static and shared library with its
 # soname, headers, gauntlet.pc, the corpus, a man page per command, bash and
 # zsh completion), (2) the installed binary, run from outside the checkout,
-# finds the installed corpus and passes it, (3) a program compiled and
-# linked with nothing but `pkg-config gauntlet` works against the shared
-# library and against the static one, (4) every function an installed header
+# finds the installed corpus and passes it, (3) a program built with the
+# README's two commands works: against the shared library (`pkg-config
+# gauntlet`) and against the static one (`pkg-config --static
+# gauntlet-static`, run without LD_LIBRARY_PATH), (4) every function an installed header
 # declares is defined in both libraries. Prints one "install: ok|FAIL: ..."
 # line per check and ends with "N passed, N failed"; exit 1 on any failure.
 # Environment: BUILD (build folder, default build), CC, SAN=1 (the libraries
@@ -41,7 +42,7 @@ fi
 
 # (1) the files
 missing=""
-for f in bin/gauntlet lib/libgauntlet.a lib/libgauntlet.so lib/pkgconfig/gauntlet.pc include/gauntlet/parse.h \
+for f in bin/gauntlet lib/libgauntlet.a lib/libgauntlet.so lib/pkgconfig/gauntlet.pc lib/pkgconfig/gauntlet-static.pc include/gauntlet/parse.h \
     include/gauntlet/runner/run.h include/gauntlet/runner/report.h share/gauntlet/corpus/VERSION share/gauntlet/corpus/rules.json \
     share/man/man1/gauntlet.1 share/bash-completion/completions/gauntlet share/zsh/site-functions/_gauntlet; do
     [ -e "$root/$f" ] || missing="$missing $f"
@@ -108,28 +109,46 @@ fi
 cflags=$(pkg-config --cflags gauntlet)
 case "$cflags" in *"$root/include"*) ok "pkg-config --cflags points into the installed tree" ;;
     *) fail "pkg-config --cflags gauntlet: '$cflags'" ;; esac
-try_program() { # label binary
-    out=$(LD_LIBRARY_PATH="$root/lib" "$2" "$root/share/gauntlet/corpus" syntax 2>&1)
+# The two build commands are taken from README.md as they are written there
+# (only `cc` becomes $CC $SANFLAGS, for sanitizer and coverage builds), and
+# run in a folder holding app.c.
+readme_command() { # the README line's text that the pattern finds, up to its comment
+    grep -E "^cc -o app app.c .*$1" "$checkout/README.md" | head -n 1 | sed -E 's/[[:space:]]*#.*$//'
+}
+build_like_readme() { # label pattern: build $tmp/app with the README's command
+    _command=$(readme_command "$2")
+    if [ -z "$_command" ]; then
+        fail "$1: README.md has no 'cc -o app app.c ...$2' command"; return 1
+    fi
+    cp "$tmp/prog.c" "$tmp/app.c"
+    rm -f "$tmp/app"
+    if (cd "$tmp" && eval "$CC $SANFLAGS ${_command#cc }") 2>"$tmp/cc.log"; then
+        ok "$1 builds with the README's command: $_command"
+    else
+        cat "$tmp/cc.log"; fail "$1: $_command"; return 1
+    fi
+}
+try_program() { # label binary [LD_LIBRARY_PATH]
+    out=$(env ${3:+LD_LIBRARY_PATH="$3"} "$2" "$root/share/gauntlet/corpus" syntax 2>&1)
     case "$out" in "gauntlet "*": "*" passed, 0 failed") ok "$1: $out" ;; *) fail "$1 ran: '$out'" ;; esac
 }
-if $CC $SANFLAGS -o "$tmp/prog-shared" "$tmp/prog.c" $cflags $(pkg-config --libs gauntlet) 2>"$tmp/cc.log"; then
+if build_like_readme "shared" "--libs gauntlet\\)"; then
+    mv "$tmp/app" "$tmp/prog-shared"
     if readelf -d "$tmp/prog-shared" | grep -q "NEEDED.*\[$soname\]"; then
-        try_program "linked against $soname" "$tmp/prog-shared"
+        try_program "linked against $soname (LD_LIBRARY_PATH=PREFIX/lib, as the README says)" "$tmp/prog-shared" "$root/lib"
     else
         fail "the shared link does not need $soname"
     fi
-else
-    cat "$tmp/cc.log"; fail "compile and link with pkg-config --libs gauntlet"
 fi
-static_libs=$(pkg-config --static --libs gauntlet | sed 's/-lgauntlet\b/-l:libgauntlet.a/')
-if $CC $SANFLAGS -o "$tmp/prog-static" "$tmp/prog.c" $cflags $static_libs 2>"$tmp/cc.log"; then
+if pkg-config --exists gauntlet-static && build_like_readme "static" "--static --cflags --libs gauntlet-static"; then
+    mv "$tmp/app" "$tmp/prog-static"
     if readelf -d "$tmp/prog-static" | grep -q "libgauntlet"; then
         fail "the static link still needs libgauntlet.so"
     else
-        try_program "linked against libgauntlet.a (pkg-config --static)" "$tmp/prog-static"
+        try_program "linked against libgauntlet.a, run without LD_LIBRARY_PATH" "$tmp/prog-static"
     fi
 else
-    cat "$tmp/cc.log"; fail "compile and link with pkg-config --static --libs gauntlet"
+    fail "pkg-config finds gauntlet-static.pc and the static build works"
 fi
 
 # (4) every function an installed header declares is defined in both libraries

@@ -304,6 +304,51 @@ START_TEST(test_python_adapter_syntax_corpus_has_no_error)
 }
 END_TEST
 
+/* Replies written with json.dumps' default allow_nan=True carry Infinity,
+ * -Infinity and NaN when the pipeline accepted a value Python read as a
+ * non-finite float: the runner reads them (Infinity as 1e999, NaN as null),
+ * so the accept is judged. Over the corpus: the overflow cases fail as
+ * unsafe accepts, and no case is an `error`. */
+START_TEST(test_python_non_finite_replies)
+{
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(gt_target_adapter_ops.open("python3 suite/adapters/python_nan.py", &state, err, sizeof err), 0);
+    const char *raws[] = {"{\"score\": 1e999}", "[-1e999, NaN]", "Infinity", "{\"s\": \"NaN Infinity\"}"};
+    const char *outputs[] = {"{\"score\":1e999}", "[-1e999,null]", "1e999", "{\"s\":\"NaN Infinity\"}"};
+    for (size_t i = 0; i < sizeof raws / sizeof *raws; i++) {
+        gt_case_input input = syntax_case;
+        input.raw = (const unsigned char *)raws[i];
+        input.raw_len = strlen(raws[i]);
+        gt_observed observed;
+        ck_assert_msg(check_once(state, &input, &observed, note, sizeof note) == GT_CHECK_DONE, "%s: %s", raws[i],
+                      note);
+        ck_assert_int_eq(observed.verdict, GT_VERDICT_ACCEPT);
+        ck_assert_str_eq(observed.output_json, outputs[i]);
+        gt_observed_clear(&observed);
+    }
+    gt_target_adapter_ops.close(state);
+    /* still garbage: a bare word that is not a number, and NaN inside a broken line */
+    gt_observed observed;
+    char why[256];
+    const char *garbage[] = {"{\"seq\": 1, \"verdict\": \"accept\", \"output\": NaNa}", "{\"seq\": 1, NaN: 1}"};
+    for (size_t i = 0; i < 2; i++) {
+        memset(&observed, 0, sizeof observed);
+        ck_assert_int_eq(gt_adapter_reply_read(garbage[i], strlen(garbage[i]), &observed, why, sizeof why), -1);
+        gt_observed_clear(&observed);
+    }
+
+    char *argv[] = {"run", "corpus/syntax", "--target", "adapter:python3 suite/adapters/python_nan.py", NULL};
+    static char out[1 << 20];
+    gt_test_cli(gt_cmd_run, argv, out, sizeof out);
+    ck_assert_msg(strstr(out, "ERROR ") == NULL, "%s", out);
+    ck_assert_msg(strstr(out, "garbage on stdout") == NULL, "%s", out);
+    ck_assert_msg(strstr(out, "FAIL syntax.number.overflow-1e999: expected reject syntax/number_overflow, observed "
+                              "accept") != NULL,
+                  "%s", out);
+}
+END_TEST
+
 /* A parent started with no standard input (as CI starts gauntlet): the
  * adapter's stdin pipe is handed fd 0, and the child must still read it
  * (before the fix it saw EOF and exited 0 before answering hello). */
@@ -357,6 +402,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_reply_depth);
     tcase_add_test(tc, test_python_json_dumps_replies);
     tcase_add_test(tc, test_python_adapter_syntax_corpus_has_no_error);
+    tcase_add_test(tc, test_python_non_finite_replies);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -1,7 +1,8 @@
 /* test_badge.c — `--report badge:FILE`: a shields.io endpoint document with
  * the required tier's pass rate (floored, never rounded up to 100%), its
  * colour, and a static SVG beside it that is well-formed XML; optional
- * cases never move the badge. */
+ * cases never move the badge. Report files (every format) get their missing
+ * parent folders created. */
 #include <cJSON.h>
 #include <string.h>
 
@@ -137,6 +138,46 @@ START_TEST(cli_writes_endpoint_json_and_svg)
 }
 END_TEST
 
+/* Report writers create missing parent folders (the README's
+ * `--report json:out/report.json` in a fresh checkout, the badge and its SVG
+ * too); a file in the way is exit 2 with a message naming it. */
+START_TEST(reports_create_missing_parent_folders)
+{
+    char dir[] = "/tmp/gt-parents-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char report[512], path[256];
+    snprintf(report, sizeof report, "json:%s/out/report.json,junit:%s/out/deep/er/report.xml,badge:%s/badge/gauntlet.json",
+             dir, dir, dir);
+    static char out[1 << 16];
+    char *argv[] = {"run", GT_TEST_CORPUS "/syntax", "--report", report, "-q", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, argv, out, sizeof out), 0);
+    const char *files[] = {"out/report.json", "out/deep/er/report.xml", "badge/gauntlet.json", "badge/gauntlet.svg"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        ck_assert_msg(access(path, R_OK) == 0, "%s not written", path);
+        unlink(path);
+    }
+    /* a file where a folder must go */
+    snprintf(path, sizeof path, "%s/blocker", dir);
+    FILE *blocker = fopen(path, "w");
+    ck_assert_ptr_nonnull(blocker);
+    fclose(blocker);
+    snprintf(report, sizeof report, "json:%s/blocker/report.json", dir);
+    char *blocked[] = {"run", GT_TEST_CORPUS "/syntax", "--report", report, "-q", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, blocked, out, sizeof out), 2);
+    char message[512];
+    snprintf(message, sizeof message, "cannot write json report '%s/blocker/report.json': '%s/blocker' is not a folder",
+             dir, dir);
+    ck_assert_msg(strstr(out, message) != NULL, "%s", out);
+    unlink(path);
+    const char *folders[] = {"out/deep/er", "out/deep", "out", "badge", ""};
+    for (size_t i = 0; i < sizeof folders / sizeof *folders; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, folders[i]);
+        rmdir(path);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("badge");
@@ -144,6 +185,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(badge, 120);
     tcase_add_test(badge, rate_colour_and_counts);
     tcase_add_test(badge, cli_writes_endpoint_json_and_svg);
+    tcase_add_test(badge, reports_create_missing_parent_folders);
     suite_add_tcase(suite, badge);
     return suite;
 }

@@ -78,6 +78,42 @@ START_TEST(help_command_prints_that_commands_help)
 }
 END_TEST
 
+/* A typo of a command or of an option: the nearest name is suggested (only
+ * when it is close), the usage error and its exit code 2 are unchanged. */
+START_TEST(typos_suggest_the_nearest_name)
+{
+    char *command[] = {"gauntlet", "rnu", NULL};
+    ck_assert_int_eq(cli(command), 2);
+    ck_assert_ptr_nonnull(strstr(out, "gauntlet: unknown command 'rnu'\ngauntlet: did you mean 'run'?\n"));
+    ck_assert_ptr_nonnull(strstr(out, "usage: gauntlet <command>"));
+    char *validat[] = {"gauntlet", "validat", NULL};
+    ck_assert_int_eq(cli(validat), 2);
+    ck_assert_ptr_nonnull(strstr(out, "did you mean 'validate'?"));
+    char *far[] = {"gauntlet", "frobnicate", NULL};
+    ck_assert_int_eq(cli(far), 2);
+    ck_assert_ptr_null(strstr(out, "did you mean"));
+    char *option[] = {"gauntlet", "run", "--gaet", "syntax", NULL};
+    ck_assert_int_eq(cli(option), 2);
+    ck_assert_str_eq(out, "gauntlet run: unknown option '--gaet'\n"
+                          "gauntlet run: did you mean '--gate'?\n"
+                          "(gauntlet run --help lists the options)\n");
+    char *with_value[] = {"gauntlet", "run", "--reprot=json:x.json", NULL};
+    ck_assert_int_eq(cli(with_value), 2);
+    ck_assert_ptr_nonnull(strstr(out, "did you mean '--report'?"));
+    char *far_option[] = {"gauntlet", "run", "--frobnicate", NULL};
+    ck_assert_int_eq(cli(far_option), 2);
+    ck_assert_ptr_null(strstr(out, "did you mean"));
+    ck_assert_ptr_nonnull(strstr(out, "unknown option '--frobnicate'"));
+    char *validate_option[] = {"gauntlet", "validate", "--schmea", "x.json", NULL};
+    ck_assert_int_eq(cli(validate_option), 2);
+    ck_assert_ptr_nonnull(strstr(out, "gauntlet validate: did you mean '--schema'?"));
+    const char *names[] = {"run", "rules", "merge"};
+    ck_assert_str_eq(gt_cli_nearest("rnu", names, 3), "run");
+    ck_assert_str_eq(gt_cli_nearest("rules", names, 3), "rules");
+    ck_assert_ptr_null(gt_cli_nearest("xyz", names, 3));
+}
+END_TEST
+
 START_TEST(version_and_dash_dash_version)
 {
     char *forms[][3] = {{"gauntlet", "version", NULL}, {"gauntlet", "--version", NULL}, {"gauntlet", "-V", NULL}};
@@ -355,6 +391,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(help, 180);
     tcase_add_test(help, help_command_prints_that_commands_help);
     tcase_add_test(help, version_and_dash_dash_version);
+    tcase_add_test(help, typos_suggest_the_nearest_name);
     tcase_add_test(help, man_pages_come_from_the_help_texts);
     tcase_add_test(help, bash_completion_from_the_command_table);
     tcase_add_test(help, zsh_completion_from_the_command_table);

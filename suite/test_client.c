@@ -239,6 +239,24 @@ START_TEST(cli_exit_codes)
                   "%s", out);
     ck_assert_int_eq(run_cli("--json-schema {} go", out, sizeof out), 2);
     ck_assert_int_eq(run_cli("--base-url http://127.0.0.1:1 --provider bogus --json-schema {} go", out, sizeof out), 2);
+    /* the README's example run again with the same run id: its script was
+     * played, the mock says so (x-gauntlet-beyond-script) and so does the
+     * client, on stderr; a first run says nothing */
+    const char *gauntlet = getenv("GAUNTLET") ? getenv("GAUNTLET") : "build/gauntlet";
+    snprintf(args, sizeof args,
+             "%s client --base-url %s/s/ok-stream/cli1 --json-schema @suite/data/mock/schema.json \"why?\" 2>&1 "
+             ">/dev/null",
+             gauntlet, gt_mock_base_url(server));
+    ck_assert_int_eq(gt_test_shell(args, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "came after the end of the mock's script: this run id had already played it (each "
+                              "run id plays a scenario once); use a new run id to replay it") != NULL,
+                  "%s", out);
+    snprintf(args, sizeof args,
+             "%s client --base-url %s/s/ok-stream/cli-fresh --json-schema @suite/data/mock/schema.json \"why?\" "
+             "2>&1 >/dev/null",
+             gauntlet, gt_mock_base_url(server));
+    ck_assert_int_eq(gt_test_shell(args, out, sizeof out), 0);
+    ck_assert_ptr_null(strstr(out, "end of the mock's script"));
     gt_mock_stop(server);
 }
 END_TEST

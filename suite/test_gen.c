@@ -683,6 +683,16 @@ START_TEST(test_out_folder_is_not_clobbered)
     ck_assert_int_eq(gt_test_cli(gt_cmd_explore, save, out, OUT_LEN), 2);
     ck_assert_msg(strstr(out, "already holds") && strstr(out, ".cases.json"), "%s", out);
     ck_assert_uint_eq(run_against_reference(dir), 20);
+    /* --out and --report below folders that do not exist yet (the README's
+     * out/my-corpus in a fresh checkout): created */
+    char nested[512], report[512];
+    snprintf(nested, sizeof nested, "%s/out/deeper/my-corpus", dir);
+    snprintf(report, sizeof report, "%s/out/reports/gen-report.json", dir);
+    char *fresh[] = {"gen", "--schema", "corpus/schemas/support-triage-v1.json", "--max", "20", "--out", nested,
+                     "--report", report, NULL};
+    ck_assert_msg(gen_cli(fresh, out) == 0, "%s", out);
+    ck_assert_uint_eq(run_against_reference(nested), 20);
+    ck_assert_int_eq(access(report, R_OK), 0);
     remove_tree(dir);
     free(dir);
     free(out);

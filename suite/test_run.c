@@ -3,7 +3,10 @@
  * contract (exit codes, totals line). */
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -647,9 +650,49 @@ START_TEST(cli_failure_exits_1_and_writes_reports)
                                       "reject syntax/trailing_text"));
     ck_assert_str_eq(last_line(out), "0 passed, 1 failed, 0 skipped");
 
-    char *unwritable[] = {"run", "--report", "json:/nonexistent-dir/r.json", "suite/data/loader/nested", NULL};
+    char *unwritable[] = {"run", "--report", "json:/dev/null/r.json", "suite/data/loader/nested", NULL};
     ck_assert_int_eq(run_cli(unwritable, 4, out, sizeof out), 2);
-    ck_assert_ptr_nonnull(strstr(out, "/nonexistent-dir/r.json"));
+    ck_assert_ptr_nonnull(strstr(out, "cannot write json report '/dev/null/r.json': '/dev/null' is not a folder"));
+}
+END_TEST
+
+/* A ./corpus folder in the current directory that is not this gauntlet's
+ * own corpus is used (as before) and named on stderr with the one it
+ * shadows; in the checkout, where ./corpus is the binary's own, nothing is
+ * said. */
+START_TEST(cli_local_corpus_folder_is_named)
+{
+    static char out[1 << 16];
+    char *list[] = {"run", "--list", NULL};
+    ck_assert_int_eq(run_cli(list, 2, out, sizeof out), 0);
+    ck_assert_ptr_null(strstr(out, "using the corpus in ./corpus"));
+
+    char repo[PATH_MAX], own[PATH_MAX], dir[] = "/tmp/gt-local-corpus-XXXXXX", path[PATH_MAX + 64];
+    ck_assert_ptr_nonnull(getcwd(repo, sizeof repo));
+    ck_assert_ptr_nonnull(realpath("corpus", own));
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/corpus", dir);
+    ck_assert_int_eq(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/corpus/local.cases.json", dir);
+    FILE *file = fopen(path, "w");
+    ck_assert_ptr_nonnull(file);
+    fputs("{\"format\": \"gauntlet-corpus/1\", \"cases\": [{\"id\": \"local.one\", \"gate\": \"syntax\", "
+          "\"category\": \"t\", \"input\": \"{}\", \"expect\": {\"verdict\": \"accept\"}}]}",
+          file);
+    fclose(file);
+    ck_assert_int_eq(chdir(dir), 0);
+    int code = run_cli(list, 2, out, sizeof out);
+    ck_assert_int_eq(chdir(repo), 0);
+    ck_assert_msg(code == 0, "%s", out);
+    char note[3 * PATH_MAX];
+    snprintf(note, sizeof note, "gauntlet: using the corpus in ./corpus (%s/corpus), not this gauntlet's own (%s): "
+             "give a path to choose\n", dir, own);
+    ck_assert_msg(strstr(out, note) != NULL, "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "local.one\n"));
+    ck_assert_int_eq(unlink(path), 0);
+    snprintf(path, sizeof path, "%s/corpus", dir);
+    ck_assert_int_eq(rmdir(path), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
 }
 END_TEST
 
@@ -684,6 +727,7 @@ static Suite *make_suite(void)
     tcase_add_test(cli, cli_smoke_stops_a_target_that_cannot_run);
     tcase_add_test(cli, cli_client_that_stops_running_mid_run_is_an_error);
     tcase_add_test(cli, cli_failure_exits_1_and_writes_reports);
+    tcase_add_test(cli, cli_local_corpus_folder_is_named);
     suite_add_tcase(suite, cli);
     return suite;
 }

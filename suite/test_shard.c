@@ -3,7 +3,8 @@
  * shard, and the merged report equals the report of the unsharded run
  * (timing, job count and the command line aside) for the bundled corpus,
  * through the library and through the CLI. Merging refuses shards that do
- * not belong together; its exit codes follow `gauntlet run`. */
+ * not belong together; its exit codes follow `gauntlet run`. Bazel's
+ * sharding environment (TEST_TOTAL_SHARDS, ...) selects the same shards. */
 #include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,6 +385,64 @@ START_TEST(cli_merge_exit_codes_follow_run)
 }
 END_TEST
 
+/* Bazel's and GoogleTest's sharding contract: TEST_TOTAL_SHARDS and the
+ * 0-based TEST_SHARD_INDEX pick the same cases as --shard K/N (K = index +
+ * 1), TEST_SHARD_STATUS_FILE is touched, XML_OUTPUT_FILE gets a JUnit
+ * report beside any --report; a bad variable is exit 2 naming it; --shard
+ * given wins over the environment. */
+START_TEST(cli_bazel_sharding_environment)
+{
+    static char out[1 << 16], flag_out[1 << 16];
+    char *by_flag[] = {"run", GT_TEST_CORPUS, "--list", "--shard", "2/4", NULL};
+    ck_assert_int_eq(cli(gt_cmd_run, by_flag, flag_out, sizeof flag_out), 0);
+    setenv("TEST_TOTAL_SHARDS", "4", 1);
+    setenv("TEST_SHARD_INDEX", "1", 1);
+    setenv("TEST_SHARD_STATUS_FILE", in_dir("status/shard"), 1);
+    char *by_env[] = {"run", GT_TEST_CORPUS, "--list", NULL};
+    ck_assert_int_eq(cli(gt_cmd_run, by_env, out, sizeof out), 0);
+    ck_assert_str_eq(out, flag_out);
+    ck_assert_int_eq(access(in_dir("status/shard"), F_OK), 0);
+    char *flag_wins[] = {"run", GT_TEST_CORPUS, "--list", "--shard", "1/4", NULL};
+    ck_assert_int_eq(cli(gt_cmd_run, flag_wins, out, sizeof out), 0);
+    ck_assert_str_ne(out, flag_out);
+
+    /* a run: its JUnit report at XML_OUTPUT_FILE, with a --report too */
+    setenv("XML_OUTPUT_FILE", in_dir("bazel/test.xml"), 1);
+    char report[300];
+    snprintf(report, sizeof report, "json:%s", in_dir("shard.json"));
+    char *run[] = {"run", GT_TEST_CORPUS "/syntax", "--report", report, "-q", NULL};
+    ck_assert_msg(cli(gt_cmd_run, run, out, sizeof out) == 0, "%s", out);
+    char *xml = gt_test_slurp(in_dir("bazel/test.xml"));
+    ck_assert_ptr_nonnull(strstr(xml, "<testsuites>"));
+    free(xml);
+    char *json = gt_test_slurp(in_dir("shard.json"));
+    ck_assert_ptr_nonnull(strstr(json, "\"shard\": {\"index\": 2, \"count\": 4}"));
+    free(json);
+    ck_assert_int_eq(gt_test_junit_validate(in_dir("bazel/test.xml")), 0);
+    unsetenv("XML_OUTPUT_FILE");
+
+    /* bad values name the variable */
+    const char *bad[][3] = {{"4", "4", "TEST_SHARD_INDEX needs a number from 0 to 3 (TEST_TOTAL_SHARDS=4), got '4'"},
+                            {"0", "0", "TEST_TOTAL_SHARDS needs a number from 1 to 1024, got '0'"},
+                            {"x", "0", "TEST_TOTAL_SHARDS needs a number from 1 to 1024, got 'x'"},
+                            {"2", "-1", "TEST_SHARD_INDEX needs a number from 0 to 1 (TEST_TOTAL_SHARDS=2), got '-1'"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("TEST_TOTAL_SHARDS", bad[i][0], 1);
+        setenv("TEST_SHARD_INDEX", bad[i][1], 1);
+        ck_assert_int_eq(cli(gt_cmd_run, by_env, out, sizeof out), 2);
+        ck_assert_msg(strstr(out, bad[i][2]) != NULL, "%s", out);
+    }
+    unsetenv("TEST_SHARD_INDEX");
+    ck_assert_int_eq(cli(gt_cmd_run, by_env, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "TEST_TOTAL_SHARDS is set but TEST_SHARD_INDEX is not"));
+    unsetenv("TEST_TOTAL_SHARDS");
+    setenv("TEST_SHARD_STATUS_FILE", "/dev/null/status", 1);
+    ck_assert_int_eq(cli(gt_cmd_run, by_env, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "cannot touch TEST_SHARD_STATUS_FILE '/dev/null/status'"));
+    unsetenv("TEST_SHARD_STATUS_FILE");
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("shard");
@@ -400,6 +459,7 @@ static Suite *make_suite(void)
     tcase_add_checked_fixture(cli_case, setup, teardown);
     tcase_add_test(cli_case, cli_shard_and_merge_equal_the_unsharded_run);
     tcase_add_test(cli_case, cli_merge_exit_codes_follow_run);
+    tcase_add_test(cli_case, cli_bazel_sharding_environment);
     suite_add_tcase(suite, cli_case);
     return suite;
 }

@@ -1,7 +1,7 @@
 /* test_wire_props.c — properties of the wire layer over real schemas.
  *
  * For every schema of the bundled corpus and of the JSON-Schema-Test-Suite
- * (draft 2020-12; ../shared/JSON-Schema-Test-Suite, or GT_JSTS_DIR; skipped
+ * (draft 2020-12; GT_JSTS_DIR, the third_party/ submodule or ../shared; skipped
  * with a message when absent), using the suite's test instances:
  *   1. transform: when it accepts, the output passes `lint --provider
  *      anthropic`, has no dangling $ref, and only loosens: every instance
@@ -312,12 +312,6 @@ static void assert_figures(const wire_figures *figures)
     ck_assert_msg(figures->strict_mismatches == 0, "%s", figures->first_failure);
 }
 
-static const char *jsts_dir(void)
-{
-    const char *dir = getenv("GT_JSTS_DIR");
-    return dir != NULL ? dir : "../shared/JSON-Schema-Test-Suite";
-}
-
 static int compare_names(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -344,13 +338,18 @@ static void pool_add(instance_pool *pool, const gt_value *value)
  * Returns false (after printing why) when the suite is absent. */
 static bool walk_suite(gt_arena *arena, wire_figures *figures, instance_pool *pool)
 {
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/tests/draft2020-12", jsts_dir());
-    DIR *listing = opendir(dir);
-    if (listing == NULL) {
-        printf("wire properties: skipped: JSON-Schema-Test-Suite not found at %s (set GT_JSTS_DIR)\n", dir);
+    const char *root = gt_test_jsts_dir();
+    const char *env = getenv("GT_JSTS_DIR");
+    ck_assert_msg(root != NULL || env == NULL || env[0] == '\0', "GT_JSTS_DIR=%s has no tests/ folder", env);
+    if (root == NULL) {
+        gt_test_data_skip("wire properties over the JSON-Schema-Test-Suite", "JSON-Schema-Test-Suite",
+                          GT_TEST_JSTS_WHERE);
         return false;
     }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/tests/draft2020-12", root);
+    DIR *listing = opendir(dir);
+    ck_assert_msg(listing != NULL, "%s: cannot open the JSON-Schema-Test-Suite's draft 2020-12 folder", dir);
     char *names[256];
     size_t name_count = 0;
     for (struct dirent *entry; (entry = readdir(listing)) != NULL && name_count < 256;) {

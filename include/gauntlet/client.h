@@ -56,6 +56,8 @@ typedef struct gt_client_stats {
     long long waited_ms;      /* total backoff / retry-after sleep */
     int last_status;          /* HTTP status of the last response (0 = none) */
     char last_request_id[64];
+    size_t beyond_script;     /* responses the gauntlet mock marked as past its script's end
+                               * (x-gauntlet-beyond-script: that run id's script was already played) */
 } gt_client_stats;
 
 /* Create a client (curl handle kept across requests). Returns NULL with `err`

@@ -1,5 +1,6 @@
 /* cli.c — the command table and top-level dispatch of the gauntlet CLI
  * (git's git.c: one table maps names to cmd_* functions). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -44,6 +45,55 @@ const gt_cli_command *gt_cli_find(const char *name)
     return NULL;
 }
 
+/* Optimal string alignment distance (Levenshtein plus adjacent swaps);
+ * words are short (command and option names), capped at 64 bytes. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return (size_t)-1;
+    size_t d[65][65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+const char *gt_cli_nearest(const char *word, const char *const *candidates, size_t count)
+{
+    size_t len = strlen(word);
+    size_t allowed = len <= 4 ? 1 : len <= 8 ? 2 : 3, best_distance = allowed + 1;
+    const char *best = NULL;
+    for (size_t i = 0; i < count; i++) {
+        size_t distance = edit_distance(word, candidates[i]);
+        if (distance < best_distance && distance < strlen(candidates[i])) {
+            best = candidates[i];
+            best_distance = distance;
+        }
+    }
+    return best;
+}
+
+void gt_cli_hint_option(const char *name, const char *arg)
+{
+    char suggestion[64];
+    const gt_cli_command *command = gt_cli_find(name);
+    if (command != NULL && gt_cli_suggest_option(command, arg, suggestion, sizeof suggestion) != NULL)
+        fprintf(stderr, "gauntlet %s: did you mean '%s'?\n", name, suggestion);
+}
+
 void gt_cli_usage(FILE *out)
 {
     fprintf(out, "usage: gauntlet <command> [options]\n"
@@ -74,6 +124,12 @@ int gt_cli_main(int argc, char **argv)
     if (command != NULL)
         return command->run(argc - 1, argv + 1);
     fprintf(stderr, "gauntlet: unknown command '%s'\n", argv[1]);
+    const char *names[sizeof commands / sizeof commands[0]];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        names[i] = commands[i].name;
+    const char *nearest = argv[1][0] == '-' ? NULL : gt_cli_nearest(argv[1], names, sizeof commands / sizeof commands[0]);
+    if (nearest != NULL)
+        fprintf(stderr, "gauntlet: did you mean '%s'?\n\n", nearest);
     gt_cli_usage(stderr);
     return 2;
 }

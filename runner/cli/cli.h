@@ -26,6 +26,19 @@ void gt_cli_usage(FILE *out);
 /* The whole CLI: dispatch argv[1] to its command. Returns the exit code. */
 int gt_cli_main(int argc, char **argv);
 
+/* The word of `candidates` nearest to `word` by edit distance (insert,
+ * delete, replace, or swap two neighbours: one edit each), or NULL when none
+ * is close: at most 1 edit for words of up to 4 characters, 2 up to 8, 3
+ * beyond; the first of equally near ones wins. Used for "did you mean". */
+const char *gt_cli_nearest(const char *word, const char *const *candidates, size_t count);
+/* The option of `command`'s help text nearest to the unknown option `arg`
+ * (an `=value` part ignored), copied into `out`; NULL when none is close or
+ * `arg` is not a long option. */
+const char *gt_cli_suggest_option(const gt_cli_command *command, const char *arg, char *out, size_t out_len);
+/* Print "gauntlet CMD: did you mean '--x'?" to stderr when the unknown
+ * option `arg` of the command called `name` is near one of its options. */
+void gt_cli_hint_option(const char *name, const char *arg);
+
 /* The --help text of `command` (or of gauntlet itself when NULL), as the
  * command prints it, captured into a malloc'd string; NULL when out of
  * memory. */

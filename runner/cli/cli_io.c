@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 gt_value *gt_read_and_parse(gt_arena *arena, const char *path, const gt_parse_options *options, char **text,
                             gt_parse_error *error, char *err, size_t err_len)
@@ -84,6 +85,40 @@ int gt_parse_size(const char *text, size_t *out)
     return 0;
 }
 
+int gt_make_parent_dirs(const char *path, char *err, size_t err_len)
+{
+    char folder[PATH_MAX];
+    if (snprintf(folder, sizeof folder, "%s", path) >= (int)sizeof folder) {
+        snprintf(err, err_len, "path too long: '%.64s...'", path);
+        return -1;
+    }
+    char *slash = strrchr(folder, '/');
+    if (slash == NULL)
+        return 0;
+    *slash = '\0';
+    /* each prefix ending before a '/', then the whole parent; the root and
+     * empty components (a leading or doubled '/') are skipped */
+    for (char *at = folder + 1;; at++) {
+        bool end = *at == '\0';
+        if (!end && *at != '/')
+            continue;
+        *at = '\0';
+        struct stat st;
+        if (folder[0] != '\0' && stat(folder, &st) != 0) {
+            if (mkdir(folder, 0777) != 0 && errno != EEXIST) {
+                snprintf(err, err_len, "cannot create folder '%s': %s", folder, strerror(errno));
+                return -1;
+            }
+        } else if (folder[0] != '\0' && !S_ISDIR(st.st_mode)) {
+            snprintf(err, err_len, "'%s' is not a folder", folder);
+            return -1;
+        }
+        if (end)
+            return 0;
+        *at = '/';
+    }
+}
+
 /* What gt_write_report_file hands to gt_write_file_atomic. */
 typedef struct report_job {
     int (*writer)(FILE *, const struct gt_run *, const struct gt_report_info *);
@@ -107,6 +142,11 @@ int gt_write_report_file(const char *who, const char *format,
             return -1;
         }
         return 0;
+    }
+    char why[PATH_MAX + 64];
+    if (gt_make_parent_dirs(path, why, sizeof why) != 0) {
+        fprintf(stderr, "%s: cannot write %s report '%s': %s\n", who, format, path, why);
+        return -1;
     }
     report_job job = {writer, run, info};
     int status = gt_write_file_atomic(path, write_report_job, &job);

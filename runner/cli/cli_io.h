@@ -79,9 +79,14 @@ int gt_report_specs_parse(char *value, gt_report_spec *specs, size_t *count, siz
 
 struct gt_run;
 struct gt_report_info;
+/* Create the folders above the file `path` that are missing (`mkdir -p` of
+ * its parent; `out/report.json` creates `out/`). Returns 0, or -1 with a
+ * message in `err` naming the folder that cannot be made and why. */
+int gt_make_parent_dirs(const char *path, char *err, size_t err_len);
+
 /* Write one report with `writer` to `path` ("-" = standard output), through
- * a temporary file renamed into place so a reader never sees half a report.
- * Returns 0, or -1 after a message on stderr naming `who` ("gauntlet run"),
+ * a temporary file renamed into place so a reader never sees half a report;
+ * missing parent folders are created first. Returns 0, or -1 after a message on stderr naming `who` ("gauntlet run"),
  * the format and the path. */
 int gt_write_report_file(const char *who, const char *format,
                          int (*writer)(FILE *, const struct gt_run *, const struct gt_report_info *),

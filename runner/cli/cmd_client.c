@@ -210,6 +210,12 @@ int gt_cmd_client(int argc, char **argv)
         puts(envelope);
         status = result.subtype == GT_LOOP_SUCCESS ? 0 : 1;
     }
+    const gt_client_stats *stats = gt_client_get_stats(client);
+    if (stats->beyond_script > 0)
+        fprintf(stderr,
+                "gauntlet client: %zu of %zu replies came after the end of the mock's script: this run id had "
+                "already played it (each run id plays a scenario once); use a new run id to replay it\n",
+                stats->beyond_script, stats->requests);
     free(envelope);
     gt_loop_result_free(&result);
     gt_client_free(client);

@@ -16,11 +16,13 @@
  *           message names the file and the schema location), an output
  *           folder gen did not write, write error. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/runner/corpus.h"
 #include "gen_cli.h"
@@ -139,6 +141,11 @@ static int gen_main(int argc, char **argv, gt_gen_cli *cli)
     if (cli->schema_path == NULL || out_dir == NULL) {
         fprintf(stderr, "%s: %s is required\n", who, cli->schema_path == NULL ? "--schema" : "--out");
         gen_usage(stderr);
+        return 2;
+    }
+    char why[PATH_MAX + 64];
+    if (report != NULL && gt_make_parent_dirs(report, why, sizeof why) != 0) {
+        fprintf(stderr, "%s: cannot write the report '%s': %s\n", who, report, why);
         return 2;
     }
     size_t kept = 0, counts[4] = {0}, ambiguous = 0;

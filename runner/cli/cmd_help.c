@@ -357,6 +357,30 @@ static size_t command_options(const gt_cli_command *command, help_option *option
     return found;
 }
 
+const char *gt_cli_suggest_option(const gt_cli_command *command, const char *arg, char *out, size_t out_len)
+{
+    if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+        return NULL;
+    char word[sizeof ((help_option *)0)->name];
+    size_t len = strcspn(arg, "=");
+    if (len >= sizeof word)
+        return NULL;
+    memcpy(word, arg, len);
+    word[len] = '\0';
+    help_option options[HELP_MAX_OPTIONS];
+    size_t count = command_options(command, options);
+    const char *names[HELP_MAX_OPTIONS];
+    size_t long_count = 0;
+    for (size_t i = 0; i < count; i++)
+        if (strncmp(options[i].name, "--", 2) == 0)
+            names[long_count++] = options[i].name;
+    const char *nearest = gt_cli_nearest(word, names, long_count);
+    if (nearest == NULL || strcmp(nearest, word) == 0)
+        return NULL;
+    snprintf(out, out_len, "%s", nearest);
+    return out;
+}
+
 /* A word for a shell's single-quoted string. */
 static void single_quoted(FILE *out, const char *text, bool zsh_colon)
 {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/parse.h"
@@ -180,6 +181,7 @@ int gt_cmd_jsts(int argc, char **argv)
                 o.remotes = argv[++i];
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "gauntlet jsts: unknown option '%s'\n", arg);
+            gt_cli_hint_option("jsts", arg);
             jsts_usage(stderr);
             rc = 2;
         } else

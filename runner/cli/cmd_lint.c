@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/wire.h"
@@ -78,6 +79,7 @@ int gt_cmd_lint(int argc, char **argv)
             continue;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "gauntlet lint: unknown option '%s'\n", arg);
+            gt_cli_hint_option("lint", arg);
             lint_usage(stderr);
             goto done;
         } else {

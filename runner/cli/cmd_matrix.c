@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/runner/corpus.h"
 #include "gauntlet/runner/matrix.h"
@@ -327,6 +328,11 @@ static int write_report(const matrix_report *report, const gt_matrix *matrix)
 {
     if (strcmp(report->path, "-") == 0)
         return report->writer(stdout, matrix) == 0 && fflush(stdout) == 0 ? 0 : -1;
+    char why[PATH_MAX + 64];
+    if (gt_make_parent_dirs(report->path, why, sizeof why) != 0) {
+        fprintf(stderr, "gauntlet matrix: cannot write the %s report %s: %s\n", report->format, report->path, why);
+        return -1;
+    }
     matrix_job job = {report->writer, matrix};
     if (gt_write_file_atomic(report->path, write_matrix_job, &job) == 0)
         return 0;

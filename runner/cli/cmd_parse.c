@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/parse.h"
@@ -61,6 +62,7 @@ int gt_cmd_parse(int argc, char **argv)
             i++;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "gauntlet parse: unknown option '%s'\n", arg);
+            gt_cli_hint_option("parse", arg);
             parse_usage(stderr);
             return 2;
         } else if (path != NULL) {

@@ -29,9 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "runner/corpus_shard.h"
+#include "test_sharding.h"
 #include "gauntlet/runner/corpus.h"
 #include "gauntlet/runner/report.h"
 #include "gauntlet/runner/run.h"
@@ -105,7 +107,9 @@ static void run_usage(FILE *out)
             "  --baseline FILE      compare with an earlier JSON report: exit 1 only when a case that passed\n"
             "                       there fails now (regressions, fixed and new cases are listed)\n"
             "  --shard K/N          run only shard K of N (round-robin over the selected cases); join the\n"
-            "                       JSON reports with 'gauntlet merge'\n"
+            "                       JSON reports with 'gauntlet merge'. Without it, Bazel's sharding\n"
+            "                       environment is honoured: TEST_TOTAL_SHARDS=N, TEST_SHARD_INDEX=K-1\n"
+            "                       (TEST_SHARD_STATUS_FILE is touched; XML_OUTPUT_FILE gets a JUnit report)\n"
             "  --certify            print the certification summary (implementation, corpus hash, pass\n"
             "                       rates, attempt accounting, command to reproduce)\n"
             "  -q, --quiet          print only the totals line (and load problems)\n"
@@ -308,7 +312,10 @@ static int parse_args(int argc, char **argv, run_options *options, bool *help)
         } else if (missing) {
             return usage_error("%s needs a value", arg);
         } else {
-            return usage_error("unknown option '%s'", arg);
+            fprintf(stderr, "gauntlet run: unknown option '%s'\n", arg);
+            gt_cli_hint_option("run", arg);
+            fputs("(gauntlet run --help lists the options)\n", stderr);
+            return 2;
         }
     }
     if (options->jsts_formats && options->jsts_count == 0)
@@ -322,15 +329,11 @@ static bool is_directory(const char *path)
     return stat(path, &info) == 0 && S_ISDIR(info.st_mode);
 }
 
-/* The bundled corpus: ./corpus, else next to the executable (build/gauntlet
- * -> ./corpus, build/x/gauntlet -> ../../corpus, bin/gauntlet ->
- * ../share/gauntlet/corpus). Returns false when none exists. */
-bool gt_cmd_default_corpus(char *out, size_t out_len)
+/* The corpus that belongs to this executable (build/gauntlet -> ./corpus,
+ * build/x/gauntlet -> ../../corpus, bin/gauntlet ->
+ * ../share/gauntlet/corpus) into `out`; false when none exists. */
+static bool corpus_beside_executable(char *out, size_t out_len)
 {
-    if (is_directory("corpus")) {
-        snprintf(out, out_len, "corpus");
-        return true;
-    }
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0)
@@ -347,6 +350,33 @@ bool gt_cmd_default_corpus(char *out, size_t out_len)
             return true;
     }
     return false;
+}
+
+/* The bundled corpus: ./corpus, else the one beside the executable. A
+ * ./corpus that is not the executable's own (a folder of that name in
+ * the current directory shadowing the installed corpus) is said on stderr,
+ * once, with both paths. Returns false when none exists. */
+bool gt_cmd_default_corpus(char *out, size_t out_len)
+{
+    char beside[PATH_MAX];
+    bool have_beside = corpus_beside_executable(beside, sizeof beside);
+    if (is_directory("corpus")) {
+        snprintf(out, out_len, "corpus");
+        char here[PATH_MAX], own[PATH_MAX];
+        static bool said;
+        if (have_beside && !said && realpath("corpus", here) != NULL && realpath(beside, own) != NULL &&
+            strcmp(here, own) != 0) {
+            said = true;
+            fprintf(stderr,
+                    "gauntlet: using the corpus in ./corpus (%s), not this gauntlet's own (%s): give a path to "
+                    "choose\n",
+                    here, own);
+        }
+        return true;
+    }
+    if (have_beside)
+        snprintf(out, out_len, "%s", beside);
+    return have_beside;
 }
 
 typedef struct progress_state {
@@ -391,6 +421,33 @@ static void show_progress(void *user, size_t done, size_t total, const gt_case_r
     gt_report_console_text(state->out, last->kase->input.id);
     fputs("\033[K", state->out);
     fflush(state->out);
+}
+
+/* Bazel's and GoogleTest's sharding environment (test_sharding.h): the
+ * shard when --shard is not given, the status file touched, a JUnit report
+ * to XML_OUTPUT_FILE. 0, or -1 after a message. */
+static int apply_test_sharding(run_options *options)
+{
+    gt_test_sharding sharding;
+    char err[1024];
+    if (gt_test_sharding_read(&sharding, RUN_MAX_SHARDS, err, sizeof err) != 0 ||
+        gt_test_sharding_touch_status(&sharding, err, sizeof err) != 0) {
+        fprintf(stderr, "gauntlet run: %s\n", err);
+        return -1;
+    }
+    if (options->shard_count == 0 && sharding.shard_count > 0) {
+        options->shard_index = sharding.shard_index;
+        options->shard_count = sharding.shard_count;
+    }
+    if (sharding.xml_output != NULL && !options->list) {
+        if (options->report_count == RUN_MAX_REPORTS) {
+            fprintf(stderr, "gauntlet run: too many --report options for XML_OUTPUT_FILE's JUnit report too\n");
+            return -1;
+        }
+        options->reports[options->report_count++] =
+            (gt_report_spec){"junit", sharding.xml_output, gt_report_writer_for("junit")};
+    }
+    return 0;
 }
 
 static void free_options(run_options *options)
@@ -574,6 +631,10 @@ int gt_cmd_run(int argc, char **argv)
         return status;
     }
 
+    if (!options.smoke_only && apply_test_sharding(&options) != 0) {
+        free_options(&options);
+        return 2;
+    }
     if (options.smoke_only) {
         status = gt_smoke_run(options.target, stdout, stderr) == 0 ? 0 : 2;
         free_options(&options);

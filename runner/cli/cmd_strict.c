@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/wire.h"
@@ -40,6 +41,7 @@ int gt_cmd_strict(int argc, char **argv)
             continue;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "gauntlet strict: unknown option '%s'\n", arg);
+            gt_cli_hint_option("strict", arg);
             strict_usage(stderr);
             return 2;
         } else if (path != NULL) {

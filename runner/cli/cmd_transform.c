@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/wire.h"
@@ -50,6 +51,7 @@ int gt_cmd_transform(int argc, char **argv)
             continue;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "gauntlet transform: unknown option '%s'\n", arg);
+            gt_cli_hint_option("transform", arg);
             transform_usage(stderr);
             return 2;
         } else if (path != NULL) {

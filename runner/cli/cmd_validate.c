@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cli_io.h"
 #include "commands.h"
 #include "gauntlet/parse.h"
@@ -93,6 +94,7 @@ static int parse_args(int argc, char **argv, validate_args *a)
             }
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "gauntlet validate: unknown option '%s'\n", arg);
+            gt_cli_hint_option("validate", arg);
             validate_usage(stderr);
             return 2;
         } else if (a->input != NULL) {

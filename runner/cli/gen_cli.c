@@ -313,7 +313,9 @@ int gt_gen_cli_write(const char *who, const gt_gen *gen, const char *dir, const 
     size_t rule_count;
     gt_rule *rules = rules_array(corpus, &rule_count);
     char err[1024];
-    int status = rules ? gt_gen_write_corpus(gen, dir, keep, rules, rule_count, err, sizeof err) : -1;
+    int status = rules ? gt_make_parent_dirs(dir, err, sizeof err) : -1; /* --out out/x: out/ may be missing */
+    if (status == 0)
+        status = gt_gen_write_corpus(gen, dir, keep, rules, rule_count, err, sizeof err);
     if (status != 0)
         fprintf(stderr, "%s: %s\n", who, rules ? err : "out of memory");
     free(rules);

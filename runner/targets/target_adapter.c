@@ -343,18 +343,101 @@ static const char *string_member(const gt_value *object, const char *key)
     return value != NULL && value->type == GT_STRING ? value->u.str.chars : NULL;
 }
 
-/* Parse the line in ad->line as one reply: any RFC 8259 JSON text (what
- * Python's json.dumps writes, \u0000 and lone surrogates included), limited
- * only in size and depth. NULL with `perr` filled when it is not JSON. */
-static const gt_value *parse_reply(adapter *ad, size_t len, gt_parse_error *perr)
+static bool reply_word_char(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '+' || c == '-';
+}
+
+/* `line` with Python's non-finite numbers (json.dumps' default
+ * allow_nan=True) written as JSON: Infinity as 1e999, -Infinity as -1e999
+ * (numbers beyond a double, which the reply parser keeps as written), NaN as
+ * null. Only whole words outside strings are rewritten. A copy in `arena`
+ * (*out_len its length), or NULL when there is nothing to rewrite. */
+static char *rewrite_non_finite(gt_arena *arena, const char *line, size_t len, size_t *out_len)
+{
+    char *copy = gt_arena_alloc(arena, len + len / 3 + 2); /* NaN -> null grows by 1 in 3 */
+    if (copy == NULL)
+        return NULL;
+    size_t used = 0, rewritten = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)line[i];
+        if (in_string) {
+            copy[used++] = (char)c;
+            if (c == '\\' && i + 1 < len)
+                copy[used++] = line[++i];
+            else if (c == '"')
+                in_string = false;
+            i++;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+            copy[used++] = (char)c;
+            i++;
+            continue;
+        }
+        static const struct {
+            const char *word, *json;
+        } words[] = {{"-Infinity", "-1e999"}, {"Infinity", "1e999"}, {"NaN", "null"}};
+        bool replaced = false;
+        for (size_t w = 0; w < sizeof words / sizeof words[0] && !replaced; w++) {
+            size_t wlen = strlen(words[w].word);
+            if (len - i >= wlen && memcmp(line + i, words[w].word, wlen) == 0 &&
+                (i == 0 || !reply_word_char((unsigned char)line[i - 1])) &&
+                (i + wlen == len || !reply_word_char((unsigned char)line[i + wlen]))) {
+                memcpy(copy + used, words[w].json, strlen(words[w].json));
+                used += strlen(words[w].json);
+                i += wlen;
+                replaced = true;
+                rewritten++;
+            }
+        }
+        if (!replaced)
+            copy[used++] = line[i++];
+    }
+    copy[used] = '\0';
+    *out_len = used;
+    return rewritten ? copy : NULL;
+}
+
+/* Parse `line` as one reply into `arena` (reset first): any RFC 8259 JSON
+ * text (what Python's json.dumps writes, \u0000 and lone surrogates
+ * included), limited only in size and depth; a reply that is JSON but for
+ * Python's NaN / Infinity / -Infinity is read with those rewritten
+ * (rewrite_non_finite): they only appear when an adapter echoes a value its
+ * pipeline accepted (1e999 read as a float), and that accept is what the
+ * case must judge. NULL with `perr` filled (from the line as sent) when it
+ * is not JSON. */
+static const gt_value *parse_reply_text(gt_arena *arena, const char *line, size_t len, size_t max_bytes,
+                                        gt_parse_error *perr)
 {
     gt_parse_options options;
     gt_parse_options_init(&options);
     options.rfc8259 = true;
     options.max_depth = GT_ADAPTER_REPLY_MAX_DEPTH;
-    options.max_bytes = ad->max_line;
-    gt_arena_reset(ad->arena);
-    return gt_parse(ad->arena, ad->line, len, &options, perr);
+    options.max_bytes = max_bytes;
+    gt_arena_reset(arena);
+    const gt_value *reply = gt_parse(arena, line, len, &options, perr);
+    if (reply != NULL || perr->reason != GT_SYNTAX_NON_FINITE_NUMBER)
+        return reply;
+    gt_parse_error first = *perr;
+    size_t rewritten_len;
+    char *rewritten = rewrite_non_finite(arena, line, len, &rewritten_len);
+    if (rewritten != NULL && rewritten_len <= max_bytes) {
+        reply = gt_parse(arena, rewritten, rewritten_len, &options, perr);
+        if (reply != NULL)
+            return reply;
+    }
+    *perr = first;
+    return NULL;
+}
+
+/* Parse the line in ad->line as one reply (parse_reply_text). */
+static const gt_value *parse_reply(adapter *ad, size_t len, gt_parse_error *perr)
+{
+    return parse_reply_text(ad->arena, ad->line, len, ad->max_line, perr);
 }
 
 /* Start the adapter and do the hello handshake. 0, or -1 with `note`. */
@@ -732,13 +815,8 @@ int gt_adapter_reply_read(const char *line, size_t len, gt_observed *observed, c
     gt_arena *arena = gt_arena_new();
     if (arena == NULL)
         return -1;
-    gt_parse_options options;
-    gt_parse_options_init(&options);
-    options.rfc8259 = true;
-    options.max_depth = GT_ADAPTER_REPLY_MAX_DEPTH;
-    options.max_bytes = GT_ADAPTER_MAX_LINE;
     gt_parse_error perr;
-    const gt_value *reply = gt_parse(arena, line, len, &options, &perr);
+    const gt_value *reply = parse_reply_text(arena, line, len, GT_ADAPTER_MAX_LINE, &perr);
     int status = -1;
     if (reply == NULL || reply->type != GT_OBJECT)
         snprintf(why, why_len, "not a JSON object");
