@@ -338,14 +338,16 @@ START_TEST(test_python_non_finite_replies)
         gt_observed_clear(&observed);
     }
 
-    char *argv[] = {"run", "corpus/syntax", "--target", "adapter:python3 suite/adapters/python_nan.py", NULL};
+    /* overflow-1e999 is an optional case (gauntlet's reason), so judge on every profile */
+    char *argv[] = {"run", "corpus/syntax", "--target", "adapter:python3 suite/adapters/python_nan.py", "--profile", "all",
+                    NULL};
     static char out[1 << 20];
     gt_test_cli(gt_cmd_run, argv, out, sizeof out);
-    ck_assert_msg(strstr(out, "ERROR ") == NULL, "%s", out);
-    ck_assert_msg(strstr(out, "garbage on stdout") == NULL, "%s", out);
+    ck_assert_msg(strstr(out, "ERROR ") == NULL, "%.2000s", out);
+    ck_assert_msg(strstr(out, "garbage on stdout") == NULL, "%.2000s", out);
     ck_assert_msg(strstr(out, "FAIL syntax.number.overflow-1e999: expected reject syntax/number_overflow, observed "
                               "accept") != NULL,
-                  "%s", out);
+                  "%.2000s", out);
 }
 END_TEST
 
