@@ -308,7 +308,7 @@ START_TEST(junit_escapes_markup_and_forbidden_characters)
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"target\" value=\"adapter:./vendor --x &apos;&lt;y&gt;&apos;\"/>"));
     ck_assert_ptr_nonnull(strstr(text, "<error type=\"load_problem\""));
     /* a failure's body: why, where, expected, observed (with errors) and the input */
-    ck_assert_ptr_nonnull(strstr(text, "type=\"mismatch\">expected reject structure/type, observed accept\n"
+    ck_assert_ptr_nonnull(strstr(text, "type=\"unsafe\">expected reject structure/type, observed accept\n"
                                        "at: corpus/&lt;evil&gt;&amp;\"dir\"/r.cases.json:6\n"
                                        "expected: reject structure/type\n"
                                        "observed: accept\n"
