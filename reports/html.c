@@ -326,7 +326,8 @@ static void certification(FILE *out, const gt_run *run, const gt_report_info *in
             "reported; attempts %ld / %ld, model calls %ld / %ld (expected / observed)%s</td></tr>\n",
             totals.cases, totals.matched, totals.mismatched, totals.missing, totals.expected[0], totals.observed[0],
             totals.expected[5], totals.observed[5],
-            gt_report_figures_judged(run) ? "" : "; not judged (the target claims neither claude-code nor repair-loop)");
+            gt_report_figures_judged(run) ? ""
+                                          : "; not judged (the target claims neither claude-code nor repair-loop)");
     certification_profiles(out, run, info);
     fputs("<tr><th>run</th><td>", out);
     text(out, run->started_at);
@@ -629,8 +630,8 @@ int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info
     for (size_t i = 0; i < run->count; i++)
         other += gt_report_other_reason_pass(&run->results[i]);
     if (other > 0) {
-        fprintf(out,
-                "<details><summary>%zu right verdict, other reason — a pass unless reasons is claimed</summary>\n", other);
+        fprintf(out, "<details><summary>%zu right verdict, other reason — a pass unless reasons is claimed</summary>\n",
+                other);
         for (size_t i = 0; i < run->count; i++)
             if (gt_report_other_reason_pass(&run->results[i]))
                 case_section(out, &run->results[i], gt_report_case_index(info, i));

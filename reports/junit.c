@@ -105,7 +105,8 @@ static void suite_close(FILE *out, const gt_run *run, const gt_report_info *info
         const gt_case_result *result = &run->results[i];
         if (!gt_report_other_reason_pass(result) || gt_gate_from_name(result->kase->input.gate) != gate)
             continue;
-        fputs(first ? "other_reason (a pass: reasons is not claimed) " : "\nother_reason (a pass: reasons is not claimed) ",
+        fputs(first ? "other_reason (a pass: reasons is not claimed) "
+                    : "\nother_reason (a pass: reasons is not claimed) ",
               out);
         first = false;
         gt_report_xml_text(out, result->kase->input.id, false);
@@ -256,9 +257,10 @@ static void run_properties(FILE *out, const gt_run *run, const gt_report_info *i
     write_property(out, "not_applicable", text);
     if (total->not_applicable > 0)
         write_property(out, "not_applicable_by_profile", gt_report_not_applicable_text(text, sizeof text, run));
-    snprintf(text, sizeof text, "%zu unsafe, %zu refused_valid, %zu figures, %zu other_reason (%s), %zu error, %zu skip",
-             total->unsafe, total->refused_valid, total->figures, total->other_reason, gt_report_other_reason_rule(run),
-             total->error, total->skip);
+    snprintf(text, sizeof text,
+             "%zu unsafe, %zu refused_valid, %zu figures, %zu other_reason (%s), %zu error, %zu skip", total->unsafe,
+             total->refused_valid, total->figures, total->other_reason, gt_report_other_reason_rule(run), total->error,
+             total->skip);
     write_property(out, "verdicts", text);
     for (int p = 0; p < GT_PROFILE_COUNT; p++) {
         gt_report_coverage coverage;

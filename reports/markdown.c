@@ -127,11 +127,13 @@ static void certification(FILE *out, const gt_run *run, const gt_report_info *in
     fprintf(out, " |\n| required tier | **%s** (%s) |\n| optional tier | %s", required, GT_REPORT_TIER_NOTE, optional);
     gt_report_accounting_totals totals;
     gt_report_accounting_sum(run, &totals);
-    fprintf(out, " |\n| attempt accounting | %zu cases: %zu matched, %zu mismatched, %zu not reported; "
-                 "attempts %ld / %ld, model calls %ld / %ld (expected / observed)%s |\n",
+    fprintf(out,
+            " |\n| attempt accounting | %zu cases: %zu matched, %zu mismatched, %zu not reported; "
+            "attempts %ld / %ld, model calls %ld / %ld (expected / observed)%s |\n",
             totals.cases, totals.matched, totals.mismatched, totals.missing, totals.expected[0], totals.observed[0],
             totals.expected[5], totals.observed[5],
-            gt_report_figures_judged(run) ? "" : "; not judged (the target claims neither claude-code nor repair-loop)");
+            gt_report_figures_judged(run) ? ""
+                                          : "; not judged (the target claims neither claude-code nor repair-loop)");
     certification_profiles(out, run, info);
     fprintf(out, "| run | %s, %u job%s, %.2f s |\n| reproduce | ", run->started_at, run->jobs,
             run->jobs == 1 ? "" : "s", run->elapsed_ms / 1000.0);
@@ -273,7 +275,8 @@ static void failures(FILE *out, const gt_run *run, size_t failing)
             if (!gt_report_in_failure_group(&run->results[i], group))
                 continue;
             if (shown++ == GT_REPORT_MD_MAX_CASES) {
-                fprintf(out, "| ... %zu more (see the JSON or HTML report) | | | |\n", failing - GT_REPORT_MD_MAX_CASES);
+                fprintf(out, "| ... %zu more (see the JSON or HTML report) | | | |\n",
+                        failing - GT_REPORT_MD_MAX_CASES);
                 break;
             }
             case_row(out, &run->results[i]);
@@ -292,8 +295,8 @@ static void other_reasons(FILE *out, const gt_run *run)
     if (count == 0)
         return;
     fprintf(out,
-            "<details><summary>%zu right verdict, other reason — a pass unless reasons is claimed</summary>\n\n"
-            CASE_TABLE_HEAD,
+            "<details><summary>%zu right verdict, other reason — a pass unless reasons is "
+            "claimed</summary>\n\n" CASE_TABLE_HEAD,
             count);
     size_t shown = 0;
     for (size_t i = 0; i < run->count; i++) {

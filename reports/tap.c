@@ -60,7 +60,8 @@ static void run_comments(FILE *out, const gt_run *run, const gt_report_info *inf
             total->not_applicable == 1 ? "" : "s");
     if (total->not_applicable > 0)
         fprintf(out, ": %s", gt_report_not_applicable_text(text, sizeof text, run));
-    fprintf(out, "\n# verdicts: %zu unsafe, %zu refused_valid, %zu figures, %zu other_reason (%s), %zu error, %zu skip\n",
+    fprintf(out,
+            "\n# verdicts: %zu unsafe, %zu refused_valid, %zu figures, %zu other_reason (%s), %zu error, %zu skip\n",
             total->unsafe, total->refused_valid, total->figures, total->other_reason, gt_report_other_reason_rule(run),
             total->error, total->skip);
     for (int p = 0; p < GT_PROFILE_COUNT; p++) {

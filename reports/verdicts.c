@@ -45,7 +45,7 @@ bool gt_report_in_failure_group(const gt_case_result *result, gt_class group)
 const char *gt_report_other_reason_rule(const gt_run *run)
 {
     return gt_run_claims(run) & (1u << GT_PROFILE_REASONS) ? "failures: reasons is claimed"
-                                                            : "passes: reasons is not claimed";
+                                                           : "passes: reasons is not claimed";
 }
 
 char *gt_report_not_applicable_text(char *text, size_t len, const gt_run *run)

@@ -124,8 +124,8 @@ static void assert_only_own_elements(const char *dom)
 {
     static const char *const own[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2",
                                       "h3", "p", "strong", "table", "tbody", "tr", "th", "td", "code", "span",
-                                      "pre", "section", "dl", "dt", "dd", "br", "details", "summary", "svg", "rect", "text",
-                                      "ul", "li"};
+                                      "pre", "section", "dl", "dt", "dd", "br", "details", "summary", "svg", "rect",
+                                      "text", "ul", "li"};
     for (const char *at = strchr(dom, '<'); at != NULL; at = strchr(at + 1, '<')) {
         const char *name = at + 1 + (at[1] == '/');
         size_t len = strcspn(name, " >\n");

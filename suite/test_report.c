@@ -796,8 +796,9 @@ START_TEST(markdown_report)
     ck_assert_ptr_nonnull(strstr(text, "### Attempt accounting"));
     ck_assert_ptr_nonnull(strstr(text, "|  | ` syntax.utf8.error ` | - / 3 | - / - |"));
     ck_assert_ptr_null(strstr(text, "| ` loop.retries.skip ` | 2 / ? |")); /* skipped: nothing to compare */
-    ck_assert_ptr_nonnull(strstr(text, "| ` syntax.utf8.error ` | accept | \xe2\x80\x94 | ` crash \\x01\\x1b[31m "
-                                       "red \xef\xbf\xbd\xef\xbf\xbd </script><script>alert(1)</script> \\u2028 end ` |"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "| ` syntax.utf8.error ` | accept | \xe2\x80\x94 | ` crash \\x01\\x1b[31m "
+                                 "red \xef\xbf\xbd\xef\xbf\xbd </script><script>alert(1)</script> \\u2028 end ` |"));
     ck_assert_ptr_nonnull(strstr(text, "### Corpus problems (1)"));
     /* outside code spans nothing from the corpus appears */
     const char *script = strstr(text, "<script>");
@@ -873,8 +874,7 @@ static void assert_only_own_markup(const char *text)
 {
     static const char *const own[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3",
                                       "p", "strong", "table", "tr", "th", "td", "code", "span", "pre", "section",
-                                      "dl", "dt", "dd", "br", "details", "summary", "svg", "rect", "text",
-                                      "ul", "li"};
+                                      "dl", "dt", "dd", "br", "details", "summary", "svg", "rect", "text", "ul", "li"};
     for (const char *at = strchr(text, '<'); at != NULL; at = strchr(at + 1, '<')) {
         const char *name = at + 1 + (at[1] == '/');
         size_t len = strcspn(name, " >");
@@ -1076,7 +1076,9 @@ END_TEST
 /* ---- verdict classes and profiles in every writer (issue 26) ------------ */
 
 /* An other-reason note with injection text: it reaches every report. */
-#define OTHER_NOTE "expected reject syntax/unexpected_end, observed reject syntax/unexpected_character (<script>alert(4)</script> \x01)"
+#define OTHER_NOTE                                                                                                     \
+    "expected reject syntax/unexpected_end, observed reject syntax/unexpected_character (<script>alert(4)</script> "   \
+    "\x01)"
 
 static const char classes_text[] =
     "{\"format\": \"gauntlet-corpus/1\", \"defaults\": {\"profiles\": [\"core\"]},\n"
@@ -1208,18 +1210,21 @@ START_TEST(tap_shows_classes_and_profiles)
     gt_run *run = classes_run(&corpus, false);
     char *text = render(gt_report_tap, run);
     assert_clean_utf8(text, false);
-    ck_assert_ptr_nonnull(strstr(text, "TAP version 13\n1..5\n"
-                                       "# profiles claimed: core; not claimed: repair-loop, claude-code, sdk-transform, "
-                                       "reasons\n"
-                                       "# 1 case not applicable (never run, not test points): claude-code 1\n"
-                                       "# verdicts: 1 unsafe, 1 refused_valid, 0 figures, 1 other_reason (passes: "
-                                       "reasons is not claimed), 0 error, 1 skip\n"
-                                       "# coverage core: 4 of 5 required cases ran (80.0%), 2 passed\n"
-                                       "not ok 1 - structure.types.refused\n  ---\n  outcome: \"fail\"\n  class: "
-                                       "\"refused_valid\"\n"));
-    ck_assert_ptr_nonnull(strstr(text, "\nnot ok 2 - syntax.dup.unsafe\n  ---\n  outcome: \"fail\"\n  class: \"unsafe\"\n"));
-    ck_assert_ptr_nonnull(strstr(text, "\nok 3 - syntax.eof.other\n  ---\n  outcome: \"pass\"\n  class: \"other_reason\"\n"
-                                       "  note: \"right verdict, other reason: a pass unless reasons is claimed\"\n"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "TAP version 13\n1..5\n"
+                                 "# profiles claimed: core; not claimed: repair-loop, claude-code, sdk-transform, "
+                                 "reasons\n"
+                                 "# 1 case not applicable (never run, not test points): claude-code 1\n"
+                                 "# verdicts: 1 unsafe, 1 refused_valid, 0 figures, 1 other_reason (passes: "
+                                 "reasons is not claimed), 0 error, 1 skip\n"
+                                 "# coverage core: 4 of 5 required cases ran (80.0%), 2 passed\n"
+                                 "not ok 1 - structure.types.refused\n  ---\n  outcome: \"fail\"\n  class: "
+                                 "\"refused_valid\"\n"));
+    ck_assert_ptr_nonnull(
+        strstr(text, "\nnot ok 2 - syntax.dup.unsafe\n  ---\n  outcome: \"fail\"\n  class: \"unsafe\"\n"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "\nok 3 - syntax.eof.other\n  ---\n  outcome: \"pass\"\n  class: \"other_reason\"\n"
+                                 "  note: \"right verdict, other reason: a pass unless reasons is claimed\"\n"));
     ck_assert_ptr_nonnull(strstr(text, "  message: \"expected reject syntax/unexpected_end, observed reject "
                                        "syntax/unexpected_character (\\u003cscript\\u003ealert(4)"));
     ck_assert_ptr_nonnull(strstr(text, "\nok 4 - syntax.ok.pass\nok 5 - stream.cut.skip # SKIP no stream layer\n"));
@@ -1230,7 +1235,8 @@ START_TEST(tap_shows_classes_and_profiles)
     gt_corpus_free(corpus);
     run = classes_run(&corpus, true);
     text = render(gt_report_tap, run);
-    ck_assert_ptr_nonnull(strstr(text, "\nnot ok 3 - syntax.eof.other\n  ---\n  outcome: \"fail\"\n  class: \"other_reason\"\n"));
+    ck_assert_ptr_nonnull(
+        strstr(text, "\nnot ok 3 - syntax.eof.other\n  ---\n  outcome: \"fail\"\n  class: \"other_reason\"\n"));
     ck_assert_ptr_nonnull(strstr(text, "other_reason (failures: reasons is claimed)"));
     free(text);
     gt_run_free(run);
@@ -1248,13 +1254,14 @@ START_TEST(markdown_shows_classes_and_profiles)
     gt_run *run = classes_run(&corpus, false);
     char *text = render(gt_report_markdown, run);
     assert_clean_utf8(text, false);
-    ck_assert_ptr_nonnull(strstr(text, "## gauntlet \xe2\x9d\x8c: 2 passed, 2 failed, 1 skipped\n\n"
-                                       "**Profiles** claimed: `core`; not claimed: `repair-loop`, `claude-code`, "
-                                       "`sdk-transform`, `reasons`. 1 case not applicable, never run (claude-code 1).\n\n"
-                                       "- core: 4 of 5 required cases ran (80.0%), 2 passed; 1 skipped, 0 error "
-                                       "\xe2\x80\x94 **below 90%**\n\n"
-                                       "**Verdicts:** **1 unsafe**, 1 refused_valid, 0 figures, 1 other_reason "
-                                       "(passes: reasons is not claimed), 0 error, 1 skip.\n\n### Failures (2)\n"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "## gauntlet \xe2\x9d\x8c: 2 passed, 2 failed, 1 skipped\n\n"
+                                 "**Profiles** claimed: `core`; not claimed: `repair-loop`, `claude-code`, "
+                                 "`sdk-transform`, `reasons`. 1 case not applicable, never run (claude-code 1).\n\n"
+                                 "- core: 4 of 5 required cases ran (80.0%), 2 passed; 1 skipped, 0 error "
+                                 "\xe2\x80\x94 **below 90%**\n\n"
+                                 "**Verdicts:** **1 unsafe**, 1 refused_valid, 0 figures, 1 other_reason "
+                                 "(passes: reasons is not claimed), 0 error, 1 skip.\n\n### Failures (2)\n"));
     const char *unsafe = strstr(text, "\n#### unsafe (1): accepted what must be refused");
     const char *refused = strstr(text, "\n#### refused_valid (1): refused what is valid");
     const char *other = strstr(text, "<details><summary>1 right verdict, other reason \xe2\x80\x94 a pass unless "
@@ -1266,10 +1273,11 @@ START_TEST(markdown_shows_classes_and_profiles)
                                         "syntax ` ` unexpected_character ` | ` expected reject"));
     ck_assert_uint_eq(gt_test_count_of(text, "<script>"), 1); /* inside the note's code span only */
     ck_assert_ptr_null(strstr(text, "not-applicable"));
-    ck_assert_ptr_nonnull(strstr(text, "| profiles claimed | core |\n| profiles not claimed | repair-loop, claude-code, "
-                                       "sdk-transform, reasons |\n| coverage | core: 4 of 5 required cases ran (80.0%), "
-                                       "2 passed |\n| not applicable | 1 case (claude-code 1) |\n"
-                                       "| skips by reason | 1 ` no stream layer ` |\n"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "| profiles claimed | core |\n| profiles not claimed | repair-loop, claude-code, "
+                                 "sdk-transform, reasons |\n| coverage | core: 4 of 5 required cases ran (80.0%), "
+                                 "2 passed |\n| not applicable | 1 case (claude-code 1) |\n"
+                                 "| skips by reason | 1 ` no stream layer ` |\n"));
     ck_assert_ptr_nonnull(strstr(text, "not judged (the target claims neither claude-code nor repair-loop) |"));
     free(text);
 
@@ -1301,24 +1309,27 @@ START_TEST(html_shows_classes_and_profiles)
     ck_assert_ptr_null(strstr(text, "<script"));
     ck_assert_ptr_null(strstr(text, "<b>"));
     ck_assert_ptr_nonnull(strstr(text, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"));
-    const char *summary = strstr(text, "<p><strong>Profiles</strong> claimed: <code>core</code>; not claimed: "
-                                       "<code>repair-loop</code>, <code>claude-code</code>, <code>sdk-transform</code>, "
-                                       "<code>reasons</code>. 1 case not applicable, never run (claude-code 1).</p>\n"
-                                       "<ul class=\"coverage\"><li class=\"low\">core: 4 of 5 required cases ran (80.0%), "
-                                       "2 passed; 1 skipped, 0 error (below 90%)</li>\n</ul>\n"
-                                       "<p><strong>Verdicts</strong>: <span class=\"fail\">1 unsafe</span>, <span "
-                                       "class=\"fail\">1 refused_valid</span>, <span class=\"n\">0 figures</span>, 1 "
-                                       "other_reason (passes: reasons is not claimed), <span class=\"n\">0 "
-                                       "error</span>, <span class=\"skip\">1 skip</span>.</p>\n");
+    const char *summary =
+        strstr(text, "<p><strong>Profiles</strong> claimed: <code>core</code>; not claimed: "
+                     "<code>repair-loop</code>, <code>claude-code</code>, <code>sdk-transform</code>, "
+                     "<code>reasons</code>. 1 case not applicable, never run (claude-code 1).</p>\n"
+                     "<ul class=\"coverage\"><li class=\"low\">core: 4 of 5 required cases ran (80.0%), "
+                     "2 passed; 1 skipped, 0 error (below 90%)</li>\n</ul>\n"
+                     "<p><strong>Verdicts</strong>: <span class=\"fail\">1 unsafe</span>, <span "
+                     "class=\"fail\">1 refused_valid</span>, <span class=\"n\">0 figures</span>, 1 "
+                     "other_reason (passes: reasons is not claimed), <span class=\"n\">0 "
+                     "error</span>, <span class=\"skip\">1 skip</span>.</p>\n");
     const char *certification = strstr(text, "<h2>Certification</h2>");
     ck_assert(summary != NULL && certification != NULL && summary < certification);
-    ck_assert_ptr_nonnull(strstr(text, "<tr><th>profiles claimed</th><td><code>core</code></td></tr>\n"
-                                       "<tr><th>profiles not claimed</th><td><code>repair-loop</code>, "
-                                       "<code>claude-code</code>, <code>sdk-transform</code>, <code>reasons</code></td></tr>\n"
-                                       "<tr><th>coverage</th><td>core: 4 of 5 required cases ran (80.0%), 2 passed</td></tr>\n"
-                                       "<tr><th>not applicable</th><td>1 case (claude-code 1)</td></tr>\n"
-                                       "<tr><th>skips by reason</th><td>1 <code>no stream layer</code></td></tr>\n"));
-    const char *unsafe = strstr(text, "<h3 class=\"group\"><span class=\"fail\">unsafe</span> (1): accepted what must be refused");
+    ck_assert_ptr_nonnull(
+        strstr(text, "<tr><th>profiles claimed</th><td><code>core</code></td></tr>\n"
+                     "<tr><th>profiles not claimed</th><td><code>repair-loop</code>, "
+                     "<code>claude-code</code>, <code>sdk-transform</code>, <code>reasons</code></td></tr>\n"
+                     "<tr><th>coverage</th><td>core: 4 of 5 required cases ran (80.0%), 2 passed</td></tr>\n"
+                     "<tr><th>not applicable</th><td>1 case (claude-code 1)</td></tr>\n"
+                     "<tr><th>skips by reason</th><td>1 <code>no stream layer</code></td></tr>\n"));
+    const char *unsafe =
+        strstr(text, "<h3 class=\"group\"><span class=\"fail\">unsafe</span> (1): accepted what must be refused");
     const char *refused = strstr(text, "<h3 class=\"group\"><span class=\"fail\">refused_valid</span> (1): ");
     const char *other = strstr(text, "<details><summary>1 right verdict, other reason \xe2\x80\x94 a pass unless "
                                      "reasons is claimed</summary>\n<section class=\"case o-pass\" id=\"case-2\">\n"
