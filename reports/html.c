@@ -204,7 +204,7 @@ static void coverage_list(FILE *out, const gt_run *run, const gt_report_info *in
             continue;
         gt_report_coverage_of(run, info, 1u << p, &coverage);
         if (coverage.held == 0)
-            continue; /* no required case (reasons: its cases are optional) */
+            continue; /* no required case in this profile: nothing to cover */
         char text[256];
         gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
         bool low = gt_report_coverage_share(&coverage) < GT_REPORT_BADGE_MIN_COVERAGE;

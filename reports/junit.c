@@ -268,7 +268,7 @@ static void run_properties(FILE *out, const gt_run *run, const gt_report_info *i
             continue;
         gt_report_coverage_of(run, info, 1u << p, &coverage);
         if (coverage.held == 0)
-            continue; /* no required case (reasons: its cases are optional) */
+            continue; /* no required case in this profile: nothing to cover */
         char name[64];
         snprintf(name, sizeof name, "coverage:%s", gt_profile_name((gt_profile)p));
         gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);

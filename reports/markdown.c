@@ -332,7 +332,7 @@ static void headline(FILE *out, const gt_run *run, const gt_report_info *info, c
             continue;
         gt_report_coverage_of(run, info, 1u << p, &coverage);
         if (coverage.held == 0)
-            continue; /* no required case (reasons: its cases are optional) */
+            continue; /* no required case in this profile: nothing to cover */
         gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
         fprintf(out, "- %s", text);
         if (coverage.skipped + coverage.errors > 0)
