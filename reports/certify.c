@@ -159,25 +159,6 @@ void gt_report_coverage_of(const gt_run *run, const gt_report_info *info, unsign
     }
 }
 
-size_t gt_report_skip_groups(const gt_run *run, gt_report_skip_group *groups, size_t max)
-{
-    size_t count = 0;
-    for (size_t i = 0; i < run->count; i++) {
-        const gt_case_result *result = &run->results[i];
-        if (result->outcome != GT_OUTCOME_SKIP)
-            continue;
-        const char *note = result->note ? result->note : "";
-        size_t at = 0;
-        while (at < count && at < max && strcmp(groups[at].note, note) != 0)
-            at++;
-        if (at < count && at < max)
-            groups[at].cases++;
-        else if (count++ < max)
-            groups[at] = (gt_report_skip_group){note, 1};
-    }
-    return count;
-}
-
 double gt_report_coverage_share(const gt_report_coverage *coverage)
 {
     return coverage->held == 0 ? 0.0 : (double)coverage->ran / (double)coverage->held;

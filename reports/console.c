@@ -307,7 +307,7 @@ void gt_report_console_certification(FILE *out, const gt_run *run, const gt_repo
             counts[GT_GATE_COUNT].other_reason,
             gt_run_claims(run) & (1u << GT_PROFILE_REASONS) ? "failures: reasons is claimed" : "passes");
     /* the skips by reason: what the target could not express */
-    gt_report_skip_group groups[GT_REPORT_MAX_SKIP_GROUPS];
+    gt_report_skip_reason groups[GT_REPORT_MAX_SKIP_GROUPS];
     size_t group_count = gt_report_skip_groups(run, groups, GT_REPORT_MAX_SKIP_GROUPS);
     for (size_t i = 0; i < group_count && i < GT_REPORT_MAX_SKIP_GROUPS; i++) {
         fprintf(out, "\n  skipped         %zu: ", groups[i].cases);

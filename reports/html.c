@@ -1,7 +1,11 @@
-/* html.c — one self-contained HTML page: summary, certification, per-gate
- * matrices, baseline diff, attempt accounting and every case that did not
- * pass with expected vs observed, its errors, its raw input (invisible bytes
- * made visible) and its loop transcript.
+/* html.c — one self-contained HTML page: summary (profiles claimed and not,
+ * not-applicable cases counted by profile, coverage per claimed profile,
+ * counts per verdict class), certification, per-gate matrices, baseline
+ * diff, attempt accounting and every case that did not pass, grouped by
+ * verdict class (unsafe first), with expected vs observed, its errors, its
+ * raw input (invisible bytes made visible) and its loop transcript; then the
+ * other-reason passes apart and the skips, folded. Not-applicable cases
+ * were never run and are counted, not listed.
  *
  * The corpus is full of <script> and injection text, so the page holds no
  * script at all, loads nothing (no network: styles are inline), forbids
@@ -28,7 +32,9 @@ static const char page_style[] =
     "section.case.o-skip{border-left-color:#d9a400}dl{display:grid;grid-template-columns:9em 1fr;gap:.2em 1em}"
     "dt{color:#555}dd{margin:0}.diff{background:#fde7e7}.rej{color:#555}"
     "td code.cmd{white-space:pre-wrap;word-break:break-all}svg.chart{display:block;margin:.6em 0;max-width:100%}"
-    "details>summary{cursor:pointer;font-weight:600;margin:.6em 0}";
+    "details>summary{cursor:pointer;font-weight:600;margin:.6em 0}"
+    "section.case.o-pass{border-left-color:#8a6100}h3.group{font-size:1.2em;margin:1.4em 0 .4em}"
+    ".cls{font-weight:600}ul.coverage{margin:.3em 0}.low{color:#8a6100;font-weight:600}";
 
 /* Chart colours: the same as the text classes. */
 #define HTML_PASS_FILL "#2e8b3e"
@@ -175,6 +181,115 @@ static void gate_matrix(FILE *out, const gt_run *run, const gt_run_counts counts
     fputs("</table>\n", out);
 }
 
+/* "core, reasons" as code spans, or "none" (the names are ours). */
+static void profile_names(FILE *out, unsigned mask)
+{
+    bool any = false;
+    for (int p = 0; p < GT_PROFILE_COUNT; p++)
+        if (mask & (1u << p)) {
+            fprintf(out, "%s<code>%s</code>", any ? ", " : "", gt_profile_name((gt_profile)p));
+            any = true;
+        }
+    if (!any)
+        fputs("none", out);
+}
+
+/* One <li> per claimed profile with required cases: its coverage. */
+static void coverage_list(FILE *out, const gt_run *run, const gt_report_info *info)
+{
+    bool any = false;
+    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
+        gt_report_coverage coverage;
+        if (!(gt_run_claims(run) & (1u << p)))
+            continue;
+        gt_report_coverage_of(run, info, 1u << p, &coverage);
+        if (coverage.held == 0)
+            continue; /* no required case in this profile: nothing to cover */
+        char text[256];
+        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
+        bool low = gt_report_coverage_share(&coverage) < GT_REPORT_BADGE_MIN_COVERAGE;
+        fprintf(out, "%s<li%s>%s", any ? "" : "<ul class=\"coverage\">", low ? " class=\"low\"" : "", text);
+        if (coverage.skipped + coverage.errors > 0)
+            fprintf(out, "; %zu skipped, %zu error", coverage.skipped, coverage.errors);
+        if (low)
+            fprintf(out, " (below %.0f%%)", GT_REPORT_BADGE_MIN_COVERAGE * 100.0);
+        fputs("</li>\n", out);
+        any = true;
+    }
+    fputs(any ? "</ul>\n" : "<p>No required case in the claimed profiles.</p>\n", out);
+}
+
+/* The summary under the headline: profiles, not applicable, coverage, classes. */
+static void summary_verdicts(FILE *out, const gt_run *run, const gt_report_info *info, const gt_run_counts *total)
+{
+    fputs("<p><strong>Profiles</strong> claimed: ", out);
+    profile_names(out, gt_run_claims(run));
+    fputs("; not claimed: ", out);
+    profile_names(out, GT_PROFILES_ALL & ~gt_run_claims(run));
+    fputs(".", out);
+    if (total->not_applicable > 0) {
+        char text[256];
+        fprintf(out, " %zu case%s not applicable, never run (%s).", total->not_applicable,
+                total->not_applicable == 1 ? "" : "s", gt_report_not_applicable_text(text, sizeof text, run));
+    }
+    fputs("</p>\n", out);
+    coverage_list(out, run, info);
+    fprintf(out,
+            "<p><strong>Verdicts</strong>: <span class=\"%s\">%zu unsafe</span>, <span class=\"%s\">%zu "
+            "refused_valid</span>, <span class=\"%s\">%zu figures</span>, %zu other_reason (%s), <span "
+            "class=\"%s\">%zu error</span>, <span class=\"%s\">%zu skip</span>.</p>\n",
+            total->unsafe ? "fail" : "n", total->unsafe, total->refused_valid ? "fail" : "n", total->refused_valid,
+            total->figures ? "fail" : "n", total->figures, total->other_reason, gt_report_other_reason_rule(run),
+            total->error ? "error" : "n", total->error, total->skip ? "skip" : "n", total->skip);
+}
+
+/* The certificate's profile rows: claimed, not claimed, coverage per claimed
+ * profile, not-applicable cases by profile, skips by reason. */
+static void certification_profiles(FILE *out, const gt_run *run, const gt_report_info *info)
+{
+    fputs("<tr><th>profiles claimed</th><td>", out);
+    profile_names(out, gt_run_claims(run));
+    fputs("</td></tr>\n<tr><th>profiles not claimed</th><td>", out);
+    profile_names(out, GT_PROFILES_ALL & ~gt_run_claims(run));
+    fputs("</td></tr>\n<tr><th>coverage</th><td>", out);
+    bool any = false;
+    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
+        gt_report_coverage coverage;
+        if (!(gt_run_claims(run) & (1u << p)))
+            continue;
+        gt_report_coverage_of(run, info, 1u << p, &coverage);
+        if (coverage.held == 0)
+            continue;
+        char text[256];
+        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
+        fprintf(out, "%s%s", any ? "<br>" : "", text);
+        any = true;
+    }
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
+    size_t not_applicable = counts[GT_GATE_COUNT].not_applicable;
+    fprintf(out, "%s</td></tr>\n<tr><th>not applicable</th><td>%zu case%s",
+            any ? "" : "no required case in the claimed profiles", not_applicable, not_applicable == 1 ? "" : "s");
+    if (not_applicable > 0) {
+        char text[256];
+        fprintf(out, " (%s)", gt_report_not_applicable_text(text, sizeof text, run));
+    }
+    fputs("</td></tr>\n<tr><th>skips by reason</th><td>", out);
+    size_t reasons = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        size_t count = gt_report_skip_group(run, i);
+        if (count == 0)
+            continue;
+        if (reasons++ == GT_REPORT_CERT_SKIP_REASONS) {
+            fputs("<br>… more reasons (see the skipped cases)", out);
+            break;
+        }
+        fprintf(out, "%s%zu ", reasons > 1 ? "<br>" : "", count);
+        code(out, run->results[i].note ? run->results[i].note : "");
+    }
+    fputs(reasons ? "</td></tr>\n" : "none</td></tr>\n", out);
+}
+
 static void certification(FILE *out, const gt_run *run, const gt_report_info *info)
 {
     char name[256], version[128];
@@ -208,9 +323,12 @@ static void certification(FILE *out, const gt_run *run, const gt_report_info *in
     gt_report_accounting_sum(run, &totals);
     fprintf(out,
             "</td></tr>\n<tr><th>attempt accounting</th><td>%zu cases: %zu matched, %zu mismatched, %zu not "
-            "reported; attempts %ld / %ld, model calls %ld / %ld (expected / observed)</td></tr>\n",
+            "reported; attempts %ld / %ld, model calls %ld / %ld (expected / observed)%s</td></tr>\n",
             totals.cases, totals.matched, totals.mismatched, totals.missing, totals.expected[0], totals.observed[0],
-            totals.expected[5], totals.observed[5]);
+            totals.expected[5], totals.observed[5],
+            gt_report_figures_judged(run) ? ""
+                                          : "; not judged (the target claims neither claude-code nor repair-loop)");
+    certification_profiles(out, run, info);
     fputs("<tr><th>run</th><td>", out);
     text(out, run->started_at);
     fprintf(out, ", %u job%s, %.2f s, gauntlet " GAUNTLET_VERSION "</td></tr>\n<tr><th>reproduce</th><td>",
@@ -392,6 +510,9 @@ static void case_section(FILE *out, const gt_case_result *result, size_t index)
     const char *outcome = gt_outcome_name(result->outcome);
     fprintf(out, "<section class=\"case o-%s\" id=\"case-%zu\">\n<h3><span class=\"%s\">%s</span> ", outcome, index,
             outcome, outcome);
+    gt_class verdict_class = gt_case_result_class(result);
+    if (verdict_class != GT_CLASS_SKIP && verdict_class != GT_CLASS_ERROR && verdict_class != GT_CLASS_PASS)
+        fprintf(out, "<span class=\"cls\">%s</span> ", gt_class_name(verdict_class));
     code(out, kase->input.id);
     fputs("</h3>\n<dl><dt>note</dt><dd>", out);
     text(out, result->note ? result->note : "");
@@ -477,6 +598,7 @@ int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info
             total->fail + total->error, total->skip, total->cases);
     code(out, run->target_name ? run->target_name : run->target);
     fputs(".</p>\n", out);
+    summary_verdicts(out, run, info, total);
 
     certification(out, run, info);
     outcome_matrix(out, run, counts);
@@ -484,14 +606,37 @@ int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info
     baseline(out, info ? info->baseline : NULL);
     accounting_table(out, run);
 
-    /* failures and errors first, each open; skips after them, folded */
+    /* failures and errors first, each open, grouped by class (unsafe first);
+     * the other-reason passes and the skips after them, folded */
     size_t not_passed = total->fail + total->error + total->skip;
     fprintf(out, "<h2>Cases that did not pass (%zu)</h2>\n", not_passed);
     if (not_passed == 0)
         fputs("<p>Every case passed.</p>\n", out);
+    for (size_t g = 0; g < GT_REPORT_FAILURE_GROUPS; g++) {
+        gt_class group = gt_report_failure_groups[g];
+        size_t members = 0;
+        for (size_t i = 0; i < run->count; i++)
+            members += gt_report_in_failure_group(&run->results[i], group);
+        if (members == 0)
+            continue;
+        fprintf(out, "<h3 class=\"group\"><span class=\"%s\">%s</span> (%zu): %s</h3>\n",
+                group == GT_CLASS_ERROR ? "error" : "fail", gt_class_name(group), members,
+                gt_report_class_meaning(group));
+        for (size_t i = 0; i < run->count; i++)
+            if (gt_report_in_failure_group(&run->results[i], group))
+                case_section(out, &run->results[i], gt_report_case_index(info, i));
+    }
+    size_t other = 0;
     for (size_t i = 0; i < run->count; i++)
-        if (run->results[i].outcome == GT_OUTCOME_FAIL || run->results[i].outcome == GT_OUTCOME_ERROR)
-            case_section(out, &run->results[i], gt_report_case_index(info, i));
+        other += gt_report_other_reason_pass(&run->results[i]);
+    if (other > 0) {
+        fprintf(out, "<details><summary>%zu right verdict, other reason — a pass unless reasons is claimed</summary>\n",
+                other);
+        for (size_t i = 0; i < run->count; i++)
+            if (gt_report_other_reason_pass(&run->results[i]))
+                case_section(out, &run->results[i], gt_report_case_index(info, i));
+        fputs("</details>\n", out);
+    }
     if (total->skip > 0) {
         fprintf(out, "<details><summary>%zu skipped case%s</summary>\n", total->skip, total->skip == 1 ? "" : "s");
         for (size_t i = 0; i < run->count; i++)

@@ -257,7 +257,7 @@ static void write_corpus(FILE *out, const gt_report_info *info)
 /* The skips grouped by their note (what the target could not express). */
 static void write_skips_by_reason(FILE *out, const gt_run *run)
 {
-    gt_report_skip_group groups[GT_REPORT_MAX_SKIP_GROUPS];
+    gt_report_skip_reason groups[GT_REPORT_MAX_SKIP_GROUPS];
     size_t count = gt_report_skip_groups(run, groups, GT_REPORT_MAX_SKIP_GROUPS);
     fputc('[', out);
     for (size_t i = 0; i < count && i < GT_REPORT_MAX_SKIP_GROUPS; i++) {

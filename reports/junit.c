@@ -1,19 +1,25 @@
 /* junit.c — JUnit XML for CI dashboards, valid against the Apache Ant JUnit
  * schema that Jenkins' xunit plugin enforces (docs/ci.md#junit).
  *
- * <testsuites> (no attributes) holds one <testsuite> per gate that has cases
- * (corpus order inside), each with the attributes the schema requires
- * (package, id, hostname, a timestamp without zone), <properties> (target,
- * corpus hash, command, and `location:<id>` = file:line of every case, since
- * a <testcase> may carry nothing but name, classname and time), the cases,
- * then <system-out> and <system-err>. A case is <testcase
+ * <testsuites> (no attributes) holds one <testsuite> per gate that has
+ * applicable cases (corpus order inside), each with the attributes the schema
+ * requires (package, id, hostname, a timestamp without zone), <properties>
+ * (target, corpus hash, command, the profiles claimed and not claimed, the
+ * not-applicable count, the verdict classes, the coverage of each claimed
+ * profile, and `location:<id>` = file:line of every case, since a <testcase>
+ * may carry nothing but name, classname and time), the cases, then
+ * <system-out> (the command that reproduces the run and the other-reason
+ * passes with their notes: the schema gives a <testcase> no output of its
+ * own) and <system-err>. A case is <testcase
  * classname="gauntlet.<gate>.<category>" name="<id>" time="..."> with a
- * <failure>, <error> or <skipped> child when it did not pass; the body of a
- * failure or error says why, where, the expected and observed verdicts and
- * the raw input (invisible bytes made visible, cut at
+ * <failure>, <error> or <skipped> child when it did not pass; a failure's
+ * type is its verdict class (unsafe, refused_valid, figures, other_reason);
+ * the body of a failure or error says why, where, the expected and observed
+ * verdicts and the raw input (invisible bytes made visible, cut at
  * GT_REPORT_JUNIT_MAX_INPUT bytes), so a CI page shows why without the HTML
- * report. Load problems (broken case files) become errored test cases in a
- * "corpus" suite. Everything from the corpus or a target is XML-escaped,
+ * report. A not-applicable case (in no profile the target claims) was never
+ * run and is no test case; the properties count it. Load problems (broken
+ * case files) become errored test cases in a "corpus" suite. Everything from the corpus or a target is XML-escaped,
  * with the characters XML 1.0 forbids replaced (report.c). */
 #include <stdlib.h>
 #include <string.h>
@@ -84,12 +90,28 @@ static void suite_open(FILE *out, const gt_run *run, const junit_suite_head *hea
             head->failures, head->errors, head->skipped, head->seconds);
 }
 
-static void suite_close(FILE *out, const gt_report_info *info)
+/* <system-out>: the command, then one line per other-reason pass of `gate`
+ * (GT_GATE_COUNT: none) with its note. */
+static void suite_close(FILE *out, const gt_run *run, const gt_report_info *info, int gate)
 {
     fputs("    <system-out>", out);
+    bool first = true;
     if (info != NULL && info->command != NULL) {
         fputs("reproduce: ", out);
         gt_report_xml_text(out, info->command, false);
+        first = false;
+    }
+    for (size_t i = 0; i < run->count && gate < GT_GATE_COUNT; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (!gt_report_other_reason_pass(result) || gt_gate_from_name(result->kase->input.gate) != gate)
+            continue;
+        fputs(first ? "other_reason (a pass: reasons is not claimed) "
+                    : "\nother_reason (a pass: reasons is not claimed) ",
+              out);
+        first = false;
+        gt_report_xml_text(out, result->kase->input.id, false);
+        fputs(": ", out);
+        gt_report_xml_text(out, result->note ? result->note : "(no note)", false);
     }
     fputs("</system-out>\n    <system-err/>\n  </testsuite>\n", out);
 }
@@ -199,9 +221,16 @@ static void write_case(FILE *out, const gt_case_result *result)
     }
     bool failed = result->outcome == GT_OUTCOME_FAIL;
     const char *element = failed ? "failure" : "error";
+    const char *verdict_class = gt_class_name(gt_case_result_class(result));
     fprintf(out, "<%s", element);
-    write_attr(out, "message", result->note ? result->note : "");
-    write_attr(out, "type", failed ? "mismatch" : "target_error");
+    if (failed) {
+        /* the class in the message too: most CI pages show only the message */
+        fputs(" message=\"", out);
+        gt_report_xml_text(out, result->note ? result->note : "", true);
+        fprintf(out, " [%s]\"", verdict_class);
+    } else
+        write_attr(out, "message", result->note ? result->note : "");
+    write_attr(out, "type", failed ? verdict_class : "target_error");
     fputc('>', out);
     failure_body(out, result);
     fprintf(out, "</%s>\n    </testcase>\n", element);
@@ -216,6 +245,35 @@ static void run_properties(FILE *out, const gt_run *run, const gt_report_info *i
         write_property(out, "corpus_sha256", info->corpus_sha256);
     if (info != NULL && info->command != NULL)
         write_property(out, "command", info->command);
+    char claimed[160], unclaimed[160], text[256];
+    gt_profiles_format(gt_run_claims(run), ",", claimed, sizeof claimed);
+    gt_profiles_format(GT_PROFILES_ALL & ~gt_run_claims(run), ",", unclaimed, sizeof unclaimed);
+    write_property(out, "profiles_claimed", claimed);
+    write_property(out, "profiles_not_claimed", unclaimed);
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
+    const gt_run_counts *total = &counts[GT_GATE_COUNT];
+    snprintf(text, sizeof text, "%zu", total->not_applicable);
+    write_property(out, "not_applicable", text);
+    if (total->not_applicable > 0)
+        write_property(out, "not_applicable_by_profile", gt_report_not_applicable_text(text, sizeof text, run));
+    snprintf(text, sizeof text,
+             "%zu unsafe, %zu refused_valid, %zu figures, %zu other_reason (%s), %zu error, %zu skip", total->unsafe,
+             total->refused_valid, total->figures, total->other_reason, gt_report_other_reason_rule(run), total->error,
+             total->skip);
+    write_property(out, "verdicts", text);
+    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
+        gt_report_coverage coverage;
+        if (!(gt_run_claims(run) & (1u << p)))
+            continue;
+        gt_report_coverage_of(run, info, 1u << p, &coverage);
+        if (coverage.held == 0)
+            continue; /* no required case in this profile: nothing to cover */
+        char name[64];
+        snprintf(name, sizeof name, "coverage:%s", gt_profile_name((gt_profile)p));
+        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
+        write_property(out, name, text);
+    }
 }
 
 static void gate_suite(FILE *out, const gt_run *run, const gt_report_info *info, gt_gate gate,
@@ -225,7 +283,7 @@ static void gate_suite(FILE *out, const gt_run *run, const gt_report_info *info,
     run_properties(out, run, info);
     for (size_t i = 0; i < run->count; i++) {
         const gt_case *kase = run->results[i].kase;
-        if (gt_gate_from_name(kase->input.gate) != (int)gate)
+        if (gt_gate_from_name(kase->input.gate) != (int)gate || run->results[i].outcome == GT_OUTCOME_NOT_APPLICABLE)
             continue;
         char name[512], where[32];
         snprintf(name, sizeof name, "location:%s", kase->input.id);
@@ -238,9 +296,10 @@ static void gate_suite(FILE *out, const gt_run *run, const gt_report_info *info,
     }
     fputs("    </properties>\n", out);
     for (size_t i = 0; i < run->count; i++)
-        if (gt_gate_from_name(run->results[i].kase->input.gate) == (int)gate)
+        if (gt_gate_from_name(run->results[i].kase->input.gate) == (int)gate &&
+            run->results[i].outcome != GT_OUTCOME_NOT_APPLICABLE)
             write_case(out, &run->results[i]);
-    suite_close(out, info);
+    suite_close(out, run, info, (int)gate);
 }
 
 static void problem_suite(FILE *out, const gt_run *run, const gt_report_info *info, const junit_suite_head *head,
@@ -271,7 +330,7 @@ static void problem_suite(FILE *out, const gt_run *run, const gt_report_info *in
         gt_report_xml_text(out, problem->message, false);
         fputs("</error>\n    </testcase>\n", out);
     }
-    suite_close(out, info);
+    suite_close(out, run, info, GT_GATE_COUNT);
 }
 
 int gt_report_junit(FILE *out, const gt_run *run, const gt_report_info *info)
@@ -291,7 +350,8 @@ int gt_report_junit(FILE *out, const gt_run *run, const gt_report_info *info)
         junit_suite_head head = {
             gt_gate_name((gt_gate)gate), suite_id++, row->cases, row->fail, row->error, row->skip, 0};
         for (size_t i = 0; i < run->count; i++)
-            if (gt_gate_from_name(run->results[i].kase->input.gate) == gate)
+            if (gt_gate_from_name(run->results[i].kase->input.gate) == gate &&
+                run->results[i].outcome != GT_OUTCOME_NOT_APPLICABLE)
                 head.seconds += run->results[i].elapsed_ms / 1000.0;
         gate_suite(out, run, info, (gt_gate)gate, &head, hostname);
     }

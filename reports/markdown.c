@@ -1,11 +1,16 @@
 /* markdown.c — a Markdown report for a pull-request comment (GitHub
  * Flavored Markdown).
  *
- * Totals in the heading, the failed and errored cases first (at most
- * GT_REPORT_MD_MAX_CASES, the rest counted: a comment is limited to 65,536
- * characters, a job summary to 1 MiB), the per-gate table with pass rates,
- * the certification summary, the baseline diff, the attempt-accounting table,
- * and the skips collapsed into one row per reason inside <details>. Every string from the
+ * Totals in the heading, then the claimed and not-claimed profiles with the
+ * not-applicable cases counted by profile (never listed: they were never
+ * run), the coverage of each claimed profile and the counts per verdict
+ * class; the failed and errored cases first, grouped by class, unsafe first
+ * (at most GT_REPORT_MD_MAX_CASES, the rest counted: a comment is limited to
+ * 65,536 characters, a job summary to 1 MiB), the other-reason passes apart
+ * inside <details>, the per-gate table with pass rates, the certification
+ * summary (profiles, coverage, skips by reason), the baseline diff, the
+ * attempt-accounting table, and the skips collapsed into one row per reason
+ * inside <details>. Every string from the
  * corpus or a target is written as a code span (report.c), so no markup,
  * link, image or @mention in a case can take effect. */
 #include <string.h>
@@ -50,6 +55,50 @@ static void gate_table(FILE *out, const gt_run_counts counts[GT_GATE_COUNT + 1])
     }
 }
 
+/* The certificate's profile rows: claimed, not claimed, coverage per claimed
+ * profile, not-applicable cases by profile, skips by reason. */
+static void certification_profiles(FILE *out, const gt_run *run, const gt_report_info *info)
+{
+    char names[160], text[256];
+    gt_profiles_format(gt_run_claims(run), ", ", names, sizeof names);
+    fprintf(out, "| profiles claimed | %s |\n", names[0] ? names : "none");
+    gt_profiles_format(GT_PROFILES_ALL & ~gt_run_claims(run), ", ", names, sizeof names);
+    fprintf(out, "| profiles not claimed | %s |\n| coverage | ", names[0] ? names : "none");
+    bool any = false;
+    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
+        gt_report_coverage coverage;
+        if (!(gt_run_claims(run) & (1u << p)))
+            continue;
+        gt_report_coverage_of(run, info, 1u << p, &coverage);
+        if (coverage.held == 0)
+            continue;
+        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
+        fprintf(out, "%s%s", any ? "<br>" : "", text);
+        any = true;
+    }
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
+    size_t not_applicable = counts[GT_GATE_COUNT].not_applicable;
+    fprintf(out, "%s |\n| not applicable | %zu case%s", any ? "" : "no required case in the claimed profiles",
+            not_applicable, not_applicable == 1 ? "" : "s");
+    if (not_applicable > 0)
+        fprintf(out, " (%s)", gt_report_not_applicable_text(text, sizeof text, run));
+    fputs(" |\n| skips by reason | ", out);
+    size_t reasons = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        size_t count = gt_report_skip_group(run, i);
+        if (count == 0)
+            continue;
+        if (reasons++ == GT_REPORT_CERT_SKIP_REASONS) {
+            fputs("<br>... more reasons (see the skipped cases)", out);
+            break;
+        }
+        fprintf(out, "%s%zu ", reasons > 1 ? "<br>" : "", count);
+        gt_report_md_code(out, run->results[i].note);
+    }
+    fputs(reasons ? " |\n" : "none |\n", out);
+}
+
 static void certification(FILE *out, const gt_run *run, const gt_report_info *info)
 {
     char name[256], version[128];
@@ -78,10 +127,14 @@ static void certification(FILE *out, const gt_run *run, const gt_report_info *in
     fprintf(out, " |\n| required tier | **%s** (%s) |\n| optional tier | %s", required, GT_REPORT_TIER_NOTE, optional);
     gt_report_accounting_totals totals;
     gt_report_accounting_sum(run, &totals);
-    fprintf(out, " |\n| attempt accounting | %zu cases: %zu matched, %zu mismatched, %zu not reported; "
-                 "attempts %ld / %ld, model calls %ld / %ld (expected / observed) |\n",
+    fprintf(out,
+            " |\n| attempt accounting | %zu cases: %zu matched, %zu mismatched, %zu not reported; "
+            "attempts %ld / %ld, model calls %ld / %ld (expected / observed)%s |\n",
             totals.cases, totals.matched, totals.mismatched, totals.missing, totals.expected[0], totals.observed[0],
-            totals.expected[5], totals.observed[5]);
+            totals.expected[5], totals.observed[5],
+            gt_report_figures_judged(run) ? ""
+                                          : "; not judged (the target claims neither claude-code nor repair-loop)");
+    certification_profiles(out, run, info);
     fprintf(out, "| run | %s, %u job%s, %.2f s |\n| reproduce | ", run->started_at, run->jobs,
             run->jobs == 1 ? "" : "s", run->elapsed_ms / 1000.0);
     gt_report_md_code(out, info && info->command ? info->command : "(command not recorded)");
@@ -184,39 +237,116 @@ static void describe_observed(FILE *out, const gt_observed *observed)
         fputs("—", out);
 }
 
+/* One row of a case list: case, expected, observed, note. */
+static void case_row(FILE *out, const gt_case_result *result)
+{
+    fputs("| ", out);
+    gt_report_md_code(out, result->kase->input.id);
+    fputs(" | ", out);
+    describe_expected(out, &result->kase->expect);
+    fputs(" | ", out);
+    describe_observed(out, &result->observed);
+    fputs(" | ", out);
+    gt_report_md_code(out, result->note);
+    fputs(" |\n", out);
+}
+
+#define CASE_TABLE_HEAD "| case | expected | observed | note |\n|---|---|---|---|\n"
+
 /* The cases that failed or errored, first: what a job summary or a
- * pull-request comment is read for. At most GT_REPORT_MD_MAX_CASES rows. */
+ * pull-request comment is read for. One table per verdict class, unsafe
+ * first; at most GT_REPORT_MD_MAX_CASES rows in all. */
 static void failures(FILE *out, const gt_run *run, size_t failing)
 {
     if (failing == 0)
         return;
-    fprintf(out, "### Failures (%zu)\n\n| outcome | case | expected | observed | note |\n|---|---|---|---|---|\n",
-            failing);
+    fprintf(out, "### Failures (%zu)\n", failing);
     size_t shown = 0;
-    for (size_t i = 0; i < run->count; i++) {
-        const gt_case_result *result = &run->results[i];
-        if (result->outcome != GT_OUTCOME_FAIL && result->outcome != GT_OUTCOME_ERROR)
+    for (size_t g = 0; g < GT_REPORT_FAILURE_GROUPS && shown <= GT_REPORT_MD_MAX_CASES; g++) {
+        gt_class group = gt_report_failure_groups[g];
+        size_t members = 0;
+        for (size_t i = 0; i < run->count; i++)
+            members += gt_report_in_failure_group(&run->results[i], group);
+        if (members == 0)
             continue;
-        if (shown++ == GT_REPORT_MD_MAX_CASES) {
-            fprintf(out, "| | ... %zu more (see the JSON or HTML report) | | | |\n", failing - GT_REPORT_MD_MAX_CASES);
-            break;
+        fprintf(out, "\n#### %s (%zu): %s\n\n" CASE_TABLE_HEAD, gt_class_name(group), members,
+                gt_report_class_meaning(group));
+        for (size_t i = 0; i < run->count; i++) {
+            if (!gt_report_in_failure_group(&run->results[i], group))
+                continue;
+            if (shown++ == GT_REPORT_MD_MAX_CASES) {
+                fprintf(out, "| ... %zu more (see the JSON or HTML report) | | | |\n",
+                        failing - GT_REPORT_MD_MAX_CASES);
+                break;
+            }
+            case_row(out, &run->results[i]);
         }
-        fprintf(out, "| %s | ", gt_outcome_name(result->outcome));
-        gt_report_md_code(out, result->kase->input.id);
-        fputs(" | ", out);
-        describe_expected(out, &result->kase->expect);
-        fputs(" | ", out);
-        describe_observed(out, &result->observed);
-        fputs(" | ", out);
-        gt_report_md_code(out, result->note);
-        fputs(" |\n", out);
     }
     fputc('\n', out);
 }
 
-static bool same_note(const char *a, const char *b)
+/* The other-reason passes, apart and folded: right verdict and gate, another
+ * reason code or message; not failures unless the target claims reasons. */
+static void other_reasons(FILE *out, const gt_run *run)
 {
-    return strcmp(a ? a : "", b ? b : "") == 0;
+    size_t count = 0;
+    for (size_t i = 0; i < run->count; i++)
+        count += gt_report_other_reason_pass(&run->results[i]);
+    if (count == 0)
+        return;
+    fprintf(out,
+            "<details><summary>%zu right verdict, other reason — a pass unless reasons is "
+            "claimed</summary>\n\n" CASE_TABLE_HEAD,
+            count);
+    size_t shown = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        if (!gt_report_other_reason_pass(&run->results[i]))
+            continue;
+        if (shown++ == GT_REPORT_MD_MAX_CASES) {
+            fprintf(out, "| ... %zu more (see the JSON or HTML report) | | | |\n", count - GT_REPORT_MD_MAX_CASES);
+            break;
+        }
+        case_row(out, &run->results[i]);
+    }
+    fputs("\n</details>\n\n", out);
+}
+
+/* Under the heading: profiles claimed and not, the not-applicable cases by
+ * profile, the coverage of each claimed profile, the counts per class. */
+static void headline(FILE *out, const gt_run *run, const gt_report_info *info, const gt_run_counts *total)
+{
+    char claimed[160], unclaimed[160], text[256];
+    gt_profiles_format(gt_run_claims(run), "`, `", claimed, sizeof claimed);
+    gt_profiles_format(GT_PROFILES_ALL & ~gt_run_claims(run), "`, `", unclaimed, sizeof unclaimed);
+    fprintf(out, "**Profiles** claimed: %s%s%s; not claimed: %s%s%s.", claimed[0] ? "`" : "",
+            claimed[0] ? claimed : "none", claimed[0] ? "`" : "", unclaimed[0] ? "`" : "",
+            unclaimed[0] ? unclaimed : "none", unclaimed[0] ? "`" : "");
+    if (total->not_applicable > 0)
+        fprintf(out, " %zu case%s not applicable, never run (%s).", total->not_applicable,
+                total->not_applicable == 1 ? "" : "s", gt_report_not_applicable_text(text, sizeof text, run));
+    fputs("\n\n", out);
+    bool any = false;
+    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
+        gt_report_coverage coverage;
+        if (!(gt_run_claims(run) & (1u << p)))
+            continue;
+        gt_report_coverage_of(run, info, 1u << p, &coverage);
+        if (coverage.held == 0)
+            continue; /* no required case in this profile: nothing to cover */
+        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
+        fprintf(out, "- %s", text);
+        if (coverage.skipped + coverage.errors > 0)
+            fprintf(out, "; %zu skipped, %zu error", coverage.skipped, coverage.errors);
+        if (gt_report_coverage_share(&coverage) < GT_REPORT_BADGE_MIN_COVERAGE)
+            fprintf(out, " — **below %.0f%%**", GT_REPORT_BADGE_MIN_COVERAGE * 100.0);
+        fputc('\n', out);
+        any = true;
+    }
+    fprintf(out,
+            "%s**Verdicts:** %s%zu unsafe%s, %zu refused_valid, %zu figures, %zu other_reason (%s), %zu error, %zu "
+            "skip.\n\n",
+            any ? "\n" : "", total->unsafe ? "**" : "", total->unsafe, total->unsafe ? "**" : "", total->refused_valid,
+            total->figures, total->other_reason, gt_report_other_reason_rule(run), total->error, total->skip);
 }
 
 /* Skips, collapsed: one row per distinct reason with its count and a first
@@ -230,20 +360,13 @@ static void skipped_by_reason(FILE *out, const gt_run *run, size_t skipped)
     size_t reasons = 0;
     for (size_t i = 0; i < run->count; i++) {
         const gt_case_result *result = &run->results[i];
-        if (result->outcome != GT_OUTCOME_SKIP)
-            continue;
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = run->results[j].outcome == GT_OUTCOME_SKIP && same_note(run->results[j].note, result->note);
-        if (seen)
+        size_t count = gt_report_skip_group(run, i);
+        if (count == 0)
             continue;
         if (reasons++ == GT_REPORT_MD_MAX_CASES) {
             fputs("| | ... more reasons (see the JSON or HTML report) | |\n", out);
             break;
         }
-        size_t count = 0;
-        for (size_t j = i; j < run->count; j++)
-            count += run->results[j].outcome == GT_OUTCOME_SKIP && same_note(run->results[j].note, result->note);
         fprintf(out, "| %zu | ", count);
         gt_report_md_code(out, result->note);
         fputs(" | ", out);
@@ -265,7 +388,9 @@ int gt_report_markdown(FILE *out, const gt_run *run, const gt_report_info *info)
             total->pass, total->fail + total->error, total->skip);
     if (info && info->baseline)
         fprintf(out, "%zu regression%s against the baseline.\n\n", regressed, regressed == 1 ? "" : "s");
+    headline(out, run, info, total);
     failures(out, run, total->fail + total->error);
+    other_reasons(out, run);
     gate_table(out, counts);
     tier_rows(out, run);
     certification(out, run, info);

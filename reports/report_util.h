@@ -148,15 +148,38 @@ void gt_report_coverage_text(char *text, size_t len, const char *profile, const 
 /* The skips of a run grouped by their note (what the target could not
  * express), in order of first appearance: at most `max` groups into
  * `groups`; returns how many there are. Notes are borrowed from the run. */
-typedef struct gt_report_skip_group {
+typedef struct gt_report_skip_reason {
     const char *note;
     size_t cases;
-} gt_report_skip_group;
-size_t gt_report_skip_groups(const gt_run *run, gt_report_skip_group *groups, size_t max);
+} gt_report_skip_reason;
+size_t gt_report_skip_groups(const gt_run *run, gt_report_skip_reason *groups, size_t max);
 /* How many skip groups a certificate lists (the rest are counted). */
 #define GT_REPORT_MAX_SKIP_GROUPS 64
 /* A count with thousands separators ("1,240") into `text`. */
 char *gt_report_thousands(char *text, size_t len, size_t value);
+
+/* Verdict classes as every writer shows them (reports/verdicts.c). Failures
+ * are listed in groups in this order: unsafe first, then refused_valid,
+ * figures, other_reason (a failure only when the target claims `reasons`)
+ * and error. */
+#define GT_REPORT_FAILURE_GROUPS 5
+extern const gt_class gt_report_failure_groups[GT_REPORT_FAILURE_GROUPS];
+/* One line: what a verdict class means. */
+const char *gt_report_class_meaning(gt_class verdict_class);
+/* Is `result` a fail or an error of class `group` (a failure group member)? */
+bool gt_report_in_failure_group(const gt_case_result *result, gt_class group);
+/* Is `result` an other-reason pass: the right verdict, another reason, a pass
+ * because the target does not claim `reasons` (listed apart)? */
+bool gt_report_other_reason_pass(const gt_case_result *result);
+/* What other_reason is for this run: "passes: reasons is not claimed" or
+ * "failures: reasons is claimed". */
+const char *gt_report_other_reason_rule(const gt_run *run);
+/* The run's not-applicable cases per profile (a case counts under each of
+ * its profiles), into `text`: "claude-code 2, repair-loop 1", "" when none. */
+char *gt_report_not_applicable_text(char *text, size_t len, const gt_run *run);
+/* Skips grouped by reason (their note): for the first skip of a reason, the
+ * number of skips with that note; 0 for any other result. */
+size_t gt_report_skip_group(const gt_run *run, size_t index);
 
 /* What a report says about the tiers: the certificate rests on the required one. */
 #define GT_REPORT_TIER_NOTE "a certificate rests on the required tier; optional cases test gauntlet's own conventions"

@@ -1,11 +1,16 @@
 /* tap.c — TAP version 13 for harnesses that read the Test Anything Protocol.
  *
- * One test point per case in corpus order ("ok N - <id>", "not ok N - <id>",
- * skips as "ok N - <id> # SKIP <note>"), then one "not ok" per load problem
- * so a broken case file never looks green. A case that did not pass carries
- * a YAML diagnostic block (outcome, gate, file, line, note, expected and
- * observed); its values are JSON strings, which YAML reads as double-quoted
- * scalars, so nothing from the corpus can break the block. Descriptions are
+ * One test point per applicable case in corpus order ("ok N - <id>", "not ok
+ * N - <id>", skips as "ok N - <id> # SKIP <note>"), then one "not ok" per
+ * load problem so a broken case file never looks green. A not-applicable
+ * case (in no profile the target claims) was never run and is no test point:
+ * comment lines after the plan count them and name the claimed profiles, the
+ * verdict classes and the coverage. A case that did not pass, and an
+ * other-reason pass (an "ok": the right verdict with another reason, a pass
+ * unless the target claims `reasons`), carries a YAML diagnostic block
+ * (outcome, class, gate, file, line, note, expected and observed); its values
+ * are JSON strings, which YAML reads as double-quoted scalars, so nothing
+ * from the corpus can break the block. Descriptions are
  * escaped for a terminal and '#' is escaped, so an id can never fake a
  * directive. */
 #include <string.h>
@@ -42,14 +47,48 @@ static void yaml_field(FILE *out, const char *name, const char *value)
     fputc('\n', out);
 }
 
+/* Comments after the plan: profiles, not-applicable count, classes, coverage
+ * (only names and numbers of ours: nothing to escape). */
+static void run_comments(FILE *out, const gt_run *run, const gt_report_info *info, const gt_run_counts *total)
+{
+    char claimed[160], unclaimed[160], text[256];
+    gt_profiles_format(gt_run_claims(run), ", ", claimed, sizeof claimed);
+    gt_profiles_format(GT_PROFILES_ALL & ~gt_run_claims(run), ", ", unclaimed, sizeof unclaimed);
+    fprintf(out, "# profiles claimed: %s; not claimed: %s\n", claimed[0] ? claimed : "(none)",
+            unclaimed[0] ? unclaimed : "(none)");
+    fprintf(out, "# %zu case%s not applicable (never run, not test points)", total->not_applicable,
+            total->not_applicable == 1 ? "" : "s");
+    if (total->not_applicable > 0)
+        fprintf(out, ": %s", gt_report_not_applicable_text(text, sizeof text, run));
+    fprintf(out,
+            "\n# verdicts: %zu unsafe, %zu refused_valid, %zu figures, %zu other_reason (%s), %zu error, %zu skip\n",
+            total->unsafe, total->refused_valid, total->figures, total->other_reason, gt_report_other_reason_rule(run),
+            total->error, total->skip);
+    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
+        gt_report_coverage coverage;
+        if (!(gt_run_claims(run) & (1u << p)))
+            continue;
+        gt_report_coverage_of(run, info, 1u << p, &coverage);
+        if (coverage.held == 0)
+            continue; /* no required case in this profile: nothing to cover */
+        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
+        fprintf(out, "# coverage %s\n", text);
+    }
+}
+
 int gt_report_tap(FILE *out, const gt_run *run, const gt_report_info *info)
 {
+    gt_run_counts counts[GT_GATE_COUNT + 1];
+    gt_run_count(run, counts);
     size_t problems = gt_report_problem_count(run, info);
-    fprintf(out, "TAP version 13\n1..%zu\n", run->count + problems);
+    fprintf(out, "TAP version 13\n1..%zu\n", counts[GT_GATE_COUNT].cases + problems);
+    run_comments(out, run, info, &counts[GT_GATE_COUNT]);
     size_t number = 0;
     for (size_t i = 0; i < run->count; i++) {
         const gt_case_result *result = &run->results[i];
         const gt_case *kase = result->kase;
+        if (result->outcome == GT_OUTCOME_NOT_APPLICABLE)
+            continue;
         number++;
         bool ok = result->outcome == GT_OUTCOME_PASS || result->outcome == GT_OUTCOME_SKIP;
         fprintf(out, "%s %zu - ", ok ? "ok" : "not ok", number);
@@ -59,10 +98,13 @@ int gt_report_tap(FILE *out, const gt_run *run, const gt_report_info *info)
             tap_description(out, result->note ? result->note : "skipped by target");
         }
         fputc('\n', out);
-        if (ok)
+        if (ok && !gt_report_other_reason_pass(result))
             continue;
         fputs("  ---\n", out);
         yaml_field(out, "outcome", gt_outcome_name(result->outcome));
+        yaml_field(out, "class", gt_class_name(gt_case_result_class(result)));
+        if (ok)
+            yaml_field(out, "note", "right verdict, other reason: a pass unless reasons is claimed");
         yaml_field(out, "gate", kase->input.gate);
         yaml_field(out, "category", kase->category);
         yaml_field(out, "file", kase->file);

@@ -4,7 +4,8 @@
  * against the Apache Ant JUnit schema (JUnit.xsd: GT_JUNIT_XSD, the
  * third_party/JUnit-Schema submodule or ../shared/junit; the schema check is
  * skipped by name when absent everywhere) with xmllint; a failure's body
- * carries why, where, the expected and observed verdicts and the input, cut at a character boundary. */
+ * carries why, where, the expected and observed verdicts and the input, cut at a character boundary; cases outside
+ * the claimed profiles are no test cases, and a failure's type is its class. */
 #include <string.h>
 
 #include "runner/cli/commands.h"
@@ -48,6 +49,14 @@ START_TEST(real_report_with_failures_and_skips_is_valid)
     ck_assert_ptr_nonnull(strstr(body, "\ninput ("));
     ck_assert_ptr_nonnull(strstr(body, "```json\xe2\x9f\xa8LF\xe2\x9f\xa9\n"));
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"location:syntax.fence."));
+    /* the adapter claims core alone: the cases of other profiles are no test
+     * cases (one location per test case), counted in the properties; every
+     * failure is an accepted rejection, an unsafe one */
+    ck_assert_uint_eq(gt_test_count_of(text, "<testcase "), gt_test_count_of(text, "<property name=\"location:"));
+    ck_assert_ptr_nonnull(strstr(text, "<property name=\"profiles_claimed\" value=\"core\"/>"));
+    ck_assert_ptr_null(strstr(text, "<property name=\"not_applicable\" value=\"0\"/>"));
+    ck_assert_ptr_nonnull(strstr(text, "<property name=\"coverage:core\" value=\"core: "));
+    ck_assert_uint_eq(gt_test_count_of(text, "type=\"unsafe\""), gt_test_count_of(text, "<failure "));
     free(text);
 }
 END_TEST

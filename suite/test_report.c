@@ -3,7 +3,10 @@
  * HTML and the console escape injection strings, control bytes and invalid
  * UTF-8 (each escaper is tested on its own too); the console table, the
  * attempt-accounting table, the baseline lists and the certification
- * footer; SHA-256 and base64 against known vectors. */
+ * footer; SHA-256 and base64 against known vectors; JUnit, TAP, Markdown and
+ * HTML show the verdict model (not-applicable cases counted, never listed or
+ * run as tests; classes on failures, unsafe first; other-reason passes apart;
+ * profiles claimed and coverage). */
 #include <cJSON.h>
 #include <math.h>
 #include <string.h>
@@ -308,7 +311,7 @@ START_TEST(junit_escapes_markup_and_forbidden_characters)
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"target\" value=\"adapter:./vendor --x &apos;&lt;y&gt;&apos;\"/>"));
     ck_assert_ptr_nonnull(strstr(text, "<error type=\"load_problem\""));
     /* a failure's body: why, where, expected, observed (with errors) and the input */
-    ck_assert_ptr_nonnull(strstr(text, "type=\"mismatch\">expected reject structure/type, observed accept\n"
+    ck_assert_ptr_nonnull(strstr(text, "type=\"unsafe\">expected reject structure/type, observed accept\n"
                                        "at: corpus/&lt;evil&gt;&amp;\"dir\"/r.cases.json:6\n"
                                        "expected: reject structure/type\n"
                                        "observed: accept\n"
@@ -793,8 +796,9 @@ START_TEST(markdown_report)
     ck_assert_ptr_nonnull(strstr(text, "### Attempt accounting"));
     ck_assert_ptr_nonnull(strstr(text, "|  | ` syntax.utf8.error ` | - / 3 | - / - |"));
     ck_assert_ptr_null(strstr(text, "| ` loop.retries.skip ` | 2 / ? |")); /* skipped: nothing to compare */
-    ck_assert_ptr_nonnull(strstr(text, "| error | ` syntax.utf8.error ` | accept | \xe2\x80\x94 | ` crash \\x01\\x1b[31m "
-                                       "red \xef\xbf\xbd\xef\xbf\xbd </script><script>alert(1)</script> \\u2028 end ` |"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "| ` syntax.utf8.error ` | accept | \xe2\x80\x94 | ` crash \\x01\\x1b[31m "
+                                 "red \xef\xbf\xbd\xef\xbf\xbd </script><script>alert(1)</script> \\u2028 end ` |"));
     ck_assert_ptr_nonnull(strstr(text, "### Corpus problems (1)"));
     /* outside code spans nothing from the corpus appears */
     const char *script = strstr(text, "<script>");
@@ -815,7 +819,7 @@ START_TEST(markdown_failures_first_and_skips_collapsed)
     run->results[0].outcome = GT_OUTCOME_SKIP; /* a second skip with the same reason */
     run->results[0].note = dup_text("no loop layer");
     char *text = render(gt_report_markdown, run);
-    const char *failures = strstr(text, "### Failures (2)\n\n| outcome | case | expected | observed | note |\n");
+    const char *failures = strstr(text, "### Failures (2)\n\n#### unsafe (1): accepted what must be refused");
     const char *gates = strstr(text, "| gate | cases |");
     const char *skips = strstr(text, "<details><summary>2 skipped</summary>\n\n| cases | reason | first case |\n"
                                      "|---|---|---|\n| 2 | ` no loop layer ` | ` syntax.fence.pass ` |\n\n</details>\n");
@@ -823,7 +827,9 @@ START_TEST(markdown_failures_first_and_skips_collapsed)
     ck_assert_ptr_nonnull(gates);
     ck_assert_ptr_nonnull(skips);
     ck_assert(failures < gates && gates < skips);
-    ck_assert_ptr_nonnull(strstr(failures, "| fail | ` structure.types.fail ` | reject ` structure ` ` type ` | accept |"));
+    ck_assert_ptr_nonnull(strstr(failures, "| ` structure.types.fail ` | reject ` structure ` ` type ` | accept |"));
+    ck_assert_ptr_nonnull(strstr(failures, "\n#### error (1): "));
+    ck_assert(strstr(failures, "#### unsafe") < strstr(failures, "#### error"));
     ck_assert_ptr_null(strstr(text, "\n| skip | `")); /* skips are never listed one by one */
     free(text);
     /* a green run has neither section */
@@ -868,7 +874,7 @@ static void assert_only_own_markup(const char *text)
 {
     static const char *const own[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3",
                                       "p", "strong", "table", "tr", "th", "td", "code", "span", "pre", "section",
-                                      "dl", "dt", "dd", "br", "details", "summary", "svg", "rect", "text"};
+                                      "dl", "dt", "dd", "br", "details", "summary", "svg", "rect", "text", "ul", "li"};
     for (const char *at = strchr(text, '<'); at != NULL; at = strchr(at + 1, '<')) {
         const char *name = at + 1 + (at[1] == '/');
         size_t len = strcspn(name, " >");
@@ -1067,6 +1073,283 @@ START_TEST(corpus_hash_is_content_not_paths)
 }
 END_TEST
 
+/* ---- verdict classes and profiles in every writer (issue 26) ------------ */
+
+/* An other-reason note with injection text: it reaches every report. */
+#define OTHER_NOTE                                                                                                     \
+    "expected reject syntax/unexpected_end, observed reject syntax/unexpected_character (<script>alert(4)</script> "   \
+    "\x01)"
+
+static const char classes_text[] =
+    "{\"format\": \"gauntlet-corpus/1\", \"defaults\": {\"profiles\": [\"core\"]},\n"
+    " \"cases\": [\n"
+    "  {\"id\": \"structure.types.refused\", \"gate\": \"structure\", \"category\": \"types\", \"schema\": {},\n"
+    "   \"input\": \"{}\", \"expect\": {\"verdict\": \"accept\"}},\n"
+    "  {\"id\": \"syntax.dup.unsafe\", \"gate\": \"syntax\", \"category\": \"dup\", \"input\": \"{}\",\n"
+    "   \"expect\": {\"verdict\": \"reject\", \"gate\": \"syntax\", \"reason\": \"duplicate_key\"}},\n"
+    "  {\"id\": \"syntax.eof.other\", \"gate\": \"syntax\", \"category\": \"eof\", \"input\": \"{\",\n"
+    "   \"expect\": {\"verdict\": \"reject\", \"gate\": \"syntax\", \"reason\": \"unexpected_end\"}},\n"
+    "  {\"id\": \"syntax.ok.pass\", \"gate\": \"syntax\", \"category\": \"ok\", \"input\": \"{}\", \"expect\": "
+    "{\"verdict\": \"accept\"}},\n"
+    "  {\"id\": \"loop.attempts.not-applicable\", \"gate\": \"loop\", \"category\": \"attempts\", \"profiles\": "
+    "[\"claude-code\"], \"expect\": {\"verdict\": \"accept\"}},\n"
+    "  {\"id\": \"stream.cut.skip\", \"gate\": \"stream\", \"category\": \"cut\", \"expect\": {\"verdict\": "
+    "\"reject\", \"gate\": \"stream\", \"reason\": \"truncated\"}}\n"
+    " ]}\n";
+
+/* A run of a target that claims core: a refused-valid fail (first in corpus
+ * order), an unsafe fail, an other-reason pass, a pass, a not-applicable
+ * claude-code case and a skip. With `reasons`, the target also claims
+ * reasons and the other-reason case is a failure. */
+static gt_run *classes_run(gt_corpus **corpus_out, bool reasons)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "corpus/c.cases.json", classes_text, sizeof classes_text - 1), 6);
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 0);
+    gt_run *run = calloc(1, sizeof *run);
+    run->corpus = corpus;
+    run->count = 6;
+    run->results = calloc(6, sizeof *run->results);
+    run->target = dup_text("adapter:./mini");
+    run->target_name = dup_text("mini 0.1");
+    strcpy(run->started_at, "2026-01-02T03:04:05Z");
+    run->jobs = 1;
+    run->profiles = (1u << GT_PROFILE_CORE) | (reasons ? 1u << GT_PROFILE_REASONS : 0u);
+    for (size_t i = 0; i < 6; i++)
+        run->results[i].kase = gt_corpus_case(corpus, i);
+    gt_case_result *refused = &run->results[0], *unsafe = &run->results[1], *other = &run->results[2],
+                   *pass = &run->results[3], *na = &run->results[4], *skip = &run->results[5];
+    refused->outcome = GT_OUTCOME_FAIL;
+    refused->verdict_class = GT_CLASS_REFUSED_VALID;
+    refused->note = dup_text("expected accept, observed reject structure/type");
+    gt_observed_reject(&refused->observed, "structure", "type", "not an integer");
+    unsafe->outcome = GT_OUTCOME_FAIL;
+    unsafe->verdict_class = GT_CLASS_UNSAFE;
+    unsafe->note = dup_text("expected reject syntax/duplicate_key, observed accept");
+    unsafe->observed.verdict = GT_VERDICT_ACCEPT;
+    other->outcome = reasons ? GT_OUTCOME_FAIL : GT_OUTCOME_PASS;
+    other->verdict_class = GT_CLASS_OTHER_REASON;
+    other->note = dup_text(OTHER_NOTE);
+    gt_observed_reject(&other->observed, "syntax", "unexpected_character", "bad </pre><b>x</b>");
+    pass->outcome = GT_OUTCOME_PASS;
+    pass->observed.verdict = GT_VERDICT_ACCEPT;
+    na->outcome = GT_OUTCOME_NOT_APPLICABLE;
+    na->verdict_class = GT_CLASS_NOT_APPLICABLE;
+    skip->outcome = GT_OUTCOME_SKIP;
+    skip->verdict_class = GT_CLASS_SKIP;
+    skip->note = dup_text("no stream layer");
+    *corpus_out = corpus;
+    return run;
+}
+
+/* JUnit: the not-applicable case is no test case (and its gate no suite);
+ * the properties give the claim, the not-applicable count and the coverage;
+ * a failure's type is its class; the other-reason pass is a passing test
+ * case whose note is in the suite's <system-out>. Valid against the schema. */
+START_TEST(junit_shows_classes_and_profiles)
+{
+    gt_corpus *corpus;
+    gt_run *run = classes_run(&corpus, false);
+    char path[] = "/tmp/gt-junit-classes-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *out = fdopen(fd, "w");
+    ck_assert_int_eq(gt_report_junit(out, run, NULL), 0);
+    fclose(out);
+    ck_assert_int_eq(gt_test_junit_validate(path), 0);
+    char *text = gt_test_slurp(path);
+    unlink(path);
+    assert_clean_utf8(text, false);
+    ck_assert_ptr_null(strstr(text, "not-applicable"));
+    ck_assert_ptr_null(strstr(text, "<testsuite name=\"loop\""));
+    ck_assert_uint_eq(gt_test_count_of(text, "<testcase "), 5);
+    ck_assert_uint_eq(gt_test_count_of(text, "<property name=\"profiles_claimed\" value=\"core\"/>"), 3);
+    ck_assert_ptr_nonnull(strstr(text, "<property name=\"profiles_not_claimed\" value=\"repair-loop,claude-code,"
+                                       "sdk-transform,reasons\"/>"));
+    ck_assert_ptr_nonnull(strstr(text, "<property name=\"not_applicable\" value=\"1\"/>"));
+    ck_assert_ptr_nonnull(strstr(text, "<property name=\"not_applicable_by_profile\" value=\"claude-code 1\"/>"));
+    ck_assert_ptr_nonnull(strstr(text, "<property name=\"verdicts\" value=\"1 unsafe, 1 refused_valid, 0 figures, "
+                                       "1 other_reason (passes: reasons is not claimed), 0 error, 1 skip\"/>"));
+    ck_assert_ptr_nonnull(strstr(text, "<property name=\"coverage:core\" value=\"core: 4 of 5 required cases ran "
+                                       "(80.0%), 2 passed\"/>"));
+    ck_assert_ptr_nonnull(strstr(text, "<failure message=\"expected reject syntax/duplicate_key, observed accept "
+                                       "[unsafe]\" type=\"unsafe\">"));
+    ck_assert_ptr_nonnull(strstr(text, "<failure message=\"expected accept, observed reject structure/type "
+                                       "[refused_valid]\" type=\"refused_valid\">"));
+    ck_assert_ptr_null(strstr(text, "type=\"mismatch\""));
+    ck_assert_ptr_nonnull(strstr(text, "<testcase name=\"syntax.eof.other\" classname=\"gauntlet.syntax.eof\" "
+                                       "time=\"0.000000\"/>"));
+    ck_assert_ptr_nonnull(strstr(text, "<system-out>other_reason (a pass: reasons is not claimed) syntax.eof.other: "
+                                       "expected reject syntax/unexpected_end, observed reject "
+                                       "syntax/unexpected_character (&lt;script&gt;alert(4)&lt;/script&gt; "
+                                       "\xef\xbf\xbd)</system-out>"));
+    ck_assert_ptr_null(strstr(text, "<script"));
+    ck_assert_ptr_nonnull(strstr(text, "tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"0\""));
+    free(text);
+
+    /* claiming reasons, the other-reason case is a failure of that class */
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+    run = classes_run(&corpus, true);
+    text = render(gt_report_junit, run);
+    ck_assert_ptr_nonnull(strstr(text, "type=\"other_reason\""));
+    ck_assert_ptr_nonnull(strstr(text, "tests=\"3\" failures=\"2\""));
+    ck_assert_ptr_null(strstr(text, "other_reason (a pass"));
+    free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* TAP: the plan counts the applicable cases only; comments give the claim,
+ * the not-applicable count and the coverage; each not ok carries its class;
+ * the other-reason pass is an ok with a YAML block. */
+START_TEST(tap_shows_classes_and_profiles)
+{
+    gt_corpus *corpus;
+    gt_run *run = classes_run(&corpus, false);
+    char *text = render(gt_report_tap, run);
+    assert_clean_utf8(text, false);
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "TAP version 13\n1..5\n"
+                                 "# profiles claimed: core; not claimed: repair-loop, claude-code, sdk-transform, "
+                                 "reasons\n"
+                                 "# 1 case not applicable (never run, not test points): claude-code 1\n"
+                                 "# verdicts: 1 unsafe, 1 refused_valid, 0 figures, 1 other_reason (passes: "
+                                 "reasons is not claimed), 0 error, 1 skip\n"
+                                 "# coverage core: 4 of 5 required cases ran (80.0%), 2 passed\n"
+                                 "not ok 1 - structure.types.refused\n  ---\n  outcome: \"fail\"\n  class: "
+                                 "\"refused_valid\"\n"));
+    ck_assert_ptr_nonnull(
+        strstr(text, "\nnot ok 2 - syntax.dup.unsafe\n  ---\n  outcome: \"fail\"\n  class: \"unsafe\"\n"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "\nok 3 - syntax.eof.other\n  ---\n  outcome: \"pass\"\n  class: \"other_reason\"\n"
+                                 "  note: \"right verdict, other reason: a pass unless reasons is claimed\"\n"));
+    ck_assert_ptr_nonnull(strstr(text, "  message: \"expected reject syntax/unexpected_end, observed reject "
+                                       "syntax/unexpected_character (\\u003cscript\\u003ealert(4)"));
+    ck_assert_ptr_nonnull(strstr(text, "\nok 4 - syntax.ok.pass\nok 5 - stream.cut.skip # SKIP no stream layer\n"));
+    ck_assert_ptr_null(strstr(text, "not-applicable"));
+    ck_assert_ptr_null(strstr(text, " 6 - "));
+    free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+    run = classes_run(&corpus, true);
+    text = render(gt_report_tap, run);
+    ck_assert_ptr_nonnull(
+        strstr(text, "\nnot ok 3 - syntax.eof.other\n  ---\n  outcome: \"fail\"\n  class: \"other_reason\"\n"));
+    ck_assert_ptr_nonnull(strstr(text, "other_reason (failures: reasons is claimed)"));
+    free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* Markdown: the headline has the claim, the not-applicable count by profile,
+ * the coverage and the classes; failures are grouped by class, unsafe first;
+ * the other-reason pass is listed apart; the not-applicable case is never
+ * listed; the certification block has profiles, coverage and skips by reason. */
+START_TEST(markdown_shows_classes_and_profiles)
+{
+    gt_corpus *corpus;
+    gt_run *run = classes_run(&corpus, false);
+    char *text = render(gt_report_markdown, run);
+    assert_clean_utf8(text, false);
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "## gauntlet \xe2\x9d\x8c: 2 passed, 2 failed, 1 skipped\n\n"
+                                 "**Profiles** claimed: `core`; not claimed: `repair-loop`, `claude-code`, "
+                                 "`sdk-transform`, `reasons`. 1 case not applicable, never run (claude-code 1).\n\n"
+                                 "- core: 4 of 5 required cases ran (80.0%), 2 passed; 1 skipped, 0 error "
+                                 "\xe2\x80\x94 **below 90%**\n\n"
+                                 "**Verdicts:** **1 unsafe**, 1 refused_valid, 0 figures, 1 other_reason "
+                                 "(passes: reasons is not claimed), 0 error, 1 skip.\n\n### Failures (2)\n"));
+    const char *unsafe = strstr(text, "\n#### unsafe (1): accepted what must be refused");
+    const char *refused = strstr(text, "\n#### refused_valid (1): refused what is valid");
+    const char *other = strstr(text, "<details><summary>1 right verdict, other reason \xe2\x80\x94 a pass unless "
+                                     "reasons is claimed</summary>\n\n| case | expected | observed | note |\n");
+    const char *gates = strstr(text, "| gate | cases |");
+    ck_assert(unsafe != NULL && refused != NULL && other != NULL && gates != NULL);
+    ck_assert(unsafe < refused && refused < other && other < gates);
+    ck_assert_ptr_nonnull(strstr(other, "| ` syntax.eof.other ` | reject ` syntax ` ` unexpected_end ` | reject ` "
+                                        "syntax ` ` unexpected_character ` | ` expected reject"));
+    ck_assert_uint_eq(gt_test_count_of(text, "<script>"), 1); /* inside the note's code span only */
+    ck_assert_ptr_null(strstr(text, "not-applicable"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "| profiles claimed | core |\n| profiles not claimed | repair-loop, claude-code, "
+                                 "sdk-transform, reasons |\n| coverage | core: 4 of 5 required cases ran (80.0%), "
+                                 "2 passed |\n| not applicable | 1 case (claude-code 1) |\n"
+                                 "| skips by reason | 1 ` no stream layer ` |\n"));
+    ck_assert_ptr_nonnull(strstr(text, "not judged (the target claims neither claude-code nor repair-loop) |"));
+    free(text);
+
+    /* claiming reasons: the other-reason case is a failure group of its own */
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+    run = classes_run(&corpus, true);
+    text = render(gt_report_markdown, run);
+    ck_assert_ptr_nonnull(strstr(text, "### Failures (3)\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\n#### other_reason (1): verdict and gate right"));
+    ck_assert_ptr_null(strstr(text, "right verdict, other reason"));
+    free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
+/* HTML: the summary has the claim, the not-applicable count, the coverage
+ * and the classes before the certification block; failures are grouped by
+ * class, unsafe first; the other-reason pass is folded apart; nothing from
+ * the corpus or the target becomes markup. */
+START_TEST(html_shows_classes_and_profiles)
+{
+    gt_corpus *corpus;
+    gt_run *run = classes_run(&corpus, false);
+    char *text = render(gt_report_html, run);
+    assert_clean_utf8(text, false);
+    assert_only_own_markup(text);
+    ck_assert_ptr_null(strstr(text, "<script"));
+    ck_assert_ptr_null(strstr(text, "<b>"));
+    ck_assert_ptr_nonnull(strstr(text, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"));
+    const char *summary =
+        strstr(text, "<p><strong>Profiles</strong> claimed: <code>core</code>; not claimed: "
+                     "<code>repair-loop</code>, <code>claude-code</code>, <code>sdk-transform</code>, "
+                     "<code>reasons</code>. 1 case not applicable, never run (claude-code 1).</p>\n"
+                     "<ul class=\"coverage\"><li class=\"low\">core: 4 of 5 required cases ran (80.0%), "
+                     "2 passed; 1 skipped, 0 error (below 90%)</li>\n</ul>\n"
+                     "<p><strong>Verdicts</strong>: <span class=\"fail\">1 unsafe</span>, <span "
+                     "class=\"fail\">1 refused_valid</span>, <span class=\"n\">0 figures</span>, 1 "
+                     "other_reason (passes: reasons is not claimed), <span class=\"n\">0 "
+                     "error</span>, <span class=\"skip\">1 skip</span>.</p>\n");
+    const char *certification = strstr(text, "<h2>Certification</h2>");
+    ck_assert(summary != NULL && certification != NULL && summary < certification);
+    ck_assert_ptr_nonnull(
+        strstr(text, "<tr><th>profiles claimed</th><td><code>core</code></td></tr>\n"
+                     "<tr><th>profiles not claimed</th><td><code>repair-loop</code>, "
+                     "<code>claude-code</code>, <code>sdk-transform</code>, <code>reasons</code></td></tr>\n"
+                     "<tr><th>coverage</th><td>core: 4 of 5 required cases ran (80.0%), 2 passed</td></tr>\n"
+                     "<tr><th>not applicable</th><td>1 case (claude-code 1)</td></tr>\n"
+                     "<tr><th>skips by reason</th><td>1 <code>no stream layer</code></td></tr>\n"));
+    const char *unsafe =
+        strstr(text, "<h3 class=\"group\"><span class=\"fail\">unsafe</span> (1): accepted what must be refused");
+    const char *refused = strstr(text, "<h3 class=\"group\"><span class=\"fail\">refused_valid</span> (1): ");
+    const char *other = strstr(text, "<details><summary>1 right verdict, other reason \xe2\x80\x94 a pass unless "
+                                     "reasons is claimed</summary>\n<section class=\"case o-pass\" id=\"case-2\">\n"
+                                     "<h3><span class=\"pass\">pass</span> <span class=\"cls\">other_reason</span> "
+                                     "<code>syntax.eof.other</code></h3>");
+    const char *skips = strstr(text, "<details><summary>1 skipped case</summary>");
+    ck_assert(unsafe != NULL && refused != NULL && other != NULL && skips != NULL);
+    ck_assert(unsafe < refused && refused < other && other < skips);
+    ck_assert_ptr_nonnull(strstr(unsafe, "<span class=\"fail\">fail</span> <span class=\"cls\">unsafe</span> "
+                                         "<code>syntax.dup.unsafe</code>"));
+    ck_assert_ptr_nonnull(strstr(text, "<h2>Cases that did not pass (3)</h2>"));
+    ck_assert_ptr_nonnull(strstr(text, "(&lt;script&gt;alert(4)&lt;/script&gt; \\x01)"));
+    ck_assert_ptr_nonnull(strstr(text, "bad &lt;/pre&gt;&lt;b&gt;x&lt;/b&gt;"));
+    ck_assert_ptr_null(strstr(text, "not-applicable"));
+    free(text);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("report");
@@ -1094,6 +1377,10 @@ static Suite *make_suite(void)
     tcase_add_test(writers, console_accounting_baseline_and_certification);
     tcase_add_test(writers, corpus_hash_is_content_not_paths);
     tcase_add_test(writers, tiers_in_every_report);
+    tcase_add_test(writers, junit_shows_classes_and_profiles);
+    tcase_add_test(writers, tap_shows_classes_and_profiles);
+    tcase_add_test(writers, markdown_shows_classes_and_profiles);
+    tcase_add_test(writers, html_shows_classes_and_profiles);
     suite_add_tcase(suite, writers);
     return suite;
 }

@@ -29,6 +29,10 @@
 /* A JUnit failure body shows at most this many bytes of the raw input: a CI
  * page shows why at a glance, the HTML report has the rest. */
 #define GT_REPORT_JUNIT_MAX_INPUT 2048
+/* The Markdown and HTML certification blocks list at most this many skip
+ * reasons (a certificate is read at a glance; the rest are counted, and the
+ * skipped cases further down the report have them all). */
+#define GT_REPORT_CERT_SKIP_REASONS 10
 
 /* ---- baseline diff ------------------------------------------------------ */
 
