@@ -58,7 +58,8 @@ gt_baseline_diff *gt_baseline_compare(const gt_run *baseline, const char *file, 
     size_t known_count = 0;
     for (size_t i = 0; i < baseline->count; i++) {
         const gt_case_result *result = &baseline->results[i];
-        if (result->kase != NULL && result->kase->input.id != NULL)
+        /* a case not applicable there was not run there: it is new here */
+        if (result->kase != NULL && result->kase->input.id != NULL && result->outcome != GT_OUTCOME_NOT_APPLICABLE)
             known[known_count++] = (known_case){result->kase->input.id, result->outcome, false};
     }
     qsort(known, known_count, sizeof *known, compare_known);
@@ -67,6 +68,8 @@ gt_baseline_diff *gt_baseline_compare(const gt_run *baseline, const char *file, 
     size_t matched = 0;
     for (size_t i = 0; i < run->count; i++) {
         const gt_case_result *result = &run->results[i];
+        if (result->outcome == GT_OUTCOME_NOT_APPLICABLE)
+            continue; /* not run here: a baseline case it matches counts as not run */
         known_case key = {result->kase->input.id, GT_OUTCOME_PASS, false};
         known_case *before = bsearch(&key, known, known_count, sizeof *known, compare_known);
         gt_outcome after = result->outcome;

@@ -165,12 +165,9 @@ static int accounting_cell(char *cell, size_t len, int expected, int observed, b
  * (a figure a black-box target cannot observe is not a difference). */
 static bool accounting_differs(const gt_case_result *result)
 {
-    for (size_t f = 0; f < 6; f++) {
-        int want = gt_report_accounting_figure(&result->kase->expect.accounting, f);
-        int got = gt_report_accounting_figure(&result->observed.accounting, f);
-        if (want >= 0 && (!result->observed.has_accounting || (want != got && got >= 0)))
+    for (size_t f = 0; f < 6; f++)
+        if (gt_report_figure_differs(result, f))
             return true;
-    }
     return false;
 }
 
@@ -235,7 +232,20 @@ void gt_report_console_accounting(FILE *out, const gt_run *run, bool colour)
     }
 }
 
+static void baseline_lists(FILE *out, const gt_baseline_diff *diff, bool colour, bool regressions_only);
+
 void gt_report_console_baseline(FILE *out, const gt_baseline_diff *diff, bool colour)
+{
+    baseline_lists(out, diff, colour, false);
+}
+
+void gt_report_console_regressions(FILE *out, const gt_baseline_diff *diff)
+{
+    baseline_lists(out, diff, false, true);
+}
+
+/* The diff's count line and its lists (only the regressions: what gates). */
+static void baseline_lists(FILE *out, const gt_baseline_diff *diff, bool colour, bool regressions_only)
 {
     if (diff == NULL)
         return;
@@ -245,7 +255,7 @@ void gt_report_console_baseline(FILE *out, const gt_baseline_diff *diff, bool co
             diff->counts[GT_BASELINE_REGRESSED], diff->counts[GT_BASELINE_FIXED], diff->counts[GT_BASELINE_NEW],
             diff->counts[GT_BASELINE_NOW_SKIPPED], diff->baseline_cases, diff->not_run);
     static const char *const labels[GT_BASELINE_KIND_COUNT] = {"REGRESSED", "FIXED", "NEW", "NOW-SKIPPED"};
-    for (int kind = 0; kind < GT_BASELINE_KIND_COUNT; kind++) {
+    for (int kind = 0; kind < (regressions_only ? 1 : GT_BASELINE_KIND_COUNT); kind++) {
         for (size_t i = 0; i < diff->entry_count; i++) {
             const gt_baseline_entry *entry = &diff->entries[i];
             if (entry->kind != (gt_baseline_kind)kind)

@@ -428,7 +428,7 @@ static void accounting_table(FILE *out, const gt_run *run)
         for (size_t f = 0; f < 6; f++) {
             int want = gt_report_accounting_figure(&result->kase->expect.accounting, f);
             int got = gt_report_accounting_figure(&result->observed.accounting, f);
-            bool differs = want >= 0 && (!result->observed.has_accounting || want != got);
+            bool differs = gt_report_figure_differs(result, f);
             fprintf(out, "<td class=\"n%s\">", differs ? " diff" : "");
             if (want >= 0)
                 fprintf(out, "%d", want);

@@ -116,9 +116,14 @@ typedef struct gt_report_accounting_totals {
 extern const char *const gt_report_accounting_names[6];
 /* Figure `i` of an accounting record (-1 = not given). */
 int gt_report_accounting_figure(const gt_accounting *accounting, size_t i);
-/* True when the case has accounting to show: an expectation with figures or
- * an observation that reports them, and the case was not skipped. */
+/* True when the case has accounting to compare: its expectation gives
+ * figures, and it was neither skipped nor not applicable. Every report
+ * counts these cases (one definition: console, HTML, Markdown, JSON). */
 bool gt_report_has_accounting(const gt_case_result *result);
+/* Does figure `f` the case gives differ from the target's? A target that
+ * reported no accounting differs; a figure a black box cannot observe (null)
+ * does not. */
+bool gt_report_figure_differs(const gt_case_result *result, size_t f);
 void gt_report_accounting_sum(const gt_run *run, gt_report_accounting_totals *totals);
 /* Does the run's claim judge attempt accounting (claude-code or repair-loop)? */
 bool gt_report_figures_judged(const gt_run *run);
@@ -193,6 +198,9 @@ void gt_report_split_name(const char *target_name, char *name, size_t name_len, 
  * footer. */
 void gt_report_console_accounting(FILE *out, const gt_run *run, bool colour);
 void gt_report_console_baseline(FILE *out, const gt_baseline_diff *diff, bool colour);
+/* The baseline's count line and only its REGRESSED lines (`run -q`: a
+ * gating failure is never silent, and nothing else is printed). */
+void gt_report_console_regressions(FILE *out, const gt_baseline_diff *diff);
 void gt_report_console_certification(FILE *out, const gt_run *run, const gt_report_info *info);
 
 /* A recorded command line without the options that only choose outputs or

@@ -451,6 +451,45 @@ START_TEST(claims_come_from_the_hello_or_the_flag)
 }
 END_TEST
 
+/* A narrower claim than the baseline's: its cases are not run, never regressed. */
+START_TEST(not_applicable_cases_are_not_run_for_a_baseline)
+{
+    static char out[1 << 16];
+    char report[300], baseline[300];
+    const char *cases = mixed_corpus();
+    snprintf(report, sizeof report, "json:%s/all.json", dir);
+    snprintf(baseline, sizeof baseline, "%s/all.json", dir);
+    char *all[] = {"run", (char *)cases, "--id", "m.[dvw]*", "--report", report, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, all, out, sizeof out), 0);
+    char *narrow[] = {"run", (char *)cases, "--id", "m.[dvw]*", "--profile", "core", "--baseline", baseline, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, narrow, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "0 regressed, 0 fixed, 0 new, 0 now skipped (3 baseline cases, 1 not run)"), "%s", out);
+    /* and the other way: a case not applicable in the baseline is new when it runs */
+    snprintf(report, sizeof report, "json:%s/core.json", dir);
+    snprintf(baseline, sizeof baseline, "%s/core.json", dir);
+    char *core[] = {"run", (char *)cases, "--id", "m.[dvw]*", "--profile", "core", "--report", report, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, core, out, sizeof out), 0);
+    char *wide[] = {"run", (char *)cases, "--id", "m.[dvw]*", "--baseline", baseline, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, wide, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "0 regressed, 0 fixed, 1 new, 0 now skipped (2 baseline cases, 0 not run)"), "%s", out);
+
+    /* claiming reasons turns the lax adapter's other-reason pass into a
+     * regression; -q prints it (a gating failure is never silent) and
+     * nothing else of the diff */
+    snprintf(report, sizeof report, "json:%s/lax.json", dir);
+    snprintf(baseline, sizeof baseline, "%s/lax.json", dir);
+    const char *lax = lax_adapter("");
+    char *before[] = {"run", (char *)cases, "--target", (char *)lax, "--id", "m.[evw]*", "--report", report, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, before, out, sizeof out), 0);
+    char *after[] = {"run", (char *)cases, "--target", (char *)lax, "--id", "m.[evw]*", "--profile", "core,reasons",
+                     "-q", "--baseline", baseline, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, after, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "1 regressed, 0 fixed, 1 new") && strstr(out, "\nREGRESSED m.end (pass -> fail)\n"), "%s",
+                  out);
+    ck_assert_msg(strstr(out, "NEW ") == NULL, "%s", out);
+}
+END_TEST
+
 START_TEST(profiles_command_lists_the_contracts)
 {
     static char out[1 << 16];
@@ -497,6 +536,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(runs, 60);
     tcase_add_test(runs, a_core_adapter_is_judged_on_core_alone);
     tcase_add_test(runs, claims_come_from_the_hello_or_the_flag);
+    tcase_add_test(runs, not_applicable_cases_are_not_run_for_a_baseline);
     tcase_add_test(runs, profiles_command_lists_the_contracts);
     suite_add_tcase(suite, runs);
     return suite;

@@ -288,7 +288,7 @@ static const char *fake_name(void *state)
 
 static void fake_close(void *state) {}
 
-static const gt_target_ops fake_ops = {"fake", fake_open, fake_check, fake_name, fake_close};
+static const gt_target_ops fake_ops = {"fake", fake_open, fake_check, fake_name, fake_close, NULL};
 
 /* `count` syntax cases: every 5th rejects (expected accept -> fail), every
  * 7th errors, every 11th skips; the rest pass. */

@@ -207,7 +207,7 @@ int gt_cmd_merge(int argc, char **argv)
         gt_report_console_summary(human, run, &info, false);
         gt_report_console_baseline(human, state.diff, false);
     } else if (state.diff != NULL && state.diff->counts[GT_BASELINE_REGRESSED] > 0)
-        gt_report_console_baseline(human, state.diff, false);
+        gt_report_console_regressions(human, state.diff);
     if (state.certify)
         gt_report_console_certification(human, run, &info);
     fflush(human);

@@ -760,7 +760,7 @@ int gt_cmd_run(int argc, char **argv)
         gt_report_console_summary(human, run, &info, colour);
         gt_report_console_baseline(human, diff, colour);
     } else if (diff != NULL && diff->counts[GT_BASELINE_REGRESSED] > 0) {
-        gt_report_console_baseline(human, diff, false); /* a gating failure is never silent */
+        gt_report_console_regressions(human, diff); /* a gating failure is never silent */
     }
     if (options.certify)
         gt_report_console_certification(human, run, &info);
