@@ -43,27 +43,10 @@
 #define SCENARIO_NAME_MAX 200
 #define RUN_ID_MAX 120
 
-/* A session's own script player. Reference-counted: a reply points into the
- * script's memory until it is rendered, and a reset or an eviction may
- * clear the session meanwhile. */
-typedef struct player {
-    gt_loop_script *script;
-    gt_loop_model model;
-    int refs; /* atomic */
-} player;
-
-static void player_release(player *pl)
-{
-    if (pl && __atomic_sub_fetch(&pl->refs, 1, __ATOMIC_ACQ_REL) == 0) {
-        gt_loop_script_free(pl->script);
-        free(pl);
-    }
-}
-
 typedef struct session {
     char key[SCENARIO_NAME_MAX + RUN_ID_MAX + 2]; /* "scenario/run"; "" = free slot */
     mock_scenario *scenario;  /* reference held */
-    player *player;           /* this session's own player (its cursor) */
+    size_t cursor;            /* the next turn of the scenario's shared script (gt_loop_script_play_at) */
     size_t requests;          /* model calls so far */
     char **pending_tools;     /* tool_use ids of the last complete response */
     size_t pending_count;
@@ -163,7 +146,6 @@ static uint64_t hash_key(const char *key)
 static void session_free(session *s)
 {
     mock_scenario_release(s->scenario);
-    player_release(s->player);
     for (size_t i = 0; i < s->pending_count; i++)
         free(s->pending_tools[i]);
     free(s->pending_tools);
@@ -702,8 +684,7 @@ typedef struct play {
     char error_message[600];
     char deviation_text[4][200];
     size_t deviation_count;
-    mock_scenario *hold;     /* reference kept while the turn is rendered */
-    player *player;          /* the script the reply points into, until rendered */
+    mock_scenario *hold;     /* reference kept while the turn is rendered: the reply points into its script */
 } play;
 
 static void add_deviation(play *p, const char *fmt, const char *arg)
@@ -746,23 +727,12 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
     }
     pthread_mutex_lock(&server->session_lock);
     session *s = session_lookup(server, session_key, true);
-    if (s != NULL && s->player == NULL) {
-        gt_loop_script_problem problem;
-        player *pl = calloc(1, sizeof *pl);
-        if (pl != NULL)
-            pl->script = gt_loop_script_load(scenario->script_json, scenario->script_len, scenario->default_schema,
-                                             &problem);
-        if (pl != NULL && pl->script != NULL) {
-            pl->refs = 1;
-            gt_loop_script_model(pl->script, &pl->model);
-            s->player = pl;
-            mock_scenario_retain(scenario);
-            s->scenario = scenario;
-        } else {
-            free(pl);
-        }
+    if (s != NULL && s->scenario == NULL) {
+        mock_scenario_retain(scenario);
+        s->scenario = scenario;
+        s->cursor = 0;
     }
-    if (s == NULL || s->player == NULL) {
+    if (s == NULL) {
         pthread_mutex_unlock(&server->session_lock);
         p->error_status = 500;
         p->error_type = "api_error";
@@ -777,9 +747,7 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
     loop_request.api_attempt = ++s->requests;
     loop_request.model_turn = s->requests;
     char err[256] = "";
-    __atomic_add_fetch(&s->player->refs, 1, __ATOMIC_ACQ_REL);
-    p->player = s->player;
-    p->beyond_script = gt_loop_script_unplayed(s->player->script) == 0;
+    p->beyond_script = gt_loop_script_unplayed_at(sc->script, s->cursor) == 0;
     if (p->beyond_script && sc->after_script == MOCK_AFTER_END_TURN_TEXT) {
         /* the script is over; the model keeps playing a model that has nothing more to say */
         set_pending(s, NULL);
@@ -788,8 +756,8 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
         return;
     }
     int sent = p->beyond_script && sc->after_script == MOCK_AFTER_REPEAT_LAST
-                   ? gt_loop_script_replay_last(s->player->script, arena, &p->reply, err, sizeof err)
-                   : s->player->model.send(s->player->model.state, &loop_request, arena, &p->reply, err, sizeof err);
+                   ? gt_loop_script_replay_last(sc->script, arena, &p->reply, err, sizeof err)
+                   : gt_loop_script_play_at(sc->script, &s->cursor, &loop_request, arena, &p->reply, err, sizeof err);
     if (sent != 0) {
         p->index = -1;
         pthread_mutex_unlock(&server->session_lock);
@@ -1144,8 +1112,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         side.blocks = &side_block;
         rendered = mock_form_render(&request, &side, false, &reply);
     }
-    player_release(p.player); /* the reply no longer points into the script */
-    p.player = NULL;
     if (rendered != 0) {
         mock_reply_free(&reply);
         mock_reply_init(&reply);
@@ -1171,7 +1137,6 @@ respond:
     journal_request(server, connection, &info);
     enum MHD_Result rc = queue_reply(server, connection, &reply, request_id);
     mock_reply_free(&reply);
-    player_release(p.player);
     mock_scenario_release(p.hold);
     gt_arena_free(arena);
     cJSON_Delete(body);

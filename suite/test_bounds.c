@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -560,6 +561,52 @@ START_TEST(sessions_evict_least_recently_used)
 }
 END_TEST
 
+/* Bytes the process holds on the heap (every arena, mmapped blocks too). */
+static size_t heap_in_use(void)
+{
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
+
+/* Sessions share their scenario's script: N sessions of a 4 MiB scenario
+ * cost N cursors, not N copies (GT_MOCK_MAX_SESSION_BYTES per session). */
+START_TEST(sessions_share_their_scenario_script)
+{
+    gt_mock_server *server = mock_with(0);
+    enum { TURNS = 4096, TEXT = 1000, SESSIONS = 48 };
+    size_t cap = (size_t)TURNS * (TEXT + 128) + 64;
+    char *script = malloc(cap);
+    ck_assert_ptr_nonnull(script);
+    size_t used = (size_t)snprintf(script, cap, "{\"turns\":[");
+    for (int i = 0; i < TURNS; i++) {
+        used += (size_t)snprintf(script + used, cap - used,
+                                 "%s{\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"", i ? "," : "");
+        memset(script + used, 'a' + i % 26, TEXT);
+        used += TEXT;
+        used += (size_t)snprintf(script + used, cap - used, "\"}],\"stop_reason\":\"end_turn\"}}");
+    }
+    used += (size_t)snprintf(script + used, cap - used, "]}");
+    ck_assert_uint_gt(used, 4u << 20);
+    char err[512] = "";
+    ck_assert_msg(gt_mock_add_scenario(server, "big", script, NULL, err, sizeof err) == 0, "%s", err);
+    free(script);
+    char path[128];
+    ck_assert_int_eq(mock_post(server, "/s/big/warm-up/v1/messages"), 200); /* the server's one-off costs */
+    malloc_trim(0);
+    size_t before = heap_in_use();
+    for (int i = 0; i < SESSIONS; i++) {
+        snprintf(path, sizeof path, "/s/big/run-%d/v1/messages", i);
+        ck_assert_int_eq(mock_post(server, path), 200);
+    }
+    size_t after = heap_in_use();
+    size_t per_session = after > before ? (after - before) / SESSIONS : 0;
+    fprintf(stderr, "mock: %zu bytes of heap per session of a %zu-byte scenario\n", per_session, used);
+    ck_assert_msg(per_session <= GT_MOCK_MAX_SESSION_BYTES, "%zu bytes per session (limit %u)", per_session,
+                  (unsigned)GT_MOCK_MAX_SESSION_BYTES);
+    gt_mock_stop(server);
+}
+END_TEST
+
 /* Is `fd` closed by the peer within `ms`? */
 static bool closed_by_peer(int fd, int ms)
 {
@@ -654,6 +701,7 @@ static Suite *make_suite(void)
     TCase *mock = tcase_create("mock");
     tcase_set_timeout(mock, 60);
     tcase_add_test(mock, sessions_evict_least_recently_used);
+    tcase_add_test(mock, sessions_share_their_scenario_script);
     tcase_add_test(mock, idle_connections_cannot_lock_clients_out);
     suite_add_tcase(suite, mock);
     TCase *reading = tcase_create("reading");

@@ -45,6 +45,12 @@
  * typo never hangs a test run. */
 #define GT_MOCK_MAX_DELAY_MS 60000
 
+/* What one session may cost, whatever its scenario's size: sessions share
+ * their scenario's script (read-only, owned by the scenario table) and hold
+ * only a cursor, the tool ids to answer and their key (suite/test_bounds.c
+ * measures it). */
+#define GT_MOCK_MAX_SESSION_BYTES (256u * 1024u)
+
 typedef struct gt_mock_options {
     const char *host;          /* address to bind; NULL = "127.0.0.1" */
     unsigned port;             /* 0 = an ephemeral port */
