@@ -7,12 +7,47 @@
 #include "gauntlet/value.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+FILE *gt_open_regular(const char *path, off_t *size, char *err, size_t err_len)
+{
+    /* O_NONBLOCK: opening a FIFO that nobody writes returns at once instead
+     * of blocking, so it can be refused below */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        snprintf(err, err_len, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    bool stat_ok = fstat(fd, &st) == 0;
+    if (!stat_ok || !S_ISREG(st.st_mode)) {
+        snprintf(err, err_len, "%s: %s", path,
+                 !stat_ok                ? strerror(errno)
+                 : S_ISDIR(st.st_mode) ? strerror(EISDIR)
+                                       : "is not a regular file (give - to read standard input)");
+        close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    FILE *in = fdopen(fd, "rb");
+    if (in == NULL) {
+        snprintf(err, err_len, "%s: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (size != NULL)
+        *size = st.st_size;
+    return in;
+}
 
 char *gt_read_file(const char *path, size_t *len, char *err, size_t err_len)
 {
@@ -22,9 +57,13 @@ char *gt_read_file(const char *path, size_t *len, char *err, size_t err_len)
 char *gt_read_file_max(const char *path, size_t max, size_t *len, bool *over, char *err, size_t err_len)
 {
     int use_stdin = path == NULL || strcmp(path, "-") == 0;
-    FILE *in = use_stdin ? stdin : fopen(path, "rb");
-    if (in == NULL) {
-        snprintf(err, err_len, "%s: %s", path, strerror(errno));
+    off_t size = 0;
+    FILE *in = use_stdin ? stdin : gt_open_regular(path, &size, err, err_len);
+    if (in == NULL)
+        return NULL;
+    if (!use_stdin && over == NULL && size > 0 && (uintmax_t)size > (uintmax_t)max) { /* before reading */
+        snprintf(err, err_len, "%s: larger than %zu bytes", path, max);
+        fclose(in);
         return NULL;
     }
     size_t cap = 65536, used = 0;

@@ -15,10 +15,13 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "gauntlet/runner/corpus.h"
 #include "gauntlet/runner/mock.h"
+#include "gauntlet/runner/report.h"
+#include "gauntlet/util.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/pipeline.h"
 #include "gauntlet/runner/run.h"
@@ -437,6 +440,115 @@ START_TEST(stdin_is_read_only_up_to_the_limit)
 }
 END_TEST
 
+/* Write `path`: a one-line schema file. */
+static void write_text(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "w");
+    ck_assert_ptr_nonnull(file);
+    fputs(text, file);
+    fclose(file);
+}
+
+/* A regular file of `bytes` zeros that takes no disk (a hole). */
+static void make_sparse(const char *path, off_t bytes)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, bytes), 0);
+    close(fd);
+}
+
+/* A --jsonl line over its limit (6 x --max-bytes + 3) is that line's
+ * too_large rejection and the run goes on; a 96 MiB line streamed through
+ * stdin is never buffered (the child's peak RSS stays small). */
+START_TEST(jsonl_line_over_its_limit_is_that_lines_rejection)
+{
+    char dir[] = "/tmp/gt-jsonl-XXXXXX", schema[64], lines[64], out[4096];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(schema, sizeof schema, "%s/s.json", dir);
+    snprintf(lines, sizeof lines, "%s/in.jsonl", dir);
+    write_text(schema, "{}");
+    FILE *file = fopen(lines, "w");
+    fputs("\"{}\"\n", file);
+    for (int i = 0; i < 700; i++)
+        fputc('a', file);
+    fputs("\n\"[]\"\n", file);
+    fclose(file);
+    char *argv[] = {"validate", "--schema", schema, "--max-bytes", "100", "--jsonl", lines, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, argv, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "2 valid, 1 invalid") && strstr(out, "syntax too_large 1") &&
+                      strstr(out, "in.jsonl:2: line over the limit of 603 bytes"),
+                  "%s", out);
+
+    int pipe_fds[2];
+    ck_assert_int_eq(pipe(pipe_fds), 0);
+    pid_t writer = fork();
+    if (writer == 0) {
+        signal(SIGPIPE, SIG_IGN);
+        close(pipe_fds[0]);
+        static char filler[65536];
+        memset(filler, 'a', sizeof filler);
+        if (write(pipe_fds[1], "\"{}\"\n", 5) < 0)
+            _exit(4);
+        for (int i = 0; i < 1536; i++) /* 96 MiB */
+            if (write(pipe_fds[1], filler, sizeof filler) < 0)
+                _exit(4);
+        _exit(write(pipe_fds[1], "\n\"[]\"\n", 6) < 0 ? 4 : 0);
+    }
+    close(pipe_fds[1]);
+    int saved_stdin = dup(0);
+    dup2(pipe_fds[0], 0);
+    close(pipe_fds[0]);
+    char *stream_argv[] = {"validate", "--schema", schema, "--max-bytes", "1k", "--jsonl", "-", NULL};
+    int code = gt_test_cli(gt_cmd_validate, stream_argv, out, sizeof out);
+    dup2(saved_stdin, 0);
+    close(saved_stdin);
+    int status = 0;
+    waitpid(writer, &status, 0);
+    struct rusage usage;
+    getrusage(RUSAGE_CHILDREN, &usage);
+    ck_assert_int_eq(code, 1);
+    ck_assert_msg(strstr(out, "2 valid, 1 invalid") && strstr(out, "syntax too_large 1"), "%s", out);
+    fprintf(stderr, "validate --jsonl: a 96 MiB line, peak RSS %ld KiB\n", usage.ru_maxrss);
+    ck_assert_msg(usage.ru_maxrss < 32 * 1024, "peak RSS %ld KiB: the long line was buffered", usage.ru_maxrss);
+    unlink(schema);
+    unlink(lines);
+    rmdir(dir);
+}
+END_TEST
+
+/* The report reader (merge, run --baseline) and --ref FILE stop at
+ * GT_READ_FILE_MAX_BYTES, checked before reading, and name the limit; a FIFO
+ * is refused at once, never waited on. */
+START_TEST(report_and_ref_readers_stop_at_their_limit)
+{
+    char dir[] = "/tmp/gt-readers-XXXXXX", big[64], schema[64], fifo[64], err[512], out[4096];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(big, sizeof big, "%s/big.json", dir);
+    snprintf(schema, sizeof schema, "%s/s.json", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo.json", dir);
+    make_sparse(big, (off_t)GT_READ_FILE_MAX_BYTES + 4096);
+    write_text(schema, "{}");
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    time_t start = time(NULL);
+    ck_assert_ptr_null(gt_report_load(big, err, sizeof err));
+    ck_assert_msg(strstr(err, big) && strstr(err, "larger than 268435456 bytes"), "%s", err);
+    ck_assert_ptr_null(gt_report_load(fifo, err, sizeof err));
+    ck_assert_msg(strstr(err, fifo) && strstr(err, "is not a regular file"), "%s", err);
+    char *argv[] = {"validate", "--schema", schema, "--ref", big, "-", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, argv, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--ref") && strstr(out, big) && strstr(out, "larger than 268435456 bytes"), "%s", out);
+    char *fifo_argv[] = {"validate", "--schema", schema, "--ref", fifo, "-", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, fifo_argv, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, fifo) && strstr(out, "is not a regular file"), "%s", out);
+    ck_assert_msg(time(NULL) - start < 10, "the readers took %ld s", (long)(time(NULL) - start));
+    unlink(big);
+    unlink(schema);
+    unlink(fifo);
+    rmdir(dir);
+}
+END_TEST
+
 /* A case file in a fresh directory whose one case names `schema_file`. */
 static void write_case(const char *dir, const char *schema_file)
 {
@@ -707,6 +819,8 @@ static Suite *make_suite(void)
     TCase *reading = tcase_create("reading");
     tcase_set_timeout(reading, 60);
     tcase_add_test(reading, stdin_is_read_only_up_to_the_limit);
+    tcase_add_test(reading, jsonl_line_over_its_limit_is_that_lines_rejection);
+    tcase_add_test(reading, report_and_ref_readers_stop_at_their_limit);
     tcase_add_test(reading, schema_file_must_be_a_regular_file_inside_the_root);
     suite_add_tcase(suite, reading);
     return suite;

@@ -11,10 +11,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Largest file gt_read_file reads (schemas, scripts, reports); it stops
  * reading there, so a pipe or a device cannot make it read forever. */
 #define GT_READ_FILE_MAX_BYTES (256u * 1024u * 1024u)
+
+/* Open `path` for reading if it is a regular file: a FIFO, a device, a
+ * socket or a folder is refused at once ("<path>: is not a regular file",
+ * never a blocking open). Sets *size (may be NULL) to its size. NULL with
+ * `err` naming the path on failure. Close with fclose. */
+FILE *gt_open_regular(const char *path, off_t *size, char *err, size_t err_len);
 
 /* Read a whole file ("-" or NULL = standard input) into a malloc'd buffer with
  * a NUL after the last byte (not counted in *len). Returns NULL and writes a
