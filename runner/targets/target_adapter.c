@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "gauntlet/util.h"
+#include "reap.h"
 #include "spawn.h"
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
@@ -56,6 +57,7 @@ typedef struct adapter {
     char unavailable[512]; /* non-empty: give up, say why for every case */
     unsigned long long seq;
     gt_arena *arena;
+    char token[48]; /* GT_ADAPTER_ID_ENV of the running adapter: marks everything it starts (reap.h) */
 } adapter;
 
 static long long now_ms(void)
@@ -131,6 +133,8 @@ static void stop_adapter(adapter *ad, char *how, size_t how_len)
         drain_stderr(ad);
     int status = 0;
     pid_t done = waitpid(ad->pid, &status, WNOHANG);
+    /* everything it started, even past setsid(), ends with it (reap.h) */
+    gt_reap_descendants(ad->pid, ad->token, done == 0);
     if (done == 0) {
         kill(-ad->pid, SIGKILL);
         kill(ad->pid, SIGKILL);
@@ -173,11 +177,15 @@ static int spawn_adapter(adapter *ad, char *err, size_t err_len)
         snprintf(err, err_len, "pipe: %s", strerror(errno));
         return -1;
     }
-    pid_t pid = fork();
+    gt_reaper_enable(); /* orphans of the adapter come back to us, not to init */
+    gt_reaper_token(ad->token, sizeof ad->token);
+    char **env = gt_reaper_env(ad->token);
+    pid_t pid = env ? fork() : -1;
     if (pid < 0) {
-        snprintf(err, err_len, "fork: %s", strerror(errno));
+        snprintf(err, err_len, "fork: %s", env ? strerror(errno) : "out of memory");
         close(in_pipe[0]), close(in_pipe[1]), close(out_pipe[0]), close(out_pipe[1]);
         close(err_pipe[0]), close(err_pipe[1]);
+        gt_reaper_env_free(env);
         return -1;
     }
     if (pid == 0) {
@@ -185,9 +193,11 @@ static int spawn_adapter(adapter *ad, char *err, size_t err_len)
         if (gt_child_stdio(in_pipe[0], out_pipe[1], err_pipe[1]) != 0)
             _exit(127);
         signal(SIGPIPE, SIG_DFL);
-        execl("/bin/sh", "sh", "-c", ad->command, (char *)NULL);
+        char *const argv[] = {"sh", "-c", ad->command, NULL};
+        execve("/bin/sh", argv, env);
         _exit(127);
     }
+    gt_reaper_env_free(env);
     setpgid(pid, pid);
     close(in_pipe[0]);
     close(out_pipe[1]);
