@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gauntlet/arena.h"
+#include "gauntlet/parse.h"
 #include "gauntlet/util.h"
 #include "gauntlet/runner/report.h"
 #include "report_util.h"
@@ -354,7 +355,24 @@ gt_report_doc *gt_report_doc_new(size_t count)
 gt_report_doc *gt_report_load_text(const char *name, const char *text, size_t len, char *err, size_t err_len)
 {
     cJSON *root = cJSON_ParseWithLength(text, len);
-    if (root == NULL || !cJSON_IsObject(root)) {
+    if (root == NULL) { /* where it breaks: a truncated report ends early */
+        gt_arena *arena = gt_arena_new();
+        gt_parse_options options;
+        gt_parse_options_init(&options);
+        options.rfc8259 = true;
+        options.max_bytes = len + 1;
+        options.max_depth = 100000;
+        gt_parse_error perr;
+        memset(&perr, 0, sizeof perr);
+        if (arena != NULL && gt_parse(arena, text, len, &options, &perr) == NULL)
+            fail(err, err_len, "%s: not JSON at line %u, column %u (byte %zu of %zu): %s", name, perr.line,
+                 perr.column, perr.offset, len, perr.message);
+        else
+            fail(err, err_len, "%s: not JSON (a gauntlet JSON report is expected)", name);
+        gt_arena_free(arena);
+        return NULL;
+    }
+    if (!cJSON_IsObject(root)) {
         fail(err, err_len, "%s: not a JSON object (a gauntlet JSON report is expected)", name);
         cJSON_Delete(root);
         return NULL;

@@ -119,6 +119,74 @@ START_TEST(test_descendants_do_not_outlive_the_adapter)
 }
 END_TEST
 
+static long long elapsed_ms_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)(now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
+/* --timeout bounds a case's whole time, its restart and hello included
+ * (before: a restart added up to 10 s); an adapter that closes its stdout is
+ * said to have closed it. */
+START_TEST(test_timeout_bounds_restarts_and_closed_stdout_is_said)
+{
+    gt_adapter_set_timeout_ms(1000);
+    void *state;
+    char err[512], note[2048], path[64];
+    snprintf(path, sizeof path, "/tmp/gauntlet-fake-%d", (int)getpid());
+    unlink(path);
+    ck_assert_int_eq(open_fake("slowrestart", &state, err, sizeof err), 0);
+    gt_observed observed;
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR); /* crash */
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR); /* slow restart */
+    long long took = elapsed_ms_since(&start);
+    fprintf(stderr, "adapter: a case with a restart took %lld ms with --timeout 1s\n", took);
+    ck_assert_msg(took < 2500, "the case took %lld ms: %s", took, note);
+    ck_assert_msg(strstr(note, "timed out") && strstr(note, "hello"), "%s", note);
+    gt_target_adapter_ops.close(state);
+    unlink(path);
+
+    gt_adapter_set_timeout_ms(5000);
+    ck_assert_int_eq(open_fake("closeout", &state, err, sizeof err), 0);
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR);
+    ck_assert_msg(strstr(note, "closed its stdout") && strstr(note, "timed out") == NULL, "%s", note);
+    ck_assert_int_lt(elapsed_ms_since(&start), 4000);
+    gt_target_adapter_ops.close(state);
+    gt_adapter_set_timeout_ms(0);
+}
+END_TEST
+
+/* The smoke check obeys --timeout and still writes the reports asked for,
+ * every case an error naming the failed smoke (before: 10 s, no report). */
+START_TEST(test_failed_smoke_obeys_timeout_and_writes_reports)
+{
+    char report[64], command[128], reports[96];
+    snprintf(report, sizeof report, "/tmp/gt-smoke-%d.json", (int)getpid());
+    snprintf(command, sizeof command, "adapter:sh suite/adapters/fake.sh slowhello");
+    snprintf(reports, sizeof reports, "json:%s", report);
+    unlink(report);
+    char *argv[] = {"run", "--target", command, "--timeout", "1s", "--report", reports,
+                    "suite/data/loader/a-good.cases.json", NULL};
+    static char out[1 << 16];
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, argv, out, sizeof out), 2);
+    long long took = elapsed_ms_since(&start);
+    fprintf(stderr, "smoke: a hanging hello failed the smoke in %lld ms with --timeout 1s\n", took);
+    ck_assert_msg(took < 5000, "the smoke took %lld ms", took);
+    ck_assert_msg(strstr(out, "smoke test failed"), "%s", out);
+    ck_assert_msg(access(report, R_OK) == 0, "no report written: %s", out);
+    char *text = gt_test_slurp(report);
+    ck_assert_msg(strstr(text, "failed its smoke test") && strstr(text, "\"error\""), "%.2000s", text);
+    free(text);
+    unlink(report);
+}
+END_TEST
+
 START_TEST(test_undeclared_capability_is_skipped)
 {
     void *state;
@@ -446,6 +514,8 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_well_behaved);
     tcase_add_test(tc, test_descendants_do_not_outlive_the_adapter);
+    tcase_add_test(tc, test_timeout_bounds_restarts_and_closed_stdout_is_said);
+    tcase_add_test(tc, test_failed_smoke_obeys_timeout_and_writes_reports);
     tcase_add_test(tc, test_undeclared_capability_is_skipped);
     tcase_add_test(tc, test_crash_is_an_error_with_evidence_then_restart);
     tcase_add_test(tc, test_crash_once_recovers);

@@ -70,11 +70,22 @@ static void answer_observed(const gt_value *seq, const gt_observed *observed)
     if (observed->trace_json != NULL)
         printf(",\"trace\":%s", observed->trace_json);
     if (observed->has_accounting) {
+        /* a figure the target did not give (-1) is null: a negative figure is a protocol error */
         const gt_accounting *a = &observed->accounting;
-        printf(",\"accounting\":{\"attempts_used\":%d,\"attempts_limit\":%d,\"retracted\":%d,"
-               "\"enforce_messages\":%d,\"api_attempts\":%d,\"model_calls\":%d}",
-               a->attempts_used, a->attempts_limit, a->retracted, a->enforce_messages, a->api_attempts,
-               a->model_calls);
+        const struct {
+            const char *key;
+            int value;
+        } figures[] = {{"attempts_used", a->attempts_used}, {"attempts_limit", a->attempts_limit},
+                       {"retracted", a->retracted},         {"enforce_messages", a->enforce_messages},
+                       {"api_attempts", a->api_attempts},   {"model_calls", a->model_calls}};
+        printf(",\"accounting\":{");
+        for (size_t i = 0; i < sizeof figures / sizeof *figures; i++) {
+            if (figures[i].value >= 0)
+                printf("%s\"%s\":%d", i ? "," : "", figures[i].key, figures[i].value);
+            else
+                printf("%s\"%s\":null", i ? "," : "", figures[i].key);
+        }
+        printf("}");
     }
     printf("}\n");
 }

@@ -212,3 +212,73 @@ size_t gt_reap_descendants(pid_t root, const char *token, bool kill_root)
     free(found);
     return count;
 }
+
+/* Does process `pid` hold a descriptor on the pipe whose inode is `inode`? */
+static bool holds_pipe(pid_t pid, unsigned long inode)
+{
+    char dir_path[64], want[64];
+    snprintf(dir_path, sizeof dir_path, "/proc/%ld/fd", (long)pid);
+    snprintf(want, sizeof want, "pipe:[%lu]", inode);
+    DIR *dir = opendir(dir_path);
+    if (dir == NULL)
+        return false;
+    bool found = false;
+    struct dirent *entry;
+    while (!found && (entry = readdir(dir)) != NULL) {
+        if (entry->d_name[0] == '.')
+            continue;
+        char link_path[352], target[64];
+        snprintf(link_path, sizeof link_path, "%s/%s", dir_path, entry->d_name);
+        ssize_t got = readlink(link_path, target, sizeof target - 1);
+        if (got > 0) {
+            target[got] = '\0';
+            found = strcmp(target, want) == 0;
+        }
+    }
+    closedir(dir);
+    return found;
+}
+
+/* Is `pid` blocked waiting for a child (a wrapper shell)? */
+static bool waiting_for_child(pid_t pid)
+{
+    char path[64], wchan[64] = "";
+    snprintf(path, sizeof path, "/proc/%ld/wchan", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t got = read(fd, wchan, sizeof wchan - 1);
+    close(fd);
+    wchan[got > 0 ? got : 0] = '\0';
+    return strcmp(wchan, "do_wait") == 0 || strcmp(wchan, "kernel_wait4") == 0;
+}
+
+bool gt_reap_pipe_left_to_root(pid_t root, unsigned long inode)
+{
+    if (!waiting_for_child(root)) /* root is the adapter itself, or busy: its own copy counts */
+        return false;
+    proc_entry *procs = malloc(REAP_MAX_PIDS * sizeof *procs);
+    pid_t *below = malloc(REAP_MAX_PIDS * sizeof *below);
+    if (procs == NULL || below == NULL) {
+        free(procs);
+        free(below);
+        return false;
+    }
+    size_t total = scan_processes(procs, REAP_MAX_PIDS), count = 0;
+    bool grew = true;
+    while (grew && count < REAP_MAX_PIDS) {
+        grew = false;
+        for (size_t i = 0; i < total && count < REAP_MAX_PIDS; i++)
+            if (!listed(below, count, procs[i].pid) &&
+                (procs[i].ppid == root || listed(below, count, procs[i].ppid))) {
+                below[count++] = procs[i].pid;
+                grew = true;
+            }
+    }
+    bool held_below = false;
+    for (size_t i = 0; i < count && !held_below; i++)
+        held_below = holds_pipe(below[i], inode);
+    free(procs);
+    free(below);
+    return count > 0 && !held_below;
+}

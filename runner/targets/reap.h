@@ -36,4 +36,10 @@ void gt_reaper_env_free(char **env);
  * many processes were killed. */
 size_t gt_reap_descendants(pid_t root, const char *token, bool kill_root);
 
+/* True when `root` is a wrapper blocked waiting for its child (`sh -c`
+ * keeps its own copy of the adapter's stdout while it waits) and none of
+ * its descendants holds the pipe whose inode is `inode` any more: the
+ * adapter below it closed its stdout. */
+bool gt_reap_pipe_left_to_root(pid_t root, unsigned long inode);
+
 #endif
