@@ -4,6 +4,7 @@
  * attacker numbers, size limits enforced while reading. */
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -363,7 +364,9 @@ START_TEST(contains_bounds_of_1e300)
 }
 END_TEST
 
-START_TEST(adapter_accounting_figures_saturate)
+/* An accounting figure out of 0..INT_MAX (1e300, -1e300, 2^31) is a
+ * protocol error naming the field (before: silently "not given"). */
+START_TEST(adapter_accounting_figures_out_of_range_are_errors)
 {
     void *state;
     char err[512], note[2048];
@@ -374,14 +377,32 @@ START_TEST(adapter_accounting_figures_saturate)
                            .case_json = "{\"id\":\"syntax.test.one\",\"gate\":\"syntax\"}"};
     gt_observed observed;
     memset(&observed, 0, sizeof observed);
-    ck_assert_int_eq(gt_target_adapter_ops.check(state, &input, &observed, note, sizeof note), GT_CHECK_DONE);
-    ck_assert(observed.has_accounting);
-    /* out of range is "not given" (-1), never a wrapped figure */
-    ck_assert_int_eq(observed.accounting.attempts_used, -1);
-    ck_assert_int_eq(observed.accounting.model_calls, -1);
-    ck_assert_int_eq(observed.accounting.retracted, -1);
+    ck_assert_int_eq(gt_target_adapter_ops.check(state, &input, &observed, note, sizeof note), GT_CHECK_ERROR);
+    ck_assert_msg(strstr(note, "accounting.attempts_used is 1e+300") || strstr(note, "accounting.attempts_used is 1e300"),
+                  "%s", note);
+    ck_assert_msg(strstr(note, "not an integer from 0 through 2147483647"), "%s", note);
     gt_observed_clear(&observed);
     gt_target_adapter_ops.close(state);
+    static const char *const replies[] = {
+        "{\"seq\":1,\"verdict\":\"accept\",\"accounting\":{\"model_calls\":1e23}}",
+        "{\"seq\":1,\"verdict\":\"accept\",\"accounting\":{\"retracted\":-1}}",
+        "{\"seq\":1,\"verdict\":\"accept\",\"accounting\":{\"api_attempts\":\"3\"}}",
+    };
+    static const char *const fields[] = {"accounting.model_calls", "accounting.retracted", "accounting.api_attempts"};
+    for (size_t i = 0; i < 3; i++) {
+        char why[256] = "";
+        memset(&observed, 0, sizeof observed);
+        ck_assert_int_eq(gt_adapter_reply_read(replies[i], strlen(replies[i]), &observed, why, sizeof why), -1);
+        ck_assert_msg(strstr(why, fields[i]) != NULL, "%s", why);
+        gt_observed_clear(&observed);
+    }
+    const char *fine = "{\"seq\":1,\"verdict\":\"accept\",\"accounting\":{\"model_calls\":2,\"retracted\":null}}";
+    char why[256] = "";
+    memset(&observed, 0, sizeof observed);
+    ck_assert_int_eq(gt_adapter_reply_read(fine, strlen(fine), &observed, why, sizeof why), 0);
+    ck_assert_int_eq(observed.accounting.model_calls, 2);
+    ck_assert_int_eq(observed.accounting.retracted, -1);
+    gt_observed_clear(&observed);
 }
 END_TEST
 
@@ -545,6 +566,131 @@ START_TEST(report_and_ref_readers_stop_at_their_limit)
     unlink(big);
     unlink(schema);
     unlink(fifo);
+    rmdir(dir);
+}
+END_TEST
+
+/* A truncated report (a baseline cut by a full disk) says where it ends,
+ * not only "not a JSON object". */
+START_TEST(truncated_report_gives_the_position)
+{
+    char dir[] = "/tmp/gt-cut-XXXXXX", path[64], err[512];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/base.json", dir);
+    write_text(path, "{\n  \"format\": \"gauntlet-report/1\",\n  \"cases\": [{\"id\": \"a\", \"outc");
+    ck_assert_ptr_null(gt_report_load(path, err, sizeof err));
+    ck_assert_msg(strstr(err, path) && strstr(err, "line 3") && strstr(err, "byte 64 of 64") &&
+                      strstr(err, "truncated"),
+                  "%s", err);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+/* A FIFO named where a file or a corpus is expected is refused at once
+ * (before: `gauntlet run FIFO` blocked in open() forever), and `serve` can
+ * be stopped by SIGTERM while it is still loading (before: the stop signals
+ * were blocked from the start, so a load that never ended took SIGKILL). */
+START_TEST(fifos_are_refused_and_serve_stops_while_loading)
+{
+    char dir[] = "/tmp/gt-fifo-XXXXXX", fifo[64], out[4096];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/cases.json", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    time_t start = time(NULL);
+    char *run_argv[] = {"run", fifo, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, run_argv, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, fifo) && strstr(out, "is not a regular file"), "%s", out);
+    char *parse_argv[] = {"parse", fifo, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_parse, parse_argv, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, fifo) && strstr(out, "is not a regular file"), "%s", out);
+    ck_assert_int_lt(time(NULL) - start, 5);
+    unlink(fifo);
+    rmdir(dir);
+
+    /* serve, loading a scenario from a stdin nobody writes to: stuck loading */
+    const char *gauntlet = getenv("GAUNTLET") ? getenv("GAUNTLET") : "build/gauntlet";
+    int never[2];
+    ck_assert_int_eq(pipe(never), 0);
+    pid_t serve = fork();
+    if (serve == 0) {
+        dup2(never[0], 0);
+        close(never[1]);
+        int null_fd = open("/dev/null", O_WRONLY);
+        dup2(null_fd, 1);
+        dup2(null_fd, 2);
+        execl(gauntlet, "gauntlet", "serve", "--scenario", "stuck=-", (char *)NULL);
+        _exit(127);
+    }
+    close(never[0]);
+    usleep(500 * 1000);
+    kill(serve, SIGTERM);
+    int status = 0;
+    pid_t done = 0;
+    for (int tick = 0; tick < 50 && done == 0; tick++) { /* 5 s at most */
+        done = waitpid(serve, &status, WNOHANG);
+        if (done == 0)
+            usleep(100 * 1000);
+    }
+    if (done == 0) {
+        kill(serve, SIGKILL);
+        waitpid(serve, &status, 0);
+    }
+    close(never[1]);
+    ck_assert_msg(done == serve, "serve ignored SIGTERM while loading (SIGKILL needed)");
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "status %d", status);
+}
+END_TEST
+
+/* Report files: a stale temporary of the same report left by a killed run
+ * is removed (a live writer's is kept); a run's reports are a set: when one
+ * cannot be written, none is replaced and no temporary is left (before: the
+ * others were replaced, a mix of old and new, and stale temporaries stayed). */
+START_TEST(reports_are_written_as_a_set)
+{
+    char dir[] = "/tmp/gt-set-XXXXXX", json[96], blocker[96], xml[128], stale[160], live[160], spec[400], out[8192];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(json, sizeof json, "%s/r.json", dir);
+    snprintf(blocker, sizeof blocker, "%s/not-a-folder", dir);
+    snprintf(xml, sizeof xml, "%s/r.xml", blocker);
+    pid_t gone = fork();
+    if (gone == 0)
+        _exit(0);
+    waitpid(gone, NULL, 0);
+    snprintf(stale, sizeof stale, "%s.tmp.%ld", json, (long)gone);
+    snprintf(live, sizeof live, "%s.tmp.%ld", json, (long)getpid());
+    write_text(stale, "half a report");
+    write_text(live, "another writer's");
+    write_text(json, "OLD");
+    write_text(blocker, "a file where a folder is needed");
+    snprintf(spec, sizeof spec, "json:%s,junit:%s", json, xml);
+    char *argv[] = {"run", "--report", spec, "suite/data/loader/a-good.cases.json", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, argv, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, xml) && strstr(out, "no report replaced"), "%s", out);
+    char *text = gt_test_slurp(json);
+    ck_assert_msg(strcmp(text, "OLD") == 0, "the JSON report was replaced although the set failed: %.200s", text);
+    free(text);
+    ck_assert_msg(access(stale, F_OK) != 0, "the stale temporary %s is still there", stale);
+    ck_assert_msg(access(live, F_OK) == 0, "a live writer's temporary was removed");
+    char own[160];
+    snprintf(own, sizeof own, "%s.tmp.", json);
+    DIR *listing = opendir(dir);
+    struct dirent *entry;
+    int temporaries = 0;
+    while ((entry = readdir(listing)) != NULL)
+        temporaries += strstr(entry->d_name, ".tmp.") != NULL;
+    closedir(listing);
+    ck_assert_int_eq(temporaries, 1); /* the live writer's only */
+
+    snprintf(spec, sizeof spec, "json:%s", json); /* a set that can be written replaces */
+    char *ok_argv[] = {"run", "--report", spec, "suite/data/loader/a-good.cases.json", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, ok_argv, out, sizeof out), 0);
+    text = gt_test_slurp(json);
+    ck_assert_msg(strncmp(text, "{", 1) == 0, "%.200s", text);
+    free(text);
+    unlink(json);
+    unlink(live);
+    unlink(blocker);
     rmdir(dir);
 }
 END_TEST
@@ -908,7 +1054,7 @@ static Suite *make_suite(void)
     tcase_add_test(numbers, number_clamp_is_defined_everywhere);
     tcase_add_test(numbers, stream_usage_figures_saturate);
     tcase_add_test(numbers, contains_bounds_of_1e300);
-    tcase_add_test(numbers, adapter_accounting_figures_saturate);
+    tcase_add_test(numbers, adapter_accounting_figures_out_of_range_are_errors);
     tcase_add_test(numbers, adapter_reply_reader_is_callable_alone);
     suite_add_tcase(suite, numbers);
     TCase *mock = tcase_create("mock");
@@ -923,6 +1069,9 @@ static Suite *make_suite(void)
     tcase_add_test(reading, stdin_is_read_only_up_to_the_limit);
     tcase_add_test(reading, jsonl_line_over_its_limit_is_that_lines_rejection);
     tcase_add_test(reading, report_and_ref_readers_stop_at_their_limit);
+    tcase_add_test(reading, fifos_are_refused_and_serve_stops_while_loading);
+    tcase_add_test(reading, truncated_report_gives_the_position);
+    tcase_add_test(reading, reports_are_written_as_a_set);
     tcase_add_test(reading, schema_file_must_be_a_regular_file_inside_the_root);
     suite_add_tcase(suite, reading);
     return suite;

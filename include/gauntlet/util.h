@@ -43,6 +43,17 @@ typedef int (*gt_file_writer)(FILE *out, const void *user);
  * rename failed (the temporary file is removed). */
 int gt_write_file_atomic(const char *path, gt_file_writer write, const void *user);
 
+/* gt_write_file_atomic in two steps, for a set of files that must all be
+ * replaced or none: write `path`'s temporary ("<path>.tmp.<pid>", its name
+ * into `temporary`) and fsync it; stale temporaries of `path` whose writer is
+ * gone are removed first. 0, -1 or -2 as gt_write_file_atomic (nothing left
+ * behind on failure). Then gt_commit_file_temporary renames it into place and
+ * fsyncs the folder (0, or -2 with the temporary removed); or remove() it to
+ * leave the old file. */
+int gt_write_file_temporary(const char *path, gt_file_writer write, const void *user, char *temporary,
+                            size_t temporary_len);
+int gt_commit_file_temporary(const char *temporary, const char *path);
+
 /* Standard base64 (RFC 4648, with padding) of `len` bytes, malloc'd and
  * NUL-terminated. NULL when out of memory. */
 char *gt_base64_encode(const unsigned char *data, size_t len);
