@@ -388,6 +388,7 @@ static const gt_value *parse_reply(adapter *ad, size_t len, gt_parse_error *perr
 static int start_adapter(adapter *ad, long long deadline, char *note, size_t note_len)
 {
     char err[256];
+    int waited_ms = (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0); /* what the hello may take */
     if (spawn_adapter(ad, err, sizeof err) != 0) {
         snprintf(note, note_len, "cannot start adapter '%s': %s", ad->command, err);
         return -1;
@@ -395,7 +396,6 @@ static int start_adapter(adapter *ad, long long deadline, char *note, size_t not
     char hello[160];
     int n = snprintf(hello, sizeof hello, "{\"cmd\":\"hello\",\"protocol\":%d,\"gauntlet_version\":\"%s\"}\n",
                      GT_ADAPTER_PROTOCOL, GAUNTLET_VERSION);
-    int waited_ms = (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0);
     if (write_all(ad, hello, (size_t)n, deadline) != 0) {
         read_failure(ad, now_ms() >= deadline ? READ_TIMEOUT : READ_EOF, "hello", waited_ms, note, note_len);
         return -1;
