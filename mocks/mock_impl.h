@@ -105,6 +105,8 @@ typedef struct mock_scenario {
     char *name;
     char *script_json;    /* the script without mock extensions, for gt_loop_script_load */
     size_t script_len;
+    struct gt_loop_script *script; /* loaded once; sessions play it read-only, each from its own cursor
+                                      (gt_loop_script_play_at), so a session costs no copy of it */
     char *default_schema; /* the case's schema when the script gives none, or NULL */
     char *provider;       /* the script's "provider", or NULL */
     char *model;          /* the script's "model", or NULL */

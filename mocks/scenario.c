@@ -3,8 +3,9 @@
  * The script format belongs to the loop layer and so does its parser
  * (gt_loop_script_load): this file only reads the mock's own additions
  * (per-turn `faults` and `expect_request`, a root `mock` object; see
- * docs/mock-server.md), strips them, and keeps the clean script text so each
- * session can load its own player. Not for: playing turns (server.c). */
+ * docs/mock-server.md), strips them, and loads the clean script once: every
+ * session plays that one script read-only from its own cursor, so a session
+ * costs no copy of it. Not for: playing turns (server.c). */
 #include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -188,6 +189,7 @@ static void scenario_free(mock_scenario *scenario)
     free(scenario->turns);
     free(scenario->name);
     free(scenario->script_json);
+    gt_loop_script_free(scenario->script);
     free(scenario->default_schema);
     free(scenario->provider);
     free(scenario->model);
@@ -403,7 +405,7 @@ mock_scenario *mock_scenario_parse(const char *name, const char *json, const cha
         fail(err, err_len, "turn count mismatch");
         goto bad;
     }
-    gt_loop_script_free(check);
+    scenario->script = check; /* every session plays this one, read-only, from its own cursor */
     gt_arena_free(arena);
     return scenario;
 oom:

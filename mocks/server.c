@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -38,32 +39,16 @@
 #include "mock_impl.h"
 #include "gauntlet/runner/corpus.h"
 #include "gauntlet/loop.h"
+#include "mock_guard.h"
 #include "mock_render.h"
 
 #define SCENARIO_NAME_MAX 200
 #define RUN_ID_MAX 120
 
-/* A session's own script player. Reference-counted: a reply points into the
- * script's memory until it is rendered, and a reset or an eviction may
- * clear the session meanwhile. */
-typedef struct player {
-    gt_loop_script *script;
-    gt_loop_model model;
-    int refs; /* atomic */
-} player;
-
-static void player_release(player *pl)
-{
-    if (pl && __atomic_sub_fetch(&pl->refs, 1, __ATOMIC_ACQ_REL) == 0) {
-        gt_loop_script_free(pl->script);
-        free(pl);
-    }
-}
-
 typedef struct session {
     char key[SCENARIO_NAME_MAX + RUN_ID_MAX + 2]; /* "scenario/run"; "" = free slot */
     mock_scenario *scenario;  /* reference held */
-    player *player;           /* this session's own player (its cursor) */
+    size_t cursor;            /* the next turn of the scenario's shared script (gt_loop_script_play_at) */
     size_t requests;          /* model calls so far */
     char **pending_tools;     /* tool_use ids of the last complete response */
     size_t pending_count;
@@ -89,6 +74,7 @@ struct gt_mock_server {
     session *newest, *oldest; /* recency list: eviction takes the oldest in O(1) */
 
     mock_journal *journal;
+    mock_guard *guard;  /* request-head deadline, per-address cap sparing loopback */
     atomic_ulong requests;
     atomic_ulong ids;
     mock_turn default_turn;
@@ -163,7 +149,6 @@ static uint64_t hash_key(const char *key)
 static void session_free(session *s)
 {
     mock_scenario_release(s->scenario);
-    player_release(s->player);
     for (size_t i = 0; i < s->pending_count; i++)
         free(s->pending_tools[i]);
     free(s->pending_tools);
@@ -342,7 +327,19 @@ typedef struct selection {
     char run[RUN_ID_MAX + 1];
     const char *route; /* the path after the prefix */
     const char *by;    /* "path", "header", "api_key" or "none" */
+    const char *run_too_long; /* where a run id over RUN_ID_MAX came from (answered 400), or NULL */
+    size_t run_too_long_len;
 } selection;
+
+/* A run id is never cut to fit: two long ids cut alike would share a session. */
+static bool run_fits(selection *sel, const char *where, size_t len)
+{
+    if (len <= RUN_ID_MAX)
+        return true;
+    if (sel->run_too_long == NULL)
+        sel->run_too_long = where, sel->run_too_long_len = len;
+    return false;
+}
 
 static void select_from_key(const char *key, selection *sel)
 {
@@ -359,7 +356,7 @@ static void select_from_key(const char *key, selection *sel)
         return;
     memcpy(sel->scenario, key, len);
     sel->scenario[len] = '\0';
-    if (tilde && tilde[1])
+    if (tilde && tilde[1] && run_fits(sel, "the API key's ~<run>", strlen(tilde + 1)))
         snprintf(sel->run, sizeof sel->run, "%s", tilde + 1);
     sel->by = "api_key";
 }
@@ -385,7 +382,7 @@ static void select_scenario(struct MHD_Connection *connection, const char *url, 
                 const char *run = rest + 1;
                 const char *next = strchr(run, '/');
                 size_t run_len = next ? (size_t)(next - run) : strlen(run);
-                if (run_len <= RUN_ID_MAX) {
+                if (run_fits(sel, "the path's /s/<scenario>/<run>", run_len)) {
                     memcpy(sel->run, run, run_len);
                     sel->run[run_len] = '\0';
                     url_decode(sel->run);
@@ -408,7 +405,7 @@ static void select_scenario(struct MHD_Connection *connection, const char *url, 
             select_from_key(header(connection, "authorization"), sel);
     }
     const char *run = header(connection, "x-gauntlet-run");
-    if (sel->run[0] == '\0' && run && run[0] && strlen(run) <= RUN_ID_MAX)
+    if (sel->run[0] == '\0' && run && run[0] && run_fits(sel, "x-gauntlet-run", strlen(run)))
         snprintf(sel->run, sizeof sel->run, "%s", run);
     if (sel->run[0] == '\0')
         snprintf(sel->run, sizeof sel->run, "default");
@@ -704,8 +701,7 @@ typedef struct play {
     char error_message[600];
     char deviation_text[4][200];
     size_t deviation_count;
-    mock_scenario *hold;     /* reference kept while the turn is rendered */
-    player *player;          /* the script the reply points into, until rendered */
+    mock_scenario *hold;     /* reference kept while the turn is rendered: the reply points into its script */
 } play;
 
 static void add_deviation(play *p, const char *fmt, const char *arg)
@@ -748,23 +744,12 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
     }
     pthread_mutex_lock(&server->session_lock);
     session *s = session_lookup(server, session_key, true);
-    if (s != NULL && s->player == NULL) {
-        gt_loop_script_problem problem;
-        player *pl = calloc(1, sizeof *pl);
-        if (pl != NULL)
-            pl->script = gt_loop_script_load(scenario->script_json, scenario->script_len, scenario->default_schema,
-                                             &problem);
-        if (pl != NULL && pl->script != NULL) {
-            pl->refs = 1;
-            gt_loop_script_model(pl->script, &pl->model);
-            s->player = pl;
-            mock_scenario_retain(scenario);
-            s->scenario = scenario;
-        } else {
-            free(pl);
-        }
+    if (s != NULL && s->scenario == NULL) {
+        mock_scenario_retain(scenario);
+        s->scenario = scenario;
+        s->cursor = 0;
     }
-    if (s == NULL || s->player == NULL) {
+    if (s == NULL) {
         pthread_mutex_unlock(&server->session_lock);
         p->error_status = 500;
         p->error_type = "api_error";
@@ -779,9 +764,7 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
     loop_request.api_attempt = ++s->requests;
     loop_request.model_turn = s->requests;
     char err[256] = "";
-    __atomic_add_fetch(&s->player->refs, 1, __ATOMIC_ACQ_REL);
-    p->player = s->player;
-    p->beyond_script = gt_loop_script_unplayed(s->player->script) == 0;
+    p->beyond_script = gt_loop_script_unplayed_at(sc->script, s->cursor) == 0;
     if (p->beyond_script && sc->after_script == MOCK_AFTER_END_TURN_TEXT) {
         /* the script is over; the model keeps playing a model that has nothing more to say */
         set_pending(s, NULL);
@@ -790,8 +773,8 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
         return;
     }
     int sent = p->beyond_script && sc->after_script == MOCK_AFTER_REPEAT_LAST
-                   ? gt_loop_script_replay_last(s->player->script, arena, &p->reply, err, sizeof err)
-                   : s->player->model.send(s->player->model.state, &loop_request, arena, &p->reply, err, sizeof err);
+                   ? gt_loop_script_replay_last(sc->script, arena, &p->reply, err, sizeof err)
+                   : gt_loop_script_play_at(sc->script, &s->cursor, &loop_request, arena, &p->reply, err, sizeof err);
     if (sent != 0) {
         p->index = -1;
         pthread_mutex_unlock(&server->session_lock);
@@ -907,9 +890,10 @@ static route_kind route_of(const char *route, const char *method, const char **w
 static void request_completed(void *cls, struct MHD_Connection *connection, void **con_cls,
                               enum MHD_RequestTerminationCode toe)
 {
-    (void)cls;
-    (void)connection;
+    gt_mock_server *server = cls;
     (void)toe;
+    if (server->guard)
+        mock_guard_request_done(server->guard, connection);
     request_state *state = *con_cls;
     if (state) {
         mock_buf_free(&state->body);
@@ -1005,6 +989,23 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         if (state == NULL)
             return MHD_NO;
         *con_cls = state;
+        if (server->guard)
+            mock_guard_head_done(server->guard, connection); /* the head arrived in time */
+        /* libmicrohttpd decodes only "chunked": any other transfer coding
+         * (even "chunked, identity") would leave it waiting for a body it
+         * cannot delimit, so it is answered 501 before any body is read */
+        const char *coding = header(connection, "transfer-encoding");
+        if (coding != NULL && strcasecmp(coding, "chunked") != 0) {
+            char request_id[40];
+            new_request_id(server, request_id, sizeof request_id);
+            char message[300];
+            snprintf(message, sizeof message,
+                     "gauntlet mock: Transfer-Encoding '%.200s' is not supported (only 'chunked')", coding);
+            mock_reply reply;
+            mock_reply_init(&reply);
+            error_reply(MOCK_API_ANTHROPIC, &reply, 501, "api_error", message, request_id);
+            return send_simple(server, connection, &reply, request_id);
+        }
         return MHD_YES;
     }
     if (*upload_data_size > 0) {
@@ -1058,6 +1059,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         char message[200];
         snprintf(message, sizeof message, "gauntlet mock: request body over the limit of %zu bytes", server->max_body);
         error_reply(api, &reply, 413, "request_too_large", message, request_id);
+        goto respond;
+    }
+    if (sel.run_too_long) {
+        char message[300];
+        snprintf(message, sizeof message,
+                 "gauntlet mock: the run id in %s is %zu bytes, over the limit of %d bytes (a run id is never cut)",
+                 sel.run_too_long, sel.run_too_long_len, RUN_ID_MAX);
+        error_reply(api, &reply, 400, "invalid_request_error", message, request_id);
         goto respond;
     }
     if (kind >= ROUTE_HEALTH && kind <= ROUTE_RESET) {
@@ -1146,8 +1155,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         side.blocks = &side_block;
         rendered = mock_form_render(&request, &side, false, &reply);
     }
-    player_release(p.player); /* the reply no longer points into the script */
-    p.player = NULL;
     if (rendered != 0) {
         mock_reply_free(&reply);
         mock_reply_init(&reply);
@@ -1174,7 +1181,6 @@ respond:
     reply.beyond_script = p.beyond_script;
     enum MHD_Result rc = queue_reply(server, connection, &reply, request_id);
     mock_reply_free(&reply);
-    player_release(p.player);
     mock_scenario_release(p.hold);
     gt_arena_free(arena);
     cJSON_Delete(body);
@@ -1268,7 +1274,8 @@ int gt_mock_load_corpus(gt_mock_server *server, const char *path, char *err, siz
 
 static bool loopback(const char *host)
 {
-    return strcmp(host, "127.0.0.1") == 0 || strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0;
+    return strcmp(host, "127.0.0.1") == 0 || strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 ||
+           strcmp(host, "::1") == 0;
 }
 
 gt_mock_server *gt_mock_start(const gt_mock_options *options, char *err, size_t err_len)
@@ -1283,12 +1290,20 @@ gt_mock_server *gt_mock_start(const gt_mock_options *options, char *err, size_t 
         snprintf(err, err_len, "refusing to bind %s: only loopback unless --allow-remote is given", host);
         return NULL;
     }
-    struct sockaddr_in addr;
+    struct sockaddr_storage addr;
     memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons((uint16_t)options->port);
-    if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
-        snprintf(err, err_len, "not an IPv4 address: %s", host);
+    bool ipv6 = strchr(host, ':') != NULL;
+    struct sockaddr_in *addr4 = (struct sockaddr_in *)&addr;
+    struct sockaddr_in6 *addr6 = (struct sockaddr_in6 *)&addr;
+    if (ipv6) {
+        addr6->sin6_family = AF_INET6;
+        addr6->sin6_port = htons((uint16_t)options->port);
+    } else {
+        addr4->sin_family = AF_INET;
+        addr4->sin_port = htons((uint16_t)options->port);
+    }
+    if (ipv6 ? inet_pton(AF_INET6, host, &addr6->sin6_addr) != 1 : inet_pton(AF_INET, host, &addr4->sin_addr) != 1) {
+        snprintf(err, err_len, "not an IPv4 or IPv6 address: %s", host);
         return NULL;
     }
     gt_mock_server *server = calloc(1, sizeof *server);
@@ -1322,15 +1337,26 @@ gt_mock_server *gt_mock_start(const gt_mock_options *options, char *err, size_t 
         gt_mock_stop(server);
         return NULL;
     }
+    /* the request-head deadline and the per-address cap (loopback spared)
+     * are the guard's (guard.c); the total cap and the idle timeout stay
+     * libmicrohttpd's */
+    server->guard = mock_guard_new(options->head_timeout_ms ? options->head_timeout_ms
+                                                            : (unsigned)GT_MOCK_REQUEST_HEAD_TIMEOUT_MS,
+                                   (unsigned)GT_MOCK_MAX_CONNECTIONS_PER_IP);
+    if (server->guard == NULL) {
+        snprintf(err, err_len, "out of memory");
+        gt_mock_stop(server);
+        return NULL;
+    }
     /* poll(), not select(): with select a connection whose descriptor is
      * >= FD_SETSIZE (1024) is refused, so ~1,000 idle connections locked every
      * other client out. Limits and timeout: mock.h (slowloris). */
     server->daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL,
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | (ipv6 ? MHD_USE_IPv6 : 0),
         0, NULL, NULL, handle, server, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
-        request_completed, server, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)GT_MOCK_CONNECTION_MEMORY,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)GT_MOCK_CONNECTION_TIMEOUT_S, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)GT_MOCK_MAX_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)GT_MOCK_MAX_CONNECTIONS_PER_IP,
+        request_completed, server, MHD_OPTION_NOTIFY_CONNECTION, mock_guard_notify, server->guard,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)GT_MOCK_CONNECTION_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)GT_MOCK_CONNECTION_TIMEOUT_S, MHD_OPTION_CONNECTION_LIMIT, (unsigned)GT_MOCK_MAX_CONNECTIONS,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024, MHD_OPTION_END);
     if (server->daemon == NULL) {
         snprintf(err, err_len, "cannot listen on %s:%u (%s)", host, options->port, strerror(errno ? errno : EADDRINUSE));
@@ -1339,7 +1365,7 @@ gt_mock_server *gt_mock_start(const gt_mock_options *options, char *err, size_t 
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
     server->port = info ? info->port : options->port;
-    snprintf(server->base_url, sizeof server->base_url, "http://%s:%u", host, server->port);
+    snprintf(server->base_url, sizeof server->base_url, ipv6 ? "http://[%s]:%u" : "http://%s:%u", host, server->port);
     return server;
 }
 
@@ -1370,6 +1396,7 @@ void gt_mock_stop(gt_mock_server *server)
     server->stopping = true;
     if (server->daemon)
         MHD_stop_daemon(server->daemon);
+    mock_guard_free(server->guard);
     sessions_clear(server);
     free(server->sessions);
     for (size_t i = 0; i < server->scenario_count; i++)

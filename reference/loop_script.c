@@ -911,16 +911,37 @@ int gt_loop_script_replay_last(const gt_loop_script *script, gt_arena *arena, gt
     return -1;
 }
 
+static int play_from(const gt_loop_script *script, size_t *next_turn, const gt_loop_request *request,
+                     gt_arena *arena, gt_loop_reply *reply, char *err, size_t err_len);
+
 static int play(void *state, const gt_loop_request *request, gt_arena *arena, gt_loop_reply *reply, char *err,
                 size_t err_len)
 {
     gt_loop_script *script = state;
-    if (script->next_turn >= script->turn_count) {
+    return play_from(script, &script->next_turn, request, arena, reply, err, err_len);
+}
+
+int gt_loop_script_play_at(const gt_loop_script *script, size_t *cursor, const gt_loop_request *request,
+                           gt_arena *arena, gt_loop_reply *reply, char *err, size_t err_len)
+{
+    return play_from(script, cursor, request, arena, reply, err, err_len);
+}
+
+size_t gt_loop_script_unplayed_at(const gt_loop_script *script, size_t cursor)
+{
+    return cursor >= script->turn_count ? 0 : script->turn_count - cursor;
+}
+
+/* The player proper: reads `script` only, moves `*next_turn`. */
+static int play_from(const gt_loop_script *script, size_t *next_turn, const gt_loop_request *request,
+                     gt_arena *arena, gt_loop_reply *reply, char *err, size_t err_len)
+{
+    if (*next_turn >= script->turn_count) {
         snprintf(err, err_len, "the script has no turn left for request %zu (all %zu turns played)",
                  request->api_attempt, script->turn_count);
         return -1;
     }
-    size_t index = script->next_turn++;
+    size_t index = (*next_turn)++;
     const script_turn *turn = &script->turns[index];
     if (is_notice_turn(turn)) {
         snprintf(err, err_len, "turn %zu (a %s) is not a response to request %zu", index,
@@ -930,9 +951,9 @@ static int play(void *state, const gt_loop_request *request, gt_arena *arena, gt
     if (reply_of_turn(script, index, arena, reply, err, err_len) != 0)
         return -1;
     size_t notices = 0;
-    while (script->next_turn + notices < script->turn_count &&
-           (script->turns[script->next_turn + notices].kind == TURN_FALLBACK ||
-            script->turns[script->next_turn + notices].kind == TURN_LATE_ATTACHMENT))
+    while ((*next_turn) + notices < script->turn_count &&
+           (script->turns[(*next_turn) + notices].kind == TURN_FALLBACK ||
+            script->turns[(*next_turn) + notices].kind == TURN_LATE_ATTACHMENT))
         notices++;
     if (notices > 0) {
         gt_loop_notice *list = gt_arena_alloc(arena, notices * sizeof *list);
@@ -941,7 +962,7 @@ static int play(void *state, const gt_loop_request *request, gt_arena *arena, gt
             return -1;
         }
         for (size_t i = 0; i < notices; i++) {
-            size_t at = script->next_turn++;
+            size_t at = (*next_turn)++;
             const script_turn *notice_turn = &script->turns[at];
             memset(&list[i], 0, sizeof list[i]);
             list[i].turn = at;

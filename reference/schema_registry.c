@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "gauntlet/parse.h"
+#include "gauntlet/util.h"
 #include "schema_impl.h"
 
 typedef struct registry_entry {
@@ -223,26 +224,15 @@ int gt_schema_file_uri(const char *path, char *out, size_t size)
 int gt_schema_registry_add_file(gt_schema_registry *registry, const char *path, gt_schema_problem *problem)
 {
     char uri[3 * PATH_MAX + 16];
-    FILE *f = gt_schema_file_uri(path, uri, sizeof uri) == 0 ? fopen(path, "rb") : NULL;
-    if (f == NULL)
+    if (gt_schema_file_uri(path, uri, sizeof uri) != 0)
         return registry_fail(problem, path, "cannot read %s: %s", path, strerror(errno));
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    while (text != NULL) {
-        len += fread(text + len, 1, cap - len, f);
-        if (len < cap)
-            break;
-        char *grown = realloc(text, cap *= 2);
-        if (grown == NULL)
-            free(text);
-        text = grown;
-    }
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (text == NULL || failed) {
-        free(text);
-        return registry_fail(problem, path, "cannot read %s%s", path, text == NULL ? ": out of memory" : "");
-    }
+    /* read whole up to GT_READ_FILE_MAX_BYTES (checked before and while
+     * reading); a FIFO or a device is refused, never waited on */
+    char why[sizeof problem->message];
+    size_t len = 0;
+    char *text = gt_read_file(path, &len, why, sizeof why);
+    if (text == NULL)
+        return registry_fail(problem, path, "cannot read %s", why);
     int rc = gt_schema_registry_add(registry, text, len, uri, path, problem);
     free(text);
     return rc;

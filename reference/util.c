@@ -6,13 +6,50 @@
 #include "gauntlet/parse.h"
 #include "gauntlet/value.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+FILE *gt_open_regular(const char *path, off_t *size, char *err, size_t err_len)
+{
+    /* O_NONBLOCK: opening a FIFO that nobody writes returns at once instead
+     * of blocking, so it can be refused below */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        snprintf(err, err_len, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    bool stat_ok = fstat(fd, &st) == 0;
+    if (!stat_ok || !S_ISREG(st.st_mode)) {
+        snprintf(err, err_len, "%s: %s", path,
+                 !stat_ok                ? strerror(errno)
+                 : S_ISDIR(st.st_mode) ? strerror(EISDIR)
+                                       : "is not a regular file (give - to read standard input)");
+        close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    FILE *in = fdopen(fd, "rb");
+    if (in == NULL) {
+        snprintf(err, err_len, "%s: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (size != NULL)
+        *size = st.st_size;
+    return in;
+}
 
 char *gt_read_file(const char *path, size_t *len, char *err, size_t err_len)
 {
@@ -22,9 +59,13 @@ char *gt_read_file(const char *path, size_t *len, char *err, size_t err_len)
 char *gt_read_file_max(const char *path, size_t max, size_t *len, bool *over, char *err, size_t err_len)
 {
     int use_stdin = path == NULL || strcmp(path, "-") == 0;
-    FILE *in = use_stdin ? stdin : fopen(path, "rb");
-    if (in == NULL) {
-        snprintf(err, err_len, "%s: %s", path, strerror(errno));
+    off_t size = 0;
+    FILE *in = use_stdin ? stdin : gt_open_regular(path, &size, err, err_len);
+    if (in == NULL)
+        return NULL;
+    if (!use_stdin && over == NULL && size > 0 && (uintmax_t)size > (uintmax_t)max) { /* before reading */
+        snprintf(err, err_len, "%s: larger than %zu bytes", path, max);
+        fclose(in);
         return NULL;
     }
     size_t cap = 65536, used = 0;
@@ -75,23 +116,94 @@ char *gt_read_file_max(const char *path, size_t max, size_t *len, bool *over, ch
     return data;
 }
 
-int gt_write_file_atomic(const char *path, gt_file_writer write, const void *user)
+/* The folder part of `path` ("." when none) into `out`. */
+static void folder_of(const char *path, char *out, size_t out_len)
 {
-    char temporary[PATH_MAX];
-    snprintf(temporary, sizeof temporary, "%s.tmp.%ld", path, (long)getpid());
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        snprintf(out, out_len, ".");
+    else if (slash == path)
+        snprintf(out, out_len, "/");
+    else
+        snprintf(out, out_len, "%.*s", (int)(slash - path), path);
+}
+
+/* Remove "<path>.tmp.<pid>" files beside `path` whose writer is gone (a
+ * run killed while writing leaves them); a live writer's are kept. */
+static void remove_stale_temporaries(const char *path)
+{
+    char folder[PATH_MAX];
+    folder_of(path, folder, sizeof folder);
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t base_len = strlen(base);
+    DIR *dir = opendir(folder);
+    if (dir == NULL)
+        return;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        const char *name = entry->d_name;
+        if (strncmp(name, base, base_len) != 0 || strncmp(name + base_len, ".tmp.", 5) != 0)
+            continue;
+        char *end;
+        long pid = strtol(name + base_len + 5, &end, 10);
+        if (*end != '\0' || pid <= 0 || end == name + base_len + 5)
+            continue;
+        if (pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+            char stale[PATH_MAX + 256];
+            snprintf(stale, sizeof stale, "%s/%s", folder, name);
+            unlink(stale);
+        }
+    }
+    closedir(dir);
+}
+
+int gt_write_file_temporary(const char *path, gt_file_writer write, const void *user, char *temporary,
+                            size_t temporary_len)
+{
+    remove_stale_temporaries(path);
+    snprintf(temporary, temporary_len, "%s.tmp.%ld", path, (long)getpid());
     FILE *out = fopen(temporary, "w");
     if (out == NULL)
         return -1;
     int status = write(out, user);
+    /* on disk before it can replace the old file: a crash leaves old or new, never empty */
+    if (fflush(out) != 0 || fsync(fileno(out)) != 0)
+        status = -1;
     if (fclose(out) != 0)
         status = -1;
-    if (status != 0 || rename(temporary, path) != 0) {
+    if (status != 0) {
         int saved = errno;
         remove(temporary);
         errno = saved;
         return -2;
     }
     return 0;
+}
+
+int gt_commit_file_temporary(const char *temporary, const char *path)
+{
+    if (rename(temporary, path) != 0) {
+        int saved = errno;
+        remove(temporary);
+        errno = saved;
+        return -2;
+    }
+    char folder[PATH_MAX];
+    folder_of(path, folder, sizeof folder);
+    int dir_fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd >= 0) { /* the rename itself, on disk */
+        fsync(dir_fd);
+        close(dir_fd);
+    }
+    return 0;
+}
+
+int gt_write_file_atomic(const char *path, gt_file_writer write, const void *user)
+{
+    char temporary[PATH_MAX + 32];
+    int status = gt_write_file_temporary(path, write, user, temporary, sizeof temporary);
+    return status != 0 ? status : gt_commit_file_temporary(temporary, path);
 }
 
 char *gt_base64_encode(const unsigned char *data, size_t len)

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "gauntlet/arena.h"
+#include "gauntlet/parse.h"
+#include "gauntlet/util.h"
 #include "gauntlet/runner/report.h"
 #include "report_util.h"
 #include "report_doc.h"
@@ -476,7 +478,24 @@ gt_report_doc *gt_report_doc_new(size_t count)
 gt_report_doc *gt_report_load_text(const char *name, const char *text, size_t len, char *err, size_t err_len)
 {
     cJSON *root = cJSON_ParseWithLength(text, len);
-    if (root == NULL || !cJSON_IsObject(root)) {
+    if (root == NULL) { /* where it breaks: a truncated report ends early */
+        gt_arena *arena = gt_arena_new();
+        gt_parse_options options;
+        gt_parse_options_init(&options);
+        options.rfc8259 = true;
+        options.max_bytes = len + 1;
+        options.max_depth = 100000;
+        gt_parse_error perr;
+        memset(&perr, 0, sizeof perr);
+        if (arena != NULL && gt_parse(arena, text, len, &options, &perr) == NULL)
+            fail(err, err_len, "%s: not JSON at line %u, column %u (byte %zu of %zu): %s", name, perr.line,
+                 perr.column, perr.offset, len, perr.message);
+        else
+            fail(err, err_len, "%s: not JSON (a gauntlet JSON report is expected)", name);
+        gt_arena_free(arena);
+        return NULL;
+    }
+    if (!cJSON_IsObject(root)) {
         fail(err, err_len, "%s: not a JSON object (a gauntlet JSON report is expected)", name);
         cJSON_Delete(root);
         return NULL;
@@ -533,38 +552,21 @@ gt_report_doc *gt_report_load_text(const char *name, const char *text, size_t le
 
 gt_report_doc *gt_report_load(const char *path, char *err, size_t err_len)
 {
-    FILE *in = fopen(path, "rb");
-    if (in == NULL) {
-        fail(err, err_len, "cannot open '%s': %s", path, strerror(errno));
+    /* a report is read whole, up to GT_READ_FILE_MAX_BYTES (checked before
+     * and while reading); a FIFO or a device is refused, never waited on */
+    char why[512];
+    size_t len = 0;
+    char *text = gt_read_file(path, &len, why, sizeof why);
+    if (text == NULL) {
+        const char *after = strncmp(why, path, strlen(path)) == 0 && why[strlen(path)] == ':' ? why + strlen(path) + 2
+                                                                                               : why;
+        if (strncmp(after, "larger than", 11) == 0 || strncmp(after, "is not a regular", 16) == 0 ||
+            strncmp(after, "out of memory", 13) == 0)
+            fail(err, err_len, "%s: %s", path, after);
+        else
+            fail(err, err_len, "cannot open '%s': %s", path, after);
         return NULL;
     }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 65536 + 1 > cap) {
-            size_t new_cap = cap ? cap * 2 : 65536 * 2;
-            char *grown = realloc(text, new_cap);
-            if (grown == NULL) {
-                free(text);
-                fclose(in);
-                fail(err, err_len, "%s: out of memory", path);
-                return NULL;
-            }
-            text = grown, cap = new_cap;
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, in);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    bool failed = ferror(in);
-    fclose(in);
-    if (failed) {
-        free(text);
-        fail(err, err_len, "cannot read '%s'", path);
-        return NULL;
-    }
-    text[len] = '\0';
     gt_report_doc *doc = gt_report_load_text(path, text, len, err, err_len);
     free(text);
     return doc;

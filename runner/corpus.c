@@ -1768,6 +1768,10 @@ int gt_corpus_load(gt_corpus *corpus, const char *path)
         add_problem_at(corpus, corpus_strdup(corpus, path, strlen(path)), 0, "", message);
         return corpus->out_of_memory ? -1 : 0;
     }
+    if (!S_ISDIR(info.st_mode) && !S_ISREG(info.st_mode)) { /* a FIFO or a device: refused, never waited on */
+        add_problem_at(corpus, corpus_strdup(corpus, path, strlen(path)), 0, "", "is not a regular file or a folder");
+        return corpus->out_of_memory ? -1 : 0;
+    }
     char root[PATH_MAX];
     const char *outer = corpus->root;
     if (outer == NULL && corpus_root_of(path, S_ISDIR(info.st_mode), root))

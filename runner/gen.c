@@ -520,7 +520,7 @@ static void synthesize_bases(gt_gen *gen)
 {
     static const char *const names[] = {"the minimal instance", "the full instance"};
     char *note = NULL;
-    bool any_valid = false;
+    bool any_valid = false, schema_refused = false;
     for (int full = 0; full < 2; full++) {
         char why[400] = "";
         cJSON *value = gt_gen_synthesize(gen->schema, gen->schema, full, &gen->rng, 0, 0, why, sizeof why, "");
@@ -544,6 +544,9 @@ static void synthesize_bases(gt_gen *gen)
                                    gen->options.origin, raw ? raw : "", detail);
         }
         any_valid = any_valid || seen.verdict == GT_VERDICT_ACCEPT;
+        /* not the instance but the schema: no instance can ever pass it */
+        if (seen.verdict != GT_VERDICT_ACCEPT && seen.reason != NULL && strcmp(seen.reason, "schema_ref_cycle") == 0)
+            schema_refused = true;
         if (raw != NULL && (seen.verdict == GT_VERDICT_ACCEPT || full == 0))
             add_base(gen, value, raw, len, strdup(names[full]), &seen);
         else {
@@ -554,14 +557,21 @@ static void synthesize_bases(gt_gen *gen)
     }
     if (any_valid)
         free(note); /* one of the two is valid: enough to go on */
-    else
+    else {
         gen->note = note;
+        gen->unsatisfiable = schema_refused;
+    }
     union_bases(gen);
 }
 
 const char *gt_gen_synthesis_note(const gt_gen *gen)
 {
     return gen->note;
+}
+
+bool gt_gen_unsatisfiable(const gt_gen *gen)
+{
+    return gen->unsatisfiable; /* set only when synthesis ran: without samples */
 }
 
 /* Keep at most GT_GEN_MAX_SITES locations, evenly spaced in document order

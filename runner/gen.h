@@ -92,6 +92,11 @@ int gt_gen_generate(gt_gen *gen, char *err, size_t err_len);
 /* Why synthesis fell short ("cannot synthesise /ticket_id: pattern ..."),
  * or NULL when it produced a valid instance (or samples were given). */
 const char *gt_gen_synthesis_note(const gt_gen *gen);
+/* True when no instance can satisfy the schema: without samples, the
+ * reference refused the schema itself (a `$ref` cycle, schema_ref_cycle)
+ * for every synthesised instance. The note says why; nothing should be
+ * written from such a generator. */
+bool gt_gen_unsatisfiable(const gt_gen *gen);
 
 /* Every candidate, in generation order (confirmed and ambiguous). */
 size_t gt_gen_count(const gt_gen *gen);

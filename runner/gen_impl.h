@@ -40,6 +40,7 @@ struct gt_gen {
     op_counter *counters;
     size_t counter_count;
     char *note;
+    bool unsatisfiable; /* the reference refuses the schema itself for every instance (a $ref cycle) */
     bool out_of_memory;
 };
 

@@ -84,10 +84,19 @@ static void explain(FILE *out, const char *target_spec, const char *case_id, con
 
 int gt_smoke_run(const char *target_spec, FILE *out, FILE *err)
 {
+    return gt_smoke_run_why(target_spec, out, err, NULL, 0);
+}
+
+int gt_smoke_run_why(const char *target_spec, FILE *out, FILE *err, char *why, size_t why_len)
+{
     char open_err[1024] = "";
     gt_target *target = NULL;
+    if (why != NULL && why_len > 0)
+        why[0] = '\0';
     if (gt_target_open(target_spec, &target, open_err, sizeof open_err) != 0) {
         explain(err, target_spec, NULL, open_err);
+        if (why != NULL)
+            snprintf(why, why_len, "%s", open_err);
         return -1;
     }
     gt_corpus *corpus = gt_corpus_new();
@@ -114,6 +123,9 @@ int gt_smoke_run(const char *target_spec, FILE *out, FILE *err)
         bool no_envelope = rc == GT_CHECK_DONE && observed.reason != NULL && strcmp(observed.reason, "client_exit") == 0;
         if (rc == GT_CHECK_ERROR || no_envelope) {
             explain(err, target_spec, kase->input.id, no_envelope && observed.message ? observed.message : note);
+            if (why != NULL)
+                snprintf(why, why_len, "%s: %s", kase->input.id,
+                         no_envelope && observed.message ? observed.message : note);
         } else {
             status = 0;
             if (observed.verdict == GT_VERDICT_ACCEPT)
@@ -134,4 +146,53 @@ int gt_smoke_run(const char *target_spec, FILE *out, FILE *err)
     gt_corpus_free(corpus);
     gt_target_close(target);
     return status;
+}
+
+/* ---- the run a failed smoke still reports --------------------------------- */
+
+/* A target whose every case is an error carrying the smoke's failure: its
+ * spec's argument is the failure text. */
+static int failed_open(const char *arg, void **state, char *err, size_t err_len)
+{
+    (void)err, (void)err_len;
+    *state = strdup(arg ? arg : "");
+    return *state != NULL ? 0 : -1;
+}
+
+static int failed_check(void *state, const gt_case_input *input, gt_observed *observed, char *note, size_t note_len)
+{
+    (void)input, (void)observed;
+    snprintf(note, note_len, "not run: the target failed its smoke test (%s)", (const char *)state);
+    return GT_CHECK_ERROR;
+}
+
+static const char *failed_name(void *state)
+{
+    (void)state;
+    return "(failed its smoke test)";
+}
+
+static const gt_target_ops failed_ops = {"gauntlet-smoke-failed", failed_open, failed_check, failed_name, free, NULL};
+
+gt_run *gt_smoke_failed_run(const gt_corpus *corpus, const char *target_spec, const char *why, unsigned profiles)
+{
+    if (gt_target_register(&failed_ops) != 0)
+        return NULL;
+    size_t len = strlen(failed_ops.kind) + 1 + strlen(why) + 1;
+    char *spec = malloc(len);
+    if (spec == NULL)
+        return NULL;
+    snprintf(spec, len, "%s:%s", failed_ops.kind, why);
+    gt_run_options how = {spec, 1, 0, NULL, NULL, profiles ? profiles : GT_PROFILES_DEFAULT_CLAIM};
+    char err[256];
+    gt_run *run = gt_run_cases_with(corpus, &how, err, sizeof err);
+    free(spec);
+    if (run != NULL) {
+        char *named = strdup(target_spec);
+        if (named != NULL) {
+            free(run->target);
+            run->target = named;
+        }
+    }
+    return run;
 }

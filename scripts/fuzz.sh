@@ -11,6 +11,11 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 seeds=$BUILD/fuzz/seeds
 rm -rf "$seeds"
 "$BUILD/fuzz/seed_extract" "$seeds" corpus suite/data || exit 1
+# the reference adapter's requests: the shapes the runner sends (target_adapter.c)
+mkdir -p "$seeds/request"
+printf '%s' '{"cmd":"check","seq":1,"id":"a","gate":"syntax","raw_base64":"e30=","schema":null,"formats":false,"reject_nul":false,"max_bytes":0,"schemas_dir":null,"case":{"id":"a"}}' >"$seeds/request/plain"
+printf '%s' '{"cmd":"check","seq":2,"id":"b","gate":"structure","raw_base64":"WzFd","schema":{"type":"array"},"formats":true,"reject_nul":true,"max_bytes":16777216,"remotes_dir":"/tmp"}' >"$seeds/request/schema"
+printf '%s' '{"cmd":"check","seq":3,"id":"c","gate":"syntax","raw_base64":"e30=","max_bytes":1e300}' >"$seeds/request/huge"
 status=0
 for target in "$@"; do
     case $target in
@@ -19,6 +24,7 @@ for target in "$@"; do
         fuzz_stream) dirs="$seeds/stream" ;;
         fuzz_corpus) dirs="corpus suite/data/loader" ;;
         fuzz_adapter_reply) dirs="$seeds/reply" ;;
+        fuzz_adapter_request) dirs="$seeds/request" ;;
         fuzz_wire) dirs="$seeds/wire" ;;
         fuzz_mock) dirs="$seeds/mock" ;;
         *) dirs="" ;;

@@ -1,7 +1,12 @@
 /* test_adapter.c — the adapter target against misbehaving adapters
  * (suite/adapters/fake.sh): crash, hang, garbage, partial line, huge line,
  * wrong seq, undeclared capability, bad handshake, and the reference adapter. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gt_test.h"
@@ -46,6 +51,139 @@ START_TEST(test_well_behaved)
         gt_observed_clear(&observed);
     }
     gt_target_adapter_ops.close(state);
+}
+END_TEST
+
+/* Processes other than this one whose environment holds `entry`; killed
+ * when `kill_them` (a failing test leaves nothing running either). */
+static int processes_with_env(const char *entry, bool kill_them)
+{
+    DIR *dir = opendir("/proc");
+    int found = 0;
+    struct dirent *d;
+    while (dir && (d = readdir(dir)) != NULL) {
+        char *end;
+        long pid = strtol(d->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == (long)getpid())
+            continue;
+        char path[64];
+        static char text[1 << 16];
+        snprintf(path, sizeof path, "/proc/%ld/environ", pid);
+        int fd = open(path, O_RDONLY);
+        if (fd < 0)
+            continue;
+        ssize_t got = read(fd, text, sizeof text - 1);
+        close(fd);
+        for (ssize_t at = 0; at < got; at += (ssize_t)strlen(text + at) + 1)
+            if (strcmp(text + at, entry) == 0) {
+                found++;
+                if (kill_them)
+                    kill((pid_t)pid, SIGKILL);
+                break;
+            }
+    }
+    if (dir)
+        closedir(dir);
+    return found;
+}
+
+/* An adapter whose descendants leave its process group (setsid) or its tree
+ * (a double fork): none of them outlives the adapter, on a restart or at the
+ * close (before: both sleepers were left, re-parented to init). */
+START_TEST(test_descendants_do_not_outlive_the_adapter)
+{
+    char marker[64], entry[96];
+    snprintf(marker, sizeof marker, "leak-%ld-%ld", (long)getpid(), (long)time(NULL));
+    setenv("GT_LEAK_MARKER", marker, 1);
+    snprintf(entry, sizeof entry, "GT_LEAK_MARKER=%s", marker);
+    void *state;
+    char err[512], note[2048];
+    ck_assert_int_eq(open_fake("leaky", &state, err, sizeof err), 0);
+    gt_observed observed;
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_DONE);
+    gt_observed_clear(&observed);
+    struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL); /* the sleepers are up */
+    int running = processes_with_env(entry, false);
+    gt_target_adapter_ops.close(state);
+    int left = processes_with_env(entry, false);
+    for (int tick = 0; tick < 20 && left > 0; tick++) {
+        nanosleep(&pause, NULL);
+        left = processes_with_env(entry, false);
+    }
+    fprintf(stderr, "adapter: %d processes while it ran (the adapter and its sleepers), %d left after its close\n",
+            running, left);
+    processes_with_env(entry, true);
+    ck_assert_msg(running >= 3, "only %d processes started", running);
+    ck_assert_msg(left == 0, "%d processes outlived the adapter", left);
+}
+END_TEST
+
+static long long elapsed_ms_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)(now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
+/* --timeout bounds a case's whole time, its restart and hello included
+ * (before: a restart added up to 10 s); an adapter that closes its stdout is
+ * said to have closed it. */
+START_TEST(test_timeout_bounds_restarts_and_closed_stdout_is_said)
+{
+    gt_adapter_set_timeout_ms(1000);
+    void *state;
+    char err[512], note[2048], path[64];
+    snprintf(path, sizeof path, "/tmp/gauntlet-fake-%d", (int)getpid());
+    unlink(path);
+    ck_assert_int_eq(open_fake("slowrestart", &state, err, sizeof err), 0);
+    gt_observed observed;
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR); /* crash */
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR); /* slow restart */
+    long long took = elapsed_ms_since(&start);
+    fprintf(stderr, "adapter: a case with a restart took %lld ms with --timeout 1s\n", took);
+    ck_assert_msg(took < 2500, "the case took %lld ms: %s", took, note);
+    ck_assert_msg(strstr(note, "timed out") && strstr(note, "hello"), "%s", note);
+    gt_target_adapter_ops.close(state);
+    unlink(path);
+
+    gt_adapter_set_timeout_ms(5000);
+    ck_assert_int_eq(open_fake("closeout", &state, err, sizeof err), 0);
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    ck_assert_int_eq(check_once(state, &syntax_case, &observed, note, sizeof note), GT_CHECK_ERROR);
+    ck_assert_msg(strstr(note, "closed its stdout") && strstr(note, "timed out") == NULL, "%s", note);
+    ck_assert_int_lt(elapsed_ms_since(&start), 4000);
+    gt_target_adapter_ops.close(state);
+    gt_adapter_set_timeout_ms(0);
+}
+END_TEST
+
+/* The smoke check obeys --timeout and still writes the reports asked for,
+ * every case an error naming the failed smoke (before: 10 s, no report). */
+START_TEST(test_failed_smoke_obeys_timeout_and_writes_reports)
+{
+    char report[64], command[128], reports[96];
+    snprintf(report, sizeof report, "/tmp/gt-smoke-%d.json", (int)getpid());
+    snprintf(command, sizeof command, "adapter:sh suite/adapters/fake.sh slowhello");
+    snprintf(reports, sizeof reports, "json:%s", report);
+    unlink(report);
+    char *argv[] = {"run", "--target", command, "--timeout", "1s", "--report", reports,
+                    "suite/data/loader/a-good.cases.json", NULL};
+    static char out[1 << 16];
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, argv, out, sizeof out), 2);
+    long long took = elapsed_ms_since(&start);
+    fprintf(stderr, "smoke: a hanging hello failed the smoke in %lld ms with --timeout 1s\n", took);
+    ck_assert_msg(took < 5000, "the smoke took %lld ms", took);
+    ck_assert_msg(strstr(out, "smoke test failed"), "%s", out);
+    ck_assert_msg(access(report, R_OK) == 0, "no report written: %s", out);
+    char *text = gt_test_slurp(report);
+    ck_assert_msg(strstr(text, "failed its smoke test") && strstr(text, "\"error\""), "%.2000s", text);
+    free(text);
+    unlink(report);
 }
 END_TEST
 
@@ -228,6 +366,38 @@ START_TEST(test_reference_adapter_round_trip)
 }
 END_TEST
 
+/* Every number of a request is range-checked before use: max_bytes 1e300,
+ * -1 or 1.5 is a protocol error naming the field (before: 1e300 was a
+ * float-to-integer overflow, flagged by UBSan, and the case was answered). */
+START_TEST(test_reference_adapter_checks_request_numbers)
+{
+    const char *bin = getenv("GAUNTLET_ADAPTER_REFERENCE");
+    if (bin == NULL)
+        bin = "build/adapters/gauntlet-adapter-reference";
+    ck_assert_msg(access(bin, X_OK) == 0, "reference adapter %s is not built", bin);
+    static const char *const values[] = {"1e300", "-1", "1.5", "\"16\"", "1e16"};
+    for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+        char command[1024], out[4096];
+        snprintf(command, sizeof command,
+                 "printf '%%s\\n' '{\"cmd\":\"check\",\"seq\":7,\"id\":\"a\",\"gate\":\"syntax\",\"raw_base64\":\"e30=\","
+                 "\"max_bytes\":%s}' | %s 2>&1",
+                 values[i], bin);
+        ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 0);
+        ck_assert_msg(strstr(out, "\"seq\":7,\"errored\":true") && strstr(out, "max_bytes must be an integer"),
+                      "max_bytes %s: %s", values[i], out);
+    }
+    char command[1024], out[4096];
+    snprintf(command, sizeof command,
+             "printf '%%s\\n' '{\"cmd\":\"check\",\"seq\":8,\"id\":\"a\",\"gate\":\"syntax\",\"raw_base64\":\"e30=\","
+             "\"max_bytes\":0}' '{\"cmd\":\"check\",\"seq\":9,\"id\":\"a\",\"gate\":\"syntax\",\"raw_base64\":\"e30=\","
+             "\"max_bytes\":1}' | %s 2>&1",
+             bin);
+    ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "\"seq\":8,\"verdict\":\"accept\"") && strstr(out, "\"seq\":9,\"verdict\":\"reject\""),
+                  "%s", out);
+}
+END_TEST
+
 /* A reply echoing an accepted value as deep as any target accepts, plus the
  * envelope's 64 levels, is read; one over the reply limit is an error. */
 START_TEST(test_reply_depth)
@@ -390,6 +560,9 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("adapter");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_well_behaved);
+    tcase_add_test(tc, test_descendants_do_not_outlive_the_adapter);
+    tcase_add_test(tc, test_timeout_bounds_restarts_and_closed_stdout_is_said);
+    tcase_add_test(tc, test_failed_smoke_obeys_timeout_and_writes_reports);
     tcase_add_test(tc, test_undeclared_capability_is_skipped);
     tcase_add_test(tc, test_crash_is_an_error_with_evidence_then_restart);
     tcase_add_test(tc, test_crash_once_recovers);
@@ -400,6 +573,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_protocol_violations);
     tcase_add_test(tc, test_bad_handshakes);
     tcase_add_test(tc, test_reference_adapter_round_trip);
+    tcase_add_test(tc, test_reference_adapter_checks_request_numbers);
     tcase_add_test(tc, test_parent_without_stdin);
     tcase_add_test(tc, test_reply_depth);
     tcase_add_test(tc, test_python_json_dumps_replies);

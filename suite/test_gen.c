@@ -408,6 +408,31 @@ START_TEST(test_bad_input_exits_2_naming_it)
 }
 END_TEST
 
+/* A schema no instance satisfies (a root $ref cycle): gen and explore exit 2
+ * with the reason and write nothing (before: a warning, exit 0 and 33 cases,
+ * none valid). */
+START_TEST(test_unsatisfiable_schema_writes_nothing)
+{
+    char *dir = temp_dir(), *out = malloc(OUT_LEN);
+    char schema[512], cases[512];
+    snprintf(schema, sizeof schema, "%s/cycle.json", dir);
+    snprintf(cases, sizeof cases, "%s/out", dir);
+    write_text(schema, "{\"$ref\": \"#\"}");
+    char *argv[] = {"gen", "--schema", schema, "--out", cases, NULL};
+    ck_assert_int_eq(gen_cli(argv, out), 2);
+    ck_assert_msg(strstr(out, "reference loop") && strstr(out, "no instance satisfies") &&
+                      strstr(out, "nothing written"),
+                  "%s", out);
+    ck_assert_msg(access(cases, F_OK) != 0, "gen wrote %s", cases);
+    char *explore[] = {"explore", "--schema", schema, "--target", "reference", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_explore, explore, out, OUT_LEN), 2);
+    ck_assert_msg(strstr(out, "no instance satisfies") && strstr(out, "no disagreement") == NULL, "%s", out);
+    remove_tree(dir);
+    free(dir);
+    free(out);
+}
+END_TEST
+
 START_TEST(test_unsatisfiable_pattern_is_said)
 {
     char *dir = temp_dir(), *out = malloc(OUT_LEN);
@@ -839,6 +864,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_ambiguous_mutations_are_reported_not_emitted);
     tcase_add_test(tc, test_bad_input_exits_2_naming_it);
     tcase_add_test(tc, test_unsatisfiable_pattern_is_said);
+    tcase_add_test(tc, test_unsatisfiable_schema_writes_nothing);
     tcase_add_test(tc, test_formats_adds_format_near_misses);
     tcase_add_test(tc, test_ref_dir_is_registered_and_copied);
     tcase_add_test(tc, test_large_sample_stays_bounded);

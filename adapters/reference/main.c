@@ -15,12 +15,9 @@
 #include "gauntlet/schema.h"
 
 #include "gauntlet/version.h"
+#include "request.h"
 
-static const char *string_member(const gt_value *object, const char *key)
-{
-    const gt_value *value = gt_value_get(object, key, strlen(key));
-    return value != NULL && value->type == GT_STRING ? value->u.str.chars : NULL;
-}
+#define string_member gt_ref_string_member
 
 static void write_key_string(const char *key, const char *text, int *first)
 {
@@ -73,11 +70,22 @@ static void answer_observed(const gt_value *seq, const gt_observed *observed)
     if (observed->trace_json != NULL)
         printf(",\"trace\":%s", observed->trace_json);
     if (observed->has_accounting) {
+        /* a figure the target did not give (-1) is null: a negative figure is a protocol error */
         const gt_accounting *a = &observed->accounting;
-        printf(",\"accounting\":{\"attempts_used\":%d,\"attempts_limit\":%d,\"retracted\":%d,"
-               "\"enforce_messages\":%d,\"api_attempts\":%d,\"model_calls\":%d}",
-               a->attempts_used, a->attempts_limit, a->retracted, a->enforce_messages, a->api_attempts,
-               a->model_calls);
+        const struct {
+            const char *key;
+            int value;
+        } figures[] = {{"attempts_used", a->attempts_used}, {"attempts_limit", a->attempts_limit},
+                       {"retracted", a->retracted},         {"enforce_messages", a->enforce_messages},
+                       {"api_attempts", a->api_attempts},   {"model_calls", a->model_calls}};
+        printf(",\"accounting\":{");
+        for (size_t i = 0; i < sizeof figures / sizeof *figures; i++) {
+            if (figures[i].value >= 0)
+                printf("%s\"%s\":%d", i ? "," : "", figures[i].key, figures[i].value);
+            else
+                printf("%s\"%s\":null", i ? "," : "", figures[i].key);
+        }
+        printf("}");
     }
     printf("}\n");
 }
@@ -107,44 +115,26 @@ static const gt_schema_registry *schemas_of(schemas_cache *cache, const char *di
 /* Rebuild a case input from a check request and run it through the target. */
 static void handle_check(gt_target *target, const gt_value *request, schemas_cache *cache)
 {
-    const gt_value *seq = gt_value_get(request, "seq", 3);
-    const char *id = string_member(request, "id");
-    const char *gate = string_member(request, "gate");
-    const char *raw64 = string_member(request, "raw_base64");
-    if (seq == NULL || id == NULL || gate == NULL || raw64 == NULL) {
-        answer_error(seq, "errored", "check request needs seq, id, gate and raw_base64");
+    gt_ref_request r;
+    char why[256];
+    if (gt_ref_request_read(request, &r, why, sizeof why) != 0) {
+        answer_error(gt_value_get(request, "seq", 3), "errored", why);
         return;
     }
-    size_t raw_len = 0;
-    unsigned char *raw = gt_base64_decode(raw64, strlen(raw64), &raw_len);
-    if (raw == NULL) {
-        answer_error(seq, "errored", "raw_base64 is not valid base64");
-        return;
-    }
-    const gt_value *schema = gt_value_get(request, "schema", 6);
-    const gt_value *kase = gt_value_get(request, "case", 4);
-    const gt_value *formats = gt_value_get(request, "formats", 7);
-    const gt_value *reject_nul = gt_value_get(request, "reject_nul", 10);
-    const gt_value *max_bytes = gt_value_get(request, "max_bytes", 9);
-    const char *schemas_dir = string_member(request, "schemas_dir");
-    char *schema_json = schema && schema->type != GT_NULL ? gt_value_to_json(schema, NULL) : NULL;
-    char *case_json = kase ? gt_value_to_json(kase, NULL) : NULL;
     gt_case_input input = {
-        .id = id,
-        .gate = gate,
-        .raw = raw,
-        .raw_len = raw_len,
-        .schema_json = schema_json,
+        .id = r.id,
+        .gate = r.gate,
+        .raw = r.raw,
+        .raw_len = r.raw_len,
+        .schema_json = r.schema_json,
         .schema_origin = "adapter request",
-        .case_json = case_json,
-        .assert_formats = formats != NULL && formats->type == GT_TRUE,
-        .reject_nul = reject_nul != NULL && reject_nul->type == GT_TRUE,
-        .max_bytes = max_bytes != NULL && gt_value_is_integer(max_bytes) && max_bytes->u.num.number >= 1
-                         ? (size_t)max_bytes->u.num.number
-                         : 0,
-        .schemas_dir = schemas_dir,
-        .schemas = schemas_of(cache, schemas_dir),
-        .remotes_dir = string_member(request, "remotes_dir"),
+        .case_json = r.case_json,
+        .assert_formats = r.formats,
+        .reject_nul = r.reject_nul,
+        .max_bytes = r.max_bytes,
+        .schemas_dir = r.schemas_dir,
+        .schemas = schemas_of(cache, r.schemas_dir),
+        .remotes_dir = r.remotes_dir,
     };
     gt_observed observed;
     memset(&observed, 0, sizeof observed);
@@ -152,13 +142,11 @@ static void handle_check(gt_target *target, const gt_value *request, schemas_cac
     char note[1024] = "";
     int status = gt_target_check(target, &input, &observed, note, sizeof note);
     if (status == GT_CHECK_DONE)
-        answer_observed(seq, &observed);
+        answer_observed(r.seq, &observed);
     else
-        answer_error(seq, status == GT_CHECK_SKIPPED ? "skipped" : "errored", note);
+        answer_error(r.seq, status == GT_CHECK_SKIPPED ? "skipped" : "errored", note);
     gt_observed_clear(&observed);
-    free(schema_json);
-    free(case_json);
-    free(raw);
+    gt_ref_request_clear(&r);
 }
 
 int main(void)

@@ -253,6 +253,14 @@ bool gt_loop_script_sets_env(const gt_loop_script *script, const char *name);
 /* A model that plays the script's turns in order, from the first (each call
  * rewinds). The script must outlive the model's use. */
 void gt_loop_script_model(gt_loop_script *script, gt_loop_model *model);
+/* The same player for a script shared read-only by many players (the mock's
+ * sessions): the position is the caller's `*cursor` (0 = the first turn),
+ * which the call moves; `script` is never written, so threads may play one
+ * script at once, each with its own cursor. 0, or -1 with `err`. */
+int gt_loop_script_play_at(const gt_loop_script *script, size_t *cursor, const gt_loop_request *request,
+                           gt_arena *arena, gt_loop_reply *reply, char *err, size_t err_len);
+/* Turns left unplayed after `cursor`. */
+size_t gt_loop_script_unplayed_at(const gt_loop_script *script, size_t cursor);
 /* Turns the last play left unplayed. */
 size_t gt_loop_script_unplayed(const gt_loop_script *script);
 size_t gt_loop_script_turn_count(const gt_loop_script *script);

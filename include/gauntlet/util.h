@@ -11,10 +11,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Largest file gt_read_file reads (schemas, scripts, reports); it stops
  * reading there, so a pipe or a device cannot make it read forever. */
 #define GT_READ_FILE_MAX_BYTES (256u * 1024u * 1024u)
+
+/* Open `path` for reading if it is a regular file: a FIFO, a device, a
+ * socket or a folder is refused at once ("<path>: is not a regular file",
+ * never a blocking open). Sets *size (may be NULL) to its size. NULL with
+ * `err` naming the path on failure. Close with fclose. */
+FILE *gt_open_regular(const char *path, off_t *size, char *err, size_t err_len);
 
 /* Read a whole file ("-" or NULL = standard input) into a malloc'd buffer with
  * a NUL after the last byte (not counted in *len). Returns NULL and writes a
@@ -35,6 +42,17 @@ typedef int (*gt_file_writer)(FILE *out, const void *user);
  * cannot be created (errno says why); -2 when `write`, the close or the
  * rename failed (the temporary file is removed). */
 int gt_write_file_atomic(const char *path, gt_file_writer write, const void *user);
+
+/* gt_write_file_atomic in two steps, for a set of files that must all be
+ * replaced or none: write `path`'s temporary ("<path>.tmp.<pid>", its name
+ * into `temporary`) and fsync it; stale temporaries of `path` whose writer is
+ * gone are removed first. 0, -1 or -2 as gt_write_file_atomic (nothing left
+ * behind on failure). Then gt_commit_file_temporary renames it into place and
+ * fsyncs the folder (0, or -2 with the temporary removed); or remove() it to
+ * leave the old file. */
+int gt_write_file_temporary(const char *path, gt_file_writer write, const void *user, char *temporary,
+                            size_t temporary_len);
+int gt_commit_file_temporary(const char *temporary, const char *path);
 
 /* Standard base64 (RFC 4648, with padding) of `len` bytes, malloc'd and
  * NUL-terminated. NULL when out of memory. */

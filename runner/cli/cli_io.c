@@ -132,6 +132,68 @@ static int write_report_job(FILE *out, const void *user)
     return job->writer(out, job->run, job->info);
 }
 
+/* A run's reports as a set (gt_report_set_begin / gt_report_set_commit):
+ * each written to its temporary first, all renamed into place only when
+ * every one was written. The CLI writes reports from one thread. */
+typedef struct pending_report {
+    char temporary[PATH_MAX + 32];
+    char path[PATH_MAX];
+} pending_report;
+
+static struct {
+    bool open, failed;
+    pending_report *items;
+    size_t count;
+} report_set;
+
+void gt_report_set_begin(void)
+{
+    report_set.open = true;
+    report_set.failed = false;
+    report_set.count = 0;
+}
+
+static int set_add(const char *path, const report_job *job)
+{
+    pending_report *grown = realloc(report_set.items, (report_set.count + 1) * sizeof *grown);
+    if (grown == NULL) {
+        report_set.failed = true;
+        errno = ENOMEM;
+        return -1;
+    }
+    report_set.items = grown;
+    pending_report *item = &report_set.items[report_set.count];
+    snprintf(item->path, sizeof item->path, "%s", path);
+    int status = gt_write_file_temporary(path, write_report_job, job, item->temporary, sizeof item->temporary);
+    if (status != 0)
+        report_set.failed = true;
+    else
+        report_set.count++;
+    return status;
+}
+
+int gt_report_set_commit(const char *who)
+{
+    int status = report_set.failed ? -1 : 0;
+    for (size_t i = 0; i < report_set.count; i++) {
+        pending_report *item = &report_set.items[i];
+        if (report_set.failed)
+            remove(item->temporary); /* one failed: every report stays as it was */
+        else if (gt_commit_file_temporary(item->temporary, item->path) != 0) {
+            fprintf(stderr, "%s: cannot put report '%s' in place: %s\n", who, item->path, strerror(errno));
+            status = -1;
+        }
+    }
+    if (report_set.failed && report_set.count > 0)
+        fprintf(stderr, "%s: no report replaced (the reports are written as a set: all new or all as they were)\n",
+                who);
+    free(report_set.items);
+    report_set.items = NULL;
+    report_set.count = 0;
+    report_set.open = report_set.failed = false;
+    return status;
+}
+
 int gt_write_report_file(const char *who, const char *format,
                          int (*writer)(FILE *, const struct gt_run *, const struct gt_report_info *),
                          const char *path, const struct gt_run *run, const struct gt_report_info *info)
@@ -146,10 +208,12 @@ int gt_write_report_file(const char *who, const char *format,
     char why[PATH_MAX + 64];
     if (gt_make_parent_dirs(path, why, sizeof why) != 0) {
         fprintf(stderr, "%s: cannot write %s report '%s': %s\n", who, format, path, why);
+        if (report_set.open)
+            report_set.failed = true; /* the set fails whole */
         return -1;
     }
     report_job job = {writer, run, info};
-    int status = gt_write_file_atomic(path, write_report_job, &job);
+    int status = report_set.open ? set_add(path, &job) : gt_write_file_atomic(path, write_report_job, &job);
     if (status == -1) {
         fprintf(stderr, "%s: cannot write %s report '%s': %s\n", who, format, path, strerror(errno));
         return -1;
@@ -191,6 +255,12 @@ int gt_report_specs_parse(char *value, gt_report_spec *specs, size_t *count, siz
             snprintf(err, err_len, "too many reports (at most %zu)", max);
             return -1;
         }
+        for (size_t i = 0; i < *count; i++)
+            if (strcmp(specs[i].path, colon + 1) == 0) {
+                snprintf(err, err_len, "two reports on one path: %s:%s and %s:%s (each report needs its own file)",
+                         specs[i].format, specs[i].path, item, colon + 1);
+                return -1;
+            }
         specs[(*count)++] = (gt_report_spec){item, colon + 1, writer};
     }
     return 0;

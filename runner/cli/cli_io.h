@@ -91,4 +91,12 @@ int gt_make_parent_dirs(const char *path, char *err, size_t err_len);
 int gt_write_report_file(const char *who, const char *format,
                          int (*writer)(FILE *, const struct gt_run *, const struct gt_report_info *),
                          const char *path, const struct gt_run *run, const struct gt_report_info *info);
+
+/* Between these two, gt_write_report_file writes each report to a
+ * temporary only (fsynced); the commit renames them all into place, or, if
+ * one could not be written, removes every temporary so that the old reports
+ * stay (a run's reports are all new or all old). Returns 0, or -1 after a
+ * message naming `who`. */
+void gt_report_set_begin(void);
+int gt_report_set_commit(const char *who);
 #endif

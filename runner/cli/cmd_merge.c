@@ -214,9 +214,12 @@ int gt_cmd_merge(int argc, char **argv)
     print_problems(run, &info);
 
     bool io_failed = false;
+    gt_report_set_begin(); /* all new or all old */
     for (size_t i = 0; i < state.output_count; i++)
         if (gt_write_report_file("gauntlet merge", state.outputs[i].format, state.outputs[i].writer, state.outputs[i].path, run, &info) != 0)
             io_failed = true;
+    if (gt_report_set_commit("gauntlet merge") != 0)
+        io_failed = true;
     fflush(stdout);
     if (!state.quiet)
         fputc('\n', human);

@@ -598,6 +598,24 @@ static int give_up(gt_corpus *corpus, char *command, gt_report_doc *baseline, ru
     return 2;
 }
 
+/* A failed smoke still writes the reports asked for, every case an error
+ * saying why, so CI finds a report whatever stopped the run. */
+static void smoke_failure_reports(gt_corpus *corpus, const run_options *options, const gt_report_info *info,
+                                  const char *why)
+{
+    if (options->report_count == 0)
+        return;
+    if (options->shard_count > 0)
+        gt_corpus_shard(corpus, options->shard_index, options->shard_count);
+    gt_run *run = gt_smoke_failed_run(corpus, options->target, why, options->profiles);
+    gt_report_set_begin();
+    for (size_t i = 0; run != NULL && i < options->report_count; i++)
+        gt_write_report_file("gauntlet run", options->reports[i].format, options->reports[i].writer,
+                             options->reports[i].path, run, info);
+    gt_report_set_commit("gauntlet run");
+    gt_run_free(run);
+}
+
 /* --list: the selected (and sharded) case ids on stdout, load problems on
  * stderr. Returns the exit code: 2 when a case file had problems. */
 static int list_cases(gt_corpus *corpus, const run_options *options)
@@ -713,8 +731,13 @@ int gt_cmd_run(int argc, char **argv)
         give_up(corpus, command, baseline, &options);
         return status;
     }
-    if (gt_smoke_wanted(options.target) && gt_smoke_run(options.target, stderr, stderr) != 0) {
+    if (options.timeout_ms > 0) /* the smoke obeys --timeout too */
+        gt_adapter_set_timeout_ms(options.timeout_ms);
+    char smoke_why[1024];
+    if (gt_smoke_wanted(options.target) &&
+        gt_smoke_run_why(options.target, stderr, stderr, smoke_why, sizeof smoke_why) != 0) {
         gt_print_load_problems(corpus);
+        smoke_failure_reports(corpus, &options, &info, smoke_why);
         return give_up(corpus, command, baseline, &options);
     }
     if (options.shard_count > 0)
@@ -785,9 +808,12 @@ int gt_cmd_run(int argc, char **argv)
     }
 
     bool io_failed = status != 0;
+    gt_report_set_begin(); /* the run's reports: all new or all old */
     for (size_t i = 0; i < options.report_count; i++)
         if (gt_write_report_file("gauntlet run", options.reports[i].format, options.reports[i].writer, options.reports[i].path, run, &info) != 0)
             io_failed = true;
+    if (gt_report_set_commit("gauntlet run") != 0)
+        io_failed = true;
     fflush(stdout);
     fflush(stderr);
     if (!options.quiet)

@@ -98,6 +98,15 @@ int gt_cmd_serve(int argc, char **argv)
         fprintf(stderr, "gauntlet serve: %s\n", err);
         return 2;
     }
+    /* The server's threads started with the stop signals blocked; while this
+     * thread loads the corpus (which may take a while) they end the process
+     * at once, as before any server existed, instead of waiting unseen. */
+    struct sigaction default_action;
+    memset(&default_action, 0, sizeof default_action);
+    default_action.sa_handler = SIG_DFL;
+    sigaction(SIGINT, &default_action, NULL);
+    sigaction(SIGTERM, &default_action, NULL);
+    pthread_sigmask(SIG_UNBLOCK, &stop, NULL);
     size_t loaded = 0;
     for (size_t i = 0; i < corpus_count; i++) {
         int n = gt_mock_load_corpus(server, corpora[i], err, sizeof err);
@@ -137,6 +146,7 @@ int gt_cmd_serve(int argc, char **argv)
         free(text);
         loaded++;
     }
+    pthread_sigmask(SIG_BLOCK, &stop, NULL); /* from here on a stop signal is a graceful stop */
     printf("%s\n", gt_mock_base_url(server));
     fflush(stdout);
     fprintf(stderr, "gauntlet serve: %zu scenarios; stop with Ctrl-C\n", loaded);

@@ -27,6 +27,15 @@
  * grows only to hold the longest line): few read(2) calls, lines handed out in
  * place without a copy, and still a bounded amount of memory. */
 #define GT_JSONL_READ_BUFFER (256u * 1024u)
+/* Longest `--jsonl` line: a JSON string literal of --max-bytes bytes, each
+ * escaped as \uXXXX, with its quotes (and a '\r'). A longer line is that
+ * line's syntax `too_large` rejection; reading it stops at the limit (the
+ * rest of the line is skipped, never buffered) and the run goes on. */
+static size_t jsonl_max_line(size_t max_bytes)
+{
+    size_t bytes = max_bytes ? max_bytes : GT_PARSE_DEFAULT_MAX_BYTES;
+    return bytes > (SIZE_MAX - 3) / 6 ? SIZE_MAX : bytes * 6 + 3;
+}
 
 typedef struct validate_args {
     const char *schema_path;
@@ -53,8 +62,11 @@ static void validate_usage(FILE *out)
             "  --dialect D      dialect when the schema has no $schema (draft4 ... draft2020-12)\n"
             "  --remotes DIR    local directory that stands in for http://localhost:1234/\n"
             GT_CLI_REF_HELP GT_CLI_NUL_HELP
+            "  --max-bytes N    size limit of one output in bytes, k/M/G suffixes allowed (default %u);\n"
+            "                   a --jsonl line over 6 x N + 3 bytes is that line's syntax too_large\n"
             "  --jsonl FILE     batch mode: print 'N valid, M invalid' and counts by gate and reason\n"
-            "exit: 0 valid, 1 invalid, 2 usage error, unreadable input or invalid schema\n");
+            "exit: 0 valid, 1 invalid, 2 usage error, unreadable input or invalid schema\n",
+            GT_PARSE_DEFAULT_MAX_BYTES);
 }
 
 static int parse_args(int argc, char **argv, validate_args *a)
@@ -70,7 +82,7 @@ static int parse_args(int argc, char **argv, validate_args *a)
         if (ref > 0 || gt_cli_nul_flag(arg, &a->parse.reject_nul))
             continue;
         bool takes_value = !strcmp(arg, "--schema") || !strcmp(arg, "--jsonl") || !strcmp(arg, "--remotes") ||
-                           !strcmp(arg, "--dialect");
+                           !strcmp(arg, "--dialect") || !strcmp(arg, "--max-bytes");
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
             validate_usage(stdout);
             return 0;
@@ -88,7 +100,12 @@ static int parse_args(int argc, char **argv, validate_args *a)
                 a->jsonl = value;
             else if (!strcmp(arg, "--remotes"))
                 a->remotes = value;
-            else if ((a->dialect = gt_schema_dialect_from_name(value)) < 0) {
+            else if (!strcmp(arg, "--max-bytes")) {
+                if (gt_parse_size(value, &a->parse.max_bytes) != 0 || a->parse.max_bytes == 0) {
+                    fprintf(stderr, "gauntlet validate: --max-bytes needs a positive size, not '%s'\n", value);
+                    return 2;
+                }
+            } else if ((a->dialect = gt_schema_dialect_from_name(value)) < 0) {
                 fprintf(stderr, "gauntlet validate: unknown dialect '%s'\n", value);
                 return 2;
             }
@@ -260,21 +277,37 @@ typedef struct line_reader {
     char *data;
     size_t cap, start, end; /* unread bytes are data[start..end) */
     bool eof;
+    size_t max;             /* longest line kept (jsonl_max_line) */
+    bool skipping;          /* inside a line over `max`: dropping bytes up to its '\n' */
 } line_reader;
 
 /* The next line without its '\n' (the last one may lack it): 1, with *line and
- * *len set (valid until the next call); 0 at the end; -1 on a read error or
- * out of memory (errno set). */
+ * *len set (valid until the next call); 2 for a line over r->max bytes (its
+ * bytes dropped while reading, memory stays at r->max); 0 at the end; -1 on a
+ * read error or out of memory (errno set). */
 static int next_line(line_reader *r, char **line, size_t *len)
 {
     for (;;) {
         char *from = r->data + r->start;
         char *nl = r->end > r->start ? memchr(from, '\n', r->end - r->start) : NULL;
+        if (r->skipping) {
+            if (nl != NULL || r->eof) {
+                r->skipping = false;
+                r->start = nl != NULL ? (size_t)(nl - r->data) + 1 : r->end;
+                *line = NULL, *len = 0;
+                return 2;
+            }
+            r->start = r->end = 0; /* drop what was read of the long line */
+        } else if (nl == NULL && r->end - r->start > r->max) {
+            r->skipping = true;
+            r->start = r->end = 0;
+            continue;
+        }
         if (nl != NULL || (r->eof && r->start < r->end)) {
             *line = from;
             *len = nl != NULL ? (size_t)(nl - from) : r->end - r->start;
             r->start = nl != NULL ? (size_t)(nl - r->data) + 1 : r->end;
-            return 1;
+            return *len > r->max ? 2 : 1; /* a long line that came in one read */
         }
         if (r->eof)
             return 0;
@@ -282,7 +315,7 @@ static int next_line(line_reader *r, char **line, size_t *len)
             memmove(r->data, from, r->end - r->start);
             r->end -= r->start, r->start = 0;
         }
-        if (r->cap - r->end < GT_JSONL_READ_BUFFER / 2) { /* a long line: room for it */
+        if (r->cap - r->end < GT_JSONL_READ_BUFFER / 2 && r->cap <= r->max) { /* a long line: room for it */
             size_t cap = r->cap ? r->cap * 2 : GT_JSONL_READ_BUFFER;
             char *grown = realloc(r->data, cap);
             if (grown == NULL) {
@@ -305,13 +338,14 @@ static int next_line(line_reader *r, char **line, size_t *len)
 static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse, const char *path)
 {
     bool use_stdin = strcmp(path, "-") == 0;
-    FILE *in = use_stdin ? stdin : fopen(path, "rb");
+    char err[512];
+    FILE *in = use_stdin ? stdin : gt_open_regular(path, NULL, err, sizeof err);
     if (in == NULL) {
-        fprintf(stderr, "gauntlet validate: %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "gauntlet validate: %s\n", err);
         return 2;
     }
     setvbuf(in, NULL, _IONBF, 0); /* next_line reads into its own buffer */
-    line_reader reader = {in, NULL, 0, 0, 0, false};
+    line_reader reader = {in, NULL, 0, 0, 0, false, jsonl_max_line(parse->max_bytes), false};
     char *line;
     size_t n;
     gt_jsonl_buffer buf = {0};
@@ -324,6 +358,13 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
     int got = 0;
     while (status == 0 && (got = next_line(&reader, &line, &n)) > 0) {
         line_no++;
+        if (got == 2) { /* over the limit: this line's rejection, the run goes on */
+            fprintf(stderr, "gauntlet validate: %s:%zu: line over the limit of %zu bytes (6 x --max-bytes + 3): "
+                            "syntax too_large, the line not kept\n", path, line_no, reader.max);
+            t.invalid++;
+            tally_add(&t, "syntax", "too_large");
+            continue;
+        }
         if (n == 0 || (n == 1 && line[0] == '\r'))
             continue;
         gt_arena_reset(arena);

@@ -272,6 +272,12 @@ gt_gen *gt_gen_cli_build(const char *who, const gt_gen_cli *cli)
         gt_gen_free(gen);
         return NULL;
     }
+    if (gt_gen_unsatisfiable(gen)) { /* every case would rest on an invalid base: write none */
+        fprintf(stderr, "%s: %s\n%s: no instance satisfies %s; nothing written\n", who, gt_gen_synthesis_note(gen), who,
+                cli->schema_path);
+        gt_gen_free(gen);
+        return NULL;
+    }
     if (gt_gen_synthesis_note(gen) != NULL)
         fprintf(stderr, "%s: %s\n", who, gt_gen_synthesis_note(gen));
     return gen;

@@ -15,12 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "gauntlet/util.h"
+#include "reap.h"
 #include "spawn.h"
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
@@ -57,6 +59,8 @@ typedef struct adapter {
     char unavailable[512]; /* non-empty: give up, say why for every case */
     unsigned long long seq;
     gt_arena *arena;
+    char token[48]; /* GT_ADAPTER_ID_ENV of the running adapter: marks everything it starts (reap.h) */
+    long long case_deadline; /* when the current case's --timeout runs out (restart, hello and check together) */
 } adapter;
 
 static long long now_ms(void)
@@ -132,6 +136,8 @@ static void stop_adapter(adapter *ad, char *how, size_t how_len)
         drain_stderr(ad);
     int status = 0;
     pid_t done = waitpid(ad->pid, &status, WNOHANG);
+    /* everything it started, even past setsid(), ends with it (reap.h) */
+    gt_reap_descendants(ad->pid, ad->token, done == 0);
     if (done == 0) {
         kill(-ad->pid, SIGKILL);
         kill(ad->pid, SIGKILL);
@@ -174,11 +180,15 @@ static int spawn_adapter(adapter *ad, char *err, size_t err_len)
         snprintf(err, err_len, "pipe: %s", strerror(errno));
         return -1;
     }
-    pid_t pid = fork();
+    gt_reaper_enable(); /* orphans of the adapter come back to us, not to init */
+    gt_reaper_token(ad->token, sizeof ad->token);
+    char **env = gt_reaper_env(ad->token);
+    pid_t pid = env ? fork() : -1;
     if (pid < 0) {
-        snprintf(err, err_len, "fork: %s", strerror(errno));
+        snprintf(err, err_len, "fork: %s", env ? strerror(errno) : "out of memory");
         close(in_pipe[0]), close(in_pipe[1]), close(out_pipe[0]), close(out_pipe[1]);
         close(err_pipe[0]), close(err_pipe[1]);
+        gt_reaper_env_free(env);
         return -1;
     }
     if (pid == 0) {
@@ -186,9 +196,11 @@ static int spawn_adapter(adapter *ad, char *err, size_t err_len)
         if (gt_child_stdio(in_pipe[0], out_pipe[1], err_pipe[1]) != 0)
             _exit(127);
         signal(SIGPIPE, SIG_DFL);
-        execl("/bin/sh", "sh", "-c", ad->command, (char *)NULL);
+        char *const argv[] = {"sh", "-c", ad->command, NULL};
+        execve("/bin/sh", argv, env);
         _exit(127);
     }
+    gt_reaper_env_free(env);
     setpgid(pid, pid);
     close(in_pipe[0]);
     close(out_pipe[1]);
@@ -266,7 +278,14 @@ static int read_line(adapter *ad, long long deadline, size_t *len)
         if (left <= 0)
             return READ_TIMEOUT;
         struct pollfd fds[2] = {{ad->from_child, POLLIN, 0}, {ad->child_err, POLLIN, 0}};
-        poll(fds, 2, (int)(left > 1000 ? 1000 : left));
+        if (poll(fds, 2, (int)(left > 1000 ? 1000 : left)) == 0 && ad->pid > 0) {
+            /* no EOF can come while the wrapper shell keeps its copy of the
+             * pipe: an adapter below it that closed its stdout is seen here */
+            struct stat pipe_info;
+            if (fstat(ad->from_child, &pipe_info) == 0 &&
+                gt_reap_pipe_left_to_root(ad->pid, (unsigned long)pipe_info.st_ino))
+                return READ_EOF;
+        }
         if (fds[1].revents & (POLLIN | POLLHUP))
             drain_stderr(ad);
     }
@@ -293,6 +312,8 @@ static void read_failure(adapter *ad, int status, const char *waiting_for, int t
          * (bounded) so the note says how the adapter ended, not "killed by
          * gauntlet" (a loaded machine widens that moment) */
         long long until = now_ms() + 2000;
+        if (ad->case_deadline > 0 && until > ad->case_deadline) /* within the case's --timeout, but a moment at least */
+            until = ad->case_deadline > now_ms() + 50 ? ad->case_deadline : now_ms() + 50;
         for (;;) {
             siginfo_t info = {0};
             if (waitid(P_PID, (id_t)ad->pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != 0 ||
@@ -315,8 +336,14 @@ static void read_failure(adapter *ad, int status, const char *waiting_for, int t
         break;
     case READ_NOMEM: snprintf(note, note_len, "out of memory reading the adapter's %s", waiting_for); break;
     default:
-        snprintf(note, note_len, "adapter %s before answering %s%s%s", how[0] ? how : "closed its stdout",
-                 waiting_for, pending ? " (it left a partial line without newline)" : "", tail);
+        /* stdout closed while the adapter still ran: say so, not how gauntlet ended it */
+        if (strcmp(how, "killed by gauntlet") == 0 || how[0] == '\0')
+            snprintf(note, note_len, "adapter closed its stdout before answering %s%s (then %s)%s", waiting_for,
+                     pending ? " (it left a partial line without newline)" : "",
+                     how[0] ? "killed by gauntlet" : "gone", tail);
+        else
+            snprintf(note, note_len, "adapter %s before answering %s%s%s", how, waiting_for,
+                     pending ? " (it left a partial line without newline)" : "", tail);
         break;
     }
 }
@@ -440,10 +467,12 @@ static const gt_value *parse_reply(adapter *ad, size_t len, gt_parse_error *perr
     return parse_reply_text(ad->arena, ad->line, len, ad->max_line, perr);
 }
 
-/* Start the adapter and do the hello handshake. 0, or -1 with `note`. */
-static int start_adapter(adapter *ad, char *note, size_t note_len)
+/* Start the adapter and do the hello handshake, by `deadline` (the case's
+ * --timeout: a restart is part of the case it runs for). 0, or -1 with `note`. */
+static int start_adapter(adapter *ad, long long deadline, char *note, size_t note_len)
 {
     char err[256];
+    int waited_ms = (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0); /* what the hello may take */
     if (spawn_adapter(ad, err, sizeof err) != 0) {
         snprintf(note, note_len, "cannot start adapter '%s': %s", ad->command, err);
         return -1;
@@ -451,15 +480,14 @@ static int start_adapter(adapter *ad, char *note, size_t note_len)
     char hello[160];
     int n = snprintf(hello, sizeof hello, "{\"cmd\":\"hello\",\"protocol\":%d,\"gauntlet_version\":\"%s\"}\n",
                      GT_ADAPTER_PROTOCOL, GAUNTLET_VERSION);
-    long long deadline = now_ms() + GT_ADAPTER_HELLO_TIMEOUT_MS;
     if (write_all(ad, hello, (size_t)n, deadline) != 0) {
-        read_failure(ad, READ_EOF, "hello", GT_ADAPTER_HELLO_TIMEOUT_MS, note, note_len);
+        read_failure(ad, now_ms() >= deadline ? READ_TIMEOUT : READ_EOF, "hello", waited_ms, note, note_len);
         return -1;
     }
     size_t len;
     int status = read_line(ad, deadline, &len);
     if (status != READ_LINE) {
-        read_failure(ad, status, "hello", GT_ADAPTER_HELLO_TIMEOUT_MS, note, note_len);
+        read_failure(ad, status, "hello", waited_ms, note, note_len);
         return -1;
     }
     gt_parse_error perr;
@@ -541,7 +569,7 @@ static int adapter_open(const char *arg, void **state, char *err, size_t err_len
     /* Start now so a broken command is reported once, up front, and the
      * implementation's name is known for the report header. */
     char note[1024];
-    if (start_adapter(ad, note, sizeof note) != 0) {
+    if (start_adapter(ad, now_ms() + ad->timeout_ms, note, sizeof note) != 0) {
         snprintf(err, err_len, "%s", note);
         gt_arena_free(ad->arena);
         free(ad->line);
@@ -618,13 +646,24 @@ static gt_gate_status status_from(const char *text)
     return GT_GATE_NOT_RUN;
 }
 
-static int int_member(const gt_value *object, const char *key)
+/* An accounting figure: absent or null is -1 (not given), an integer from 0
+ * through INT_MAX is taken; anything else (1e300, 1e23, -1, 1.5, "3") breaks
+ * the protocol, named, instead of silently becoming "not given". */
+static int figure_member(const gt_value *object, const char *key, int *out, char *why, size_t why_len)
 {
     const gt_value *value = gt_value_get(object, key, strlen(key));
-    return value != NULL && value->type == GT_NUMBER && gt_value_is_integer(value) && value->u.num.number >= 0 &&
-                   value->u.num.number <= INT_MAX
-               ? (int)value->u.num.number
-               : -1;
+    *out = -1;
+    if (value == NULL || value->type == GT_NULL)
+        return 0;
+    if (value->type == GT_NUMBER && gt_value_is_integer(value) && value->u.num.number >= 0 &&
+        value->u.num.number <= INT_MAX) {
+        *out = (int)value->u.num.number;
+        return 0;
+    }
+    char *text = gt_value_to_json(value, NULL);
+    snprintf(why, why_len, "accounting.%s is %.60s: not an integer from 0 through %d", key, text ? text : "?", INT_MAX);
+    free(text);
+    return -1;
 }
 
 /* Fill `observed` from a check response. 0, or -1 with `why` for a response
@@ -677,12 +716,14 @@ static int read_response(const gt_value *reply, gt_observed *observed, char *why
     const gt_value *accounting = gt_value_get(reply, "accounting", 10);
     if (accounting != NULL && accounting->type == GT_OBJECT) {
         observed->has_accounting = true;
-        observed->accounting.attempts_used = int_member(accounting, "attempts_used");
-        observed->accounting.attempts_limit = int_member(accounting, "attempts_limit");
-        observed->accounting.retracted = int_member(accounting, "retracted");
-        observed->accounting.enforce_messages = int_member(accounting, "enforce_messages");
-        observed->accounting.api_attempts = int_member(accounting, "api_attempts");
-        observed->accounting.model_calls = int_member(accounting, "model_calls");
+        gt_accounting *a = &observed->accounting;
+        if (figure_member(accounting, "attempts_used", &a->attempts_used, why, why_len) != 0 ||
+            figure_member(accounting, "attempts_limit", &a->attempts_limit, why, why_len) != 0 ||
+            figure_member(accounting, "retracted", &a->retracted, why, why_len) != 0 ||
+            figure_member(accounting, "enforce_messages", &a->enforce_messages, why, why_len) != 0 ||
+            figure_member(accounting, "api_attempts", &a->api_attempts, why, why_len) != 0 ||
+            figure_member(accounting, "model_calls", &a->model_calls, why, why_len) != 0)
+            return -1;
     }
     return 0;
 }
@@ -695,8 +736,11 @@ static int adapter_check(void *state, const gt_case_input *input, gt_observed *o
         snprintf(note, note_len, "%s", ad->unavailable);
         return GT_CHECK_ERROR;
     }
+    /* --timeout bounds the whole case: a restart, its hello and the check */
+    long long deadline = now_ms() + ad->timeout_ms;
+    ad->case_deadline = deadline;
     if (ad->pid <= 0) {
-        if (start_adapter(ad, note, note_len) != 0) {
+        if (start_adapter(ad, deadline, note, note_len) != 0) {
             if (++ad->failed_starts >= GT_ADAPTER_MAX_FAILED_STARTS)
                 snprintf(ad->unavailable, sizeof ad->unavailable,
                          "adapter unavailable after %d failed starts; last: %.400s", ad->failed_starts, note);
@@ -715,7 +759,6 @@ static int adapter_check(void *state, const gt_case_input *input, gt_observed *o
         snprintf(note, note_len, "out of memory building the request");
         return GT_CHECK_ERROR;
     }
-    long long deadline = now_ms() + ad->timeout_ms;
     int wrote = write_all(ad, request, strlen(request), deadline);
     free(request);
     if (wrote != 0) {

@@ -33,6 +33,7 @@
 
 #include "gauntlet/arena.h"
 #include "gauntlet/runner/mock.h"
+#include "reap.h"
 #include "spawn.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/runner/run.h"
@@ -112,6 +113,11 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
         snprintf(note, note_len, "pipe: %s", strerror(errno));
         return -1;
     }
+    /* everything the client starts is marked, and ends with it (reap.h) */
+    gt_reaper_enable();
+    char token[48], token_env[96];
+    gt_reaper_token(token, sizeof token);
+    snprintf(token_env, sizeof token_env, "%s=%s", GT_ADAPTER_ID_ENV, token);
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(note, note_len, "fork: %s", strerror(errno));
@@ -124,6 +130,7 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
             _exit(127);
         for (size_t i = 0; i < env_count; i++)
             putenv(env[i]);
+        putenv(token_env);
         signal(SIGPIPE, SIG_DFL);
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
@@ -183,11 +190,13 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
     close(err_pipe[0]);
     int status = 0;
     if (timed_out || buffer == NULL) {
+        gt_reap_descendants(pid, token, true);
         kill(-pid, SIGKILL);
         kill(pid, SIGKILL);
     }
     waitpid(pid, &status, 0);
     kill(-pid, SIGKILL); /* grandchildren the client left behind */
+    gt_reap_descendants(0, token, false); /* and those that left its group (setsid), now ours */
     if (buffer == NULL) {
         snprintf(note, note_len, "out of memory reading the client's output");
         return -1;

@@ -25,7 +25,9 @@ for line in sys.stdin:
             value = json.loads(raw.decode("utf-8", "surrogateescape"))
             reply = {"seq": request["seq"], "verdict": "accept", "output": value,
                      "message": "echo of %r\u0000\udc80" % (request.get("raw") or "")[:40],
-                     "accounting": {"attempts_used": 10 ** 30}}
+                     # an integer of any size where the protocol takes any JSON (accounting
+                     # figures must be 0..INT_MAX: a larger one is a protocol error)
+                     "trace": {"big": 10 ** 30}}
         except Exception as error:  # a rejection that quotes the input
             reply = {"seq": request["seq"], "verdict": "reject", "gate": "syntax",
                      "reason": "unexpected_character", "message": str(error) + "\u0000\ud800",

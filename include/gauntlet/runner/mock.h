@@ -26,13 +26,18 @@
  * scenario over. */
 #define GT_MOCK_MAX_SESSIONS 65536u
 /* Connections (slowloris): an idle connection (no byte either way) is closed
- * after GT_MOCK_CONNECTION_TIMEOUT_S; one client address may hold at most
- * GT_MOCK_MAX_CONNECTIONS_PER_IP at once and everyone together
- * GT_MOCK_MAX_CONNECTIONS (one thread each). A connection over a limit is
- * closed at accept, so idle half-open connections from one address cannot lock
- * other clients out. The timeout is above GT_MOCK_MAX_DELAY_MS so that a
- * scripted latency never trips it. */
+ * after GT_MOCK_CONNECTION_TIMEOUT_S, and a connection that has not sent a
+ * whole request head GT_MOCK_REQUEST_HEAD_TIMEOUT_MS after its accept (or
+ * after its last response) is closed however it trickles. One non-loopback
+ * client address may hold at most GT_MOCK_MAX_CONNECTIONS_PER_IP at once;
+ * loopback clients all share 127.0.0.1 / ::1, so they are not capped per
+ * address (one leaky local client would lock every other local client out);
+ * everyone together holds at most GT_MOCK_MAX_CONNECTIONS (one thread each).
+ * A connection over a limit is closed at accept. The idle timeout is above
+ * GT_MOCK_MAX_DELAY_MS so that a scripted latency never trips it (the head
+ * deadline never runs while a reply is being played). */
 #define GT_MOCK_CONNECTION_TIMEOUT_S 65u
+#define GT_MOCK_REQUEST_HEAD_TIMEOUT_MS 10000u
 #define GT_MOCK_MAX_CONNECTIONS_PER_IP 256u
 #define GT_MOCK_MAX_CONNECTIONS 2048u
 /* libmicrohttpd's memory pool per connection (request line, headers, read
@@ -45,6 +50,12 @@
  * typo never hangs a test run. */
 #define GT_MOCK_MAX_DELAY_MS 60000
 
+/* What one session may cost, whatever its scenario's size: sessions share
+ * their scenario's script (read-only, owned by the scenario table) and hold
+ * only a cursor, the tool ids to answer and their key (suite/test_bounds.c
+ * measures it). */
+#define GT_MOCK_MAX_SESSION_BYTES (256u * 1024u)
+
 typedef struct gt_mock_options {
     const char *host;          /* address to bind; NULL = "127.0.0.1" */
     unsigned port;             /* 0 = an ephemeral port */
@@ -55,6 +66,7 @@ typedef struct gt_mock_options {
     size_t journal_entries;    /* 0 = GT_MOCK_DEFAULT_JOURNAL_ENTRIES */
     bool quiet_journal_bodies; /* journal bodies only for scripted sessions (benchmarks) */
     size_t max_sessions;       /* 0 = GT_MOCK_MAX_SESSIONS */
+    unsigned head_timeout_ms;  /* 0 = GT_MOCK_REQUEST_HEAD_TIMEOUT_MS */
 } gt_mock_options;
 
 typedef struct gt_mock_server gt_mock_server;
