@@ -51,7 +51,8 @@ static const char page_style[] =
  * and a link to a folded group opens it. It only reads the page and sets
  * `hidden`, `open` and one textContent: it never builds markup, so no
  * string from a case can become an element or code through it. The CSP
- * allows exactly these bytes (script_src). ES5, so any browser runs it. */
+ * allows exactly these bytes (script_src). ES5, so any browser runs it; it
+ * holds no '<', so it can never end its own element or read as markup. */
 static const char filter_script[] =
     "(function () {\n"
     "  var d = document, box = d.getElementById('gt-filter'), list = d.getElementById('gt-cases');\n"
@@ -88,7 +89,7 @@ static const char filter_script[] =
     "    if (h.indexOf('#filter') === 0) {\n"
     "      h.slice(7).split('&').forEach(function (p) {\n"
     "        var i = p.indexOf('='), k = p.slice(0, i), v;\n"
-    "        if (i < 0 || !Object.prototype.hasOwnProperty.call(ctl, k)) return;\n"
+    "        if (i === -1 || !Object.prototype.hasOwnProperty.call(ctl, k)) return;\n"
     "        try { v = decodeURIComponent(p.slice(i + 1)); } catch (e) { return; }\n"
     "        ctl[k].value = v;\n"
     "      });\n"
