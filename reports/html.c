@@ -41,7 +41,8 @@ static const char page_style[] =
     "details>summary{cursor:pointer;font-weight:600;margin:.6em 0}"
     "section.case.o-pass{border-left-color:#8a6100}h3.group{font-size:1.2em;margin:1.4em 0 .4em}"
     ".cls{font-weight:600}ul.coverage{margin:.3em 0}.low{color:#8a6100;font-weight:600}[hidden]{display:none!important}"
-    "details.cases{margin:.2em 0 .2em .4em}details.cases>summary{margin:.3em 0}ul.index{margin:.3em 0;padding-left:1.2em}"
+    "details.cases{margin:.2em 0 .2em .4em}details.cases>summary{margin:.3em 0}"
+    "ul.index{margin:.3em 0;padding-left:1.2em}"
     "#gt-filter{background:#f6f6f6;border:1px solid #ddd;padding:.4em .6em;margin:.5em 0}"
     "#gt-filter label{margin-right:1em;white-space:nowrap}#gt-filter select{max-width:14em}#gt-f-shown{color:#555}";
 
@@ -606,8 +607,8 @@ static void case_section(FILE *out, const gt_case_result *result, size_t index)
     const gt_observed *observed = &result->observed;
     const char *outcome = gt_outcome_name(result->outcome);
     gt_class verdict_class = gt_case_result_class(result);
-    fprintf(out, "<section class=\"case o-%s\" id=\"case-%zu\" data-outcome=\"%s\" data-class=\"%s\" data-gate=\"", outcome,
-            index, outcome, gt_class_name(verdict_class));
+    fprintf(out, "<section class=\"case o-%s\" id=\"case-%zu\" data-outcome=\"%s\" data-class=\"%s\" data-gate=\"",
+            outcome, index, outcome, gt_class_name(verdict_class));
     text(out, kase->input.gate ? kase->input.gate : "");
     fputs("\" data-reason=\"", out);
     text(out, filter_reason(result));
@@ -858,21 +859,24 @@ static void case_lists(FILE *out, const gt_run *run, const gt_report_info *info,
         if (sizes[list] == 0)
             continue;
         gt_class group = gt_report_failure_groups[list];
-        fprintf(out, "<div class=\"klass\" id=\"g-%s\">\n<h3 class=\"group\"><span class=\"%s\">%s</span> (%zu): %s</h3>\n",
+        fprintf(out,
+                "<div class=\"klass\" id=\"g-%s\">\n<h3 class=\"group\"><span class=\"%s\">%s</span> (%zu): %s</h3>\n",
                 list_id(list), group == GT_CLASS_ERROR ? "error" : "fail", gt_class_name(group), sizes[list],
                 gt_report_class_meaning(group));
         list_groups(out, run, info, list, members[list]);
         fputs("</div>\n", out);
     }
     if (sizes[LIST_OTHER_PASS] > 0) {
-        fprintf(out, "<div class=\"klass\" id=\"g-%s\">\n<details class=\"cases\"><summary>%zu right verdict, other "
-                     "reason — a pass unless reasons is claimed</summary>\n",
+        fprintf(out,
+                "<div class=\"klass\" id=\"g-%s\">\n<details class=\"cases\"><summary>%zu right verdict, other "
+                "reason — a pass unless reasons is claimed</summary>\n",
                 list_id(LIST_OTHER_PASS), sizes[LIST_OTHER_PASS]);
         list_groups(out, run, info, LIST_OTHER_PASS, members[LIST_OTHER_PASS]);
         fputs("</details>\n</div>\n", out);
     }
     if (sizes[LIST_SKIP] > 0) {
-        fprintf(out, "<div class=\"klass\" id=\"g-%s\">\n<details class=\"cases\"><summary>%zu skipped case%s</summary>\n",
+        fprintf(out,
+                "<div class=\"klass\" id=\"g-%s\">\n<details class=\"cases\"><summary>%zu skipped case%s</summary>\n",
                 list_id(LIST_SKIP), sizes[LIST_SKIP], sizes[LIST_SKIP] == 1 ? "" : "s");
         list_groups(out, run, info, LIST_SKIP, members[LIST_SKIP]);
         fputs("</details>\n</div>\n", out);
@@ -886,8 +890,7 @@ int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info
     gt_run_count(run, counts);
     const gt_run_counts *total = &counts[GT_GATE_COUNT];
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n", out);
-    if (csp)
-    {
+    if (csp) {
         fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; ", out);
         script_src(out);
         fputs("; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n", out);

@@ -41,11 +41,12 @@
 #define P_BASE "<base href=\"javascript:document.body.append('GT'+'PWNED')//\"><meta http-equiv=refresh content=0>"
 /* Tries to take over the filter: end the data-* attribute and claim another
  * class, plant a second search box and case list, run a handler. */
-#define P_FILTER "\" data-class=\"unsafe\"><input id=\"gt-f-q\" autofocus onfocus=\"document.body.append('GT'+'PWNED')\">" \
-                 "<div id=\"gt-cases\">"
+#define P_FILTER                                                                                                       \
+    "\" data-class=\"unsafe\"><input id=\"gt-f-q\" autofocus onfocus=\"document.body.append('GT'+'PWNED')\">"          \
+    "<div id=\"gt-cases\">"
 #define P_BYTES "\x01\x1b[31m\xff\xfe\xe2\x80\xa8\xe2\x80\xa9\xef\xbb\xbf\xc0\xbc" "script\xc0\xbe"
 
-static const char *const payloads[] = {P_SCRIPT, P_CLOSE,   P_IMG,  P_SVG,   P_IFRAME,
+static const char *const payloads[] = {P_SCRIPT,  P_CLOSE,   P_IMG,  P_SVG,   P_IFRAME,
                                        P_DETAILS, P_COMMENT, P_BASE, P_BYTES, P_FILTER};
 #define PAYLOAD_COUNT (sizeof payloads / sizeof payloads[0])
 
@@ -91,8 +92,8 @@ static char *dump_dom_with(const char *browser, const char *page, const char *fr
         int null_fd = open("/dev/null", O_WRONLY);
         dup2(null_fd, 2);
         execl(browser, browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync", "--no-first-run", "--virtual-time-budget=3000",
-              user_data, "--dump-dom", url, (char *)NULL);
+              "--disable-component-update", "--disable-sync", "--no-first-run", "--virtual-time-budget=3000", user_data,
+              "--dump-dom", url, (char *)NULL);
         _exit(127);
     }
     int status = 0;
