@@ -1,22 +1,28 @@
-/* html.c — one self-contained HTML page: summary (profiles claimed and not,
- * not-applicable cases counted by profile, coverage per claimed profile,
- * counts per verdict class), certification, per-gate matrices, baseline
- * diff, attempt accounting and every case that did not pass, grouped by
- * verdict class (unsafe first), with expected vs observed, its errors, its
- * raw input (invisible bytes made visible) and its loop transcript; then the
- * other-reason passes apart and the skips, folded. Not-applicable cases
- * were never run and are counted, not listed.
+/* html.c — one self-contained HTML page. A one-screen summary first (the
+ * totals, profiles claimed and not, not-applicable cases counted by profile,
+ * coverage per claimed profile, counts per verdict class, a bar per gate);
+ * then every case that did not pass, grouped by verdict class (unsafe first)
+ * and within a class by gate, each group a <details> with its count, with
+ * expected vs observed, its errors, its raw input (invisible bytes made
+ * visible) and its loop transcript; then the other-reason passes and the
+ * skips, folded; then the per-gate tables, gate matrix, baseline diff,
+ * attempt accounting and certification. Not-applicable cases were never run
+ * and are counted, not listed.
  *
- * The corpus is full of <script> and injection text, so the page holds no
- * script at all, loads nothing (no network: styles are inline), forbids
- * everything else with a Content-Security-Policy, and writes every string it
- * did not produce itself through gt_report_html_text (report.c). The CSP is
- * a second wall, not the first: suite/test_html_browser.c renders the page
+ * The corpus is full of <script> and injection text, so the page loads
+ * nothing (no network: styles are inline), runs one script only, its own
+ * (filter_script below, allowed by its SHA-256 in the Content-Security-
+ * Policy, computed as the page is written), and writes every string it did
+ * not produce itself through gt_report_html_text (report.c). The CSP is a
+ * second wall, not the first: suite/test_html_browser.c renders the page
  * without it in headless Chromium and checks that no injected markup became
- * an element and no injected script ran. */
+ * an element and no injected script ran. With scripts off the page loses
+ * only the filter: the groups are <details>, the index is anchor links. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gauntlet/runner/report.h"
+#include "gauntlet/util.h"
 #include "report_util.h"
 
 static const char page_style[] =
@@ -34,7 +40,92 @@ static const char page_style[] =
     "td code.cmd{white-space:pre-wrap;word-break:break-all}svg.chart{display:block;margin:.6em 0;max-width:100%}"
     "details>summary{cursor:pointer;font-weight:600;margin:.6em 0}"
     "section.case.o-pass{border-left-color:#8a6100}h3.group{font-size:1.2em;margin:1.4em 0 .4em}"
-    ".cls{font-weight:600}ul.coverage{margin:.3em 0}.low{color:#8a6100;font-weight:600}";
+    ".cls{font-weight:600}ul.coverage{margin:.3em 0}.low{color:#8a6100;font-weight:600}[hidden]{display:none!important}"
+    "details.cases{margin:.2em 0 .2em .4em}details.cases>summary{margin:.3em 0}"
+    "ul.index{margin:.3em 0;padding-left:1.2em}"
+    "#gt-filter{background:#f6f6f6;border:1px solid #ddd;padding:.4em .6em;margin:.5em 0}"
+    "#gt-filter label{margin-right:1em;white-space:nowrap}#gt-filter select{max-width:14em}#gt-f-shown{color:#555}";
+
+/* The filter: shows the listed cases whose data-gate, data-outcome,
+ * data-class and data-reason equal the chosen values and whose text holds
+ * the typed one; a URL ending in #filter&class=unsafe&q=text presets it,
+ * and a link to a folded group opens it. It only reads the page and sets
+ * `hidden`, `open` and one textContent: it never builds markup, so no
+ * string from a case can become an element or code through it. The CSP
+ * allows exactly these bytes (script_src). ES5, so any browser runs it; it
+ * holds no '<', so it can never end its own element or read as markup. */
+static const char filter_script[] =
+    "(function () {\n"
+    "  var d = document, box = d.getElementById('gt-filter'), list = d.getElementById('gt-cases');\n"
+    "  if (!box || !list) return;\n"
+    "  var keys = ['gate', 'outcome', 'class', 'reason'], ctl = {};\n"
+    "  keys.concat('q').forEach(function (k) { ctl[k] = d.getElementById('gt-f-' + k); });\n"
+    "  var cases = [].slice.call(list.querySelectorAll('section.case'));\n"
+    "  var groups = [].slice.call(list.querySelectorAll('details.cases, div.klass'));\n"
+    "  var shown = d.getElementById('gt-f-shown');\n"
+    "  groups.forEach(function (g) { g.gtOpen = g.open; });\n"
+    "  function apply() {\n"
+    "    var q = ctl.q.value.trim().toLowerCase(), on = q !== '', n = 0;\n"
+    "    keys.forEach(function (k) { on = on || ctl[k].value !== ''; });\n"
+    "    cases.forEach(function (c) {\n"
+    "      var ok = keys.every(function (k) {\n"
+    "        return ctl[k].value === '' || c.getAttribute('data-' + k) === ctl[k].value;\n"
+    "      });\n"
+    "      if (ok && q !== '') {\n"
+    "        if (c.gtText === undefined) c.gtText = c.textContent.toLowerCase();\n"
+    "        ok = c.gtText.indexOf(q) >= 0;\n"
+    "      }\n"
+    "      c.hidden = !ok;\n"
+    "      n += ok ? 1 : 0;\n"
+    "    });\n"
+    "    groups.forEach(function (g) {\n"
+    "      var any = g.querySelector('section.case:not([hidden])') !== null;\n"
+    "      g.hidden = on && !any;\n"
+    "      if (g.tagName === 'DETAILS') g.open = on ? any : g.gtOpen;\n"
+    "    });\n"
+    "    shown.textContent = on ? n + ' of ' + cases.length + ' listed cases match' : cases.length + ' cases listed';\n"
+    "  }\n"
+    "  function fromHash() {\n"
+    "    var h = location.hash;\n"
+    "    if (h.indexOf('#filter') === 0) {\n"
+    "      h.slice(7).split('&').forEach(function (p) {\n"
+    "        var i = p.indexOf('='), k = p.slice(0, i), v;\n"
+    "        if (i === -1 || !Object.prototype.hasOwnProperty.call(ctl, k)) return;\n"
+    "        try { v = decodeURIComponent(p.slice(i + 1)); } catch (e) { return; }\n"
+    "        ctl[k].value = v;\n"
+    "      });\n"
+    "    } else if (h.length > 1) {\n"
+    "      for (var t = d.getElementById(h.slice(1)); t; t = t.parentElement)\n"
+    "        if (t.tagName === 'DETAILS') t.open = t.gtOpen = true;\n"
+    "    }\n"
+    "    apply();\n"
+    "  }\n"
+    "  keys.concat('q').forEach(function (k) {\n"
+    "    ctl[k].addEventListener('input', apply);\n"
+    "    ctl[k].addEventListener('change', apply);\n"
+    "  });\n"
+    "  window.addEventListener('hashchange', fromHash);\n"
+    "  box.hidden = false;\n"
+    "  fromHash();\n"
+    "})();\n";
+
+/* The CSP's script-src: 'sha256-<base64 of filter_script's digest>', or
+ * 'none' when out of memory (the page then works as with scripts off). */
+static void script_src(FILE *out)
+{
+    gt_sha256 sha;
+    unsigned char digest[GT_SHA256_SIZE];
+    gt_sha256_init(&sha);
+    gt_sha256_update(&sha, filter_script, sizeof filter_script - 1);
+    gt_sha256_digest(&sha, digest);
+    char *encoded = gt_base64_encode(digest, sizeof digest);
+    if (encoded == NULL) {
+        fputs("script-src 'none'", out);
+        return;
+    }
+    fprintf(out, "script-src 'sha256-%s'", encoded);
+    free(encoded);
+}
 
 /* Chart colours: the same as the text classes. */
 #define HTML_PASS_FILL "#2e8b3e"
@@ -124,7 +215,6 @@ static void outcome_matrix(FILE *out, const gt_run *run, const gt_run_counts cou
     static const char header[] = "<tr><th>%s</th><th>cases</th><th>pass</th><th>fail</th>"
                                  "<th>error</th><th>skip</th><th>pass rate</th></tr>\n";
     fputs("<h2>Per-gate results</h2>\n", out);
-    gate_bars(out, counts);
     fputs("<table>", out);
     fprintf(out, header, "gate");
     for (int gate = 0; gate <= GT_GATE_COUNT; gate++) {
@@ -503,14 +593,26 @@ static void code_list(FILE *out, const char *label, const char *const *items, si
     fputs("</dd>", out);
 }
 
+/* What the reason menu matches: a skip's note (why it was skipped), else the
+ * reason code the target gave. Never NULL. */
+static const char *filter_reason(const gt_case_result *result)
+{
+    const char *reason = result->outcome == GT_OUTCOME_SKIP ? result->note : result->observed.reason;
+    return reason ? reason : "";
+}
+
 static void case_section(FILE *out, const gt_case_result *result, size_t index)
 {
     const gt_case *kase = result->kase;
     const gt_observed *observed = &result->observed;
     const char *outcome = gt_outcome_name(result->outcome);
-    fprintf(out, "<section class=\"case o-%s\" id=\"case-%zu\">\n<h3><span class=\"%s\">%s</span> ", outcome, index,
-            outcome, outcome);
     gt_class verdict_class = gt_case_result_class(result);
+    fprintf(out, "<section class=\"case o-%s\" id=\"case-%zu\" data-outcome=\"%s\" data-class=\"%s\" data-gate=\"",
+            outcome, index, outcome, gt_class_name(verdict_class));
+    text(out, kase->input.gate ? kase->input.gate : "");
+    fputs("\" data-reason=\"", out);
+    text(out, filter_reason(result));
+    fprintf(out, "\">\n<h3><span class=\"%s\">%s</span> ", outcome, outcome);
     if (verdict_class != GT_CLASS_SKIP && verdict_class != GT_CLASS_ERROR && verdict_class != GT_CLASS_PASS)
         fprintf(out, "<span class=\"cls\">%s</span> ", gt_class_name(verdict_class));
     code(out, kase->input.id);
@@ -580,16 +682,219 @@ static void case_section(FILE *out, const gt_case_result *result, size_t index)
     fputs("</section>\n", out);
 }
 
+/* The lists of cases that are not plain passes, in page order: the failure
+ * groups (unsafe first), then the other-reason passes, then the skips. */
+enum { LIST_OTHER_PASS = GT_REPORT_FAILURE_GROUPS, LIST_SKIP, LIST_COUNT };
+/* Gate slots of a list: each gate, then GT_GATE_COUNT for a gate we do not know. */
+#define GATE_SLOTS (GT_GATE_COUNT + 1)
+
+static bool in_list(const gt_case_result *result, int list)
+{
+    if (list < GT_REPORT_FAILURE_GROUPS)
+        return gt_report_in_failure_group(result, gt_report_failure_groups[list]);
+    if (list == LIST_OTHER_PASS)
+        return gt_report_other_reason_pass(result);
+    return result->outcome == GT_OUTCOME_SKIP;
+}
+
+static bool listed(const gt_case_result *result)
+{
+    for (int list = 0; list < LIST_COUNT; list++)
+        if (in_list(result, list))
+            return true;
+    return false;
+}
+
+/* The part of a group's element id that names the list (ours, no escaping). */
+static const char *list_id(int list)
+{
+    if (list < GT_REPORT_FAILURE_GROUPS)
+        return gt_class_name(gt_report_failure_groups[list]);
+    return list == LIST_OTHER_PASS ? "other_reason_pass" : "skip";
+}
+
+static int gate_slot(const gt_case_result *result)
+{
+    int gate = gt_gate_from_name(result->kase->input.gate);
+    return gate < 0 ? GT_GATE_COUNT : gate;
+}
+
+static const char *slot_name(int slot)
+{
+    return slot == GT_GATE_COUNT ? "other" : gt_gate_name((gt_gate)slot);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* <option>s for the distinct non-empty values of `value_of` over the listed
+ * cases, sorted, at most GT_REPORT_HTML_MAX_OPTIONS (the rest counted). */
+static void value_options(FILE *out, const gt_run *run, const char *(*value_of)(const gt_case_result *))
+{
+    const char **values = malloc((run->count + 1) * sizeof *values);
+    if (values == NULL)
+        return;
+    size_t count = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        const char *value = listed(&run->results[i]) ? value_of(&run->results[i]) : NULL;
+        if (value != NULL && value[0] != '\0')
+            values[count++] = value;
+    }
+    qsort(values, count, sizeof *values, compare_strings);
+    size_t distinct = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (i > 0 && strcmp(values[i], values[i - 1]) == 0)
+            continue;
+        if (distinct++ >= GT_REPORT_HTML_MAX_OPTIONS)
+            continue;
+        fputs("<option value=\"", out);
+        text(out, values[i]);
+        fputs("\">", out);
+        text(out, values[i]);
+        fputs("</option>", out);
+    }
+    if (distinct > GT_REPORT_HTML_MAX_OPTIONS)
+        fprintf(out, "<option value=\"\" disabled>… %zu more (use the text filter)</option>",
+                distinct - GT_REPORT_HTML_MAX_OPTIONS);
+    free(values);
+}
+
+static const char *case_gate(const gt_case_result *result)
+{
+    return result->kase->input.gate;
+}
+
+/* The filter's controls, hidden until the script shows them (scripts off,
+ * the page has no dead controls). Values are matched, never interpreted. */
+static void filter_controls(FILE *out, const gt_run *run)
+{
+    fputs("<div id=\"gt-filter\" hidden>\n<label>gate <select id=\"gt-f-gate\"><option value=\"\">any</option>", out);
+    value_options(out, run, case_gate);
+    fputs("</select></label>\n<label>outcome <select id=\"gt-f-outcome\"><option value=\"\">any</option>", out);
+    static const gt_outcome outcomes[] = {GT_OUTCOME_FAIL, GT_OUTCOME_ERROR, GT_OUTCOME_SKIP, GT_OUTCOME_PASS};
+    for (size_t o = 0; o < sizeof outcomes / sizeof outcomes[0]; o++)
+        fprintf(out, "<option value=\"%s\">%s</option>", gt_outcome_name(outcomes[o]), gt_outcome_name(outcomes[o]));
+    fputs("</select></label>\n<label>class <select id=\"gt-f-class\"><option value=\"\">any</option>", out);
+    static const gt_class classes[] = {GT_CLASS_UNSAFE,       GT_CLASS_REFUSED_VALID, GT_CLASS_FIGURES,
+                                       GT_CLASS_OTHER_REASON, GT_CLASS_ERROR,         GT_CLASS_SKIP};
+    for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++)
+        fprintf(out, "<option value=\"%s\">%s</option>", gt_class_name(classes[c]), gt_class_name(classes[c]));
+    fputs("</select></label>\n<label>reason <select id=\"gt-f-reason\"><option value=\"\">any</option>", out);
+    value_options(out, run, filter_reason);
+    fputs("</select></label>\n<label>text <input id=\"gt-f-q\" type=\"search\" size=\"24\" "
+          "placeholder=\"id, note, message…\"></label>\n<span id=\"gt-f-shown\"></span>\n</div>\n",
+          out);
+}
+
+/* One <details> per gate of `list` with its count; open for unsafe. */
+static void list_groups(FILE *out, const gt_run *run, const gt_report_info *info, int list,
+                        const size_t members[GATE_SLOTS])
+{
+    for (int slot = 0; slot < GATE_SLOTS; slot++) {
+        if (members[slot] == 0)
+            continue;
+        fprintf(out, "<details class=\"cases\" id=\"g-%s-%s\"%s><summary>%s (%zu)</summary>\n", list_id(list),
+                slot_name(slot), list == 0 ? " open" : "", slot_name(slot), members[slot]);
+        for (size_t i = 0; i < run->count; i++)
+            if (in_list(&run->results[i], list) && gate_slot(&run->results[i]) == slot)
+                case_section(out, &run->results[i], gt_report_case_index(info, i));
+        fputs("</details>\n", out);
+    }
+}
+
+/* The index: one line per list, its count and a link to each gate group. */
+static void list_index(FILE *out, const size_t members[LIST_COUNT][GATE_SLOTS], const size_t sizes[LIST_COUNT])
+{
+    fputs("<ul class=\"index\">\n", out);
+    for (int list = 0; list < LIST_COUNT; list++) {
+        if (sizes[list] == 0)
+            continue;
+        const char *label = list < GT_REPORT_FAILURE_GROUPS ? gt_class_name(gt_report_failure_groups[list])
+                            : list == LIST_OTHER_PASS       ? "other-reason passes"
+                                                            : "skipped";
+        fprintf(out, "<li><a href=\"#g-%s\" class=\"%s\">%s</a> %zu:", list_id(list),
+                list < GT_REPORT_FAILURE_GROUPS ? (gt_report_failure_groups[list] == GT_CLASS_ERROR ? "error" : "fail")
+                                                : "n",
+                label, sizes[list]);
+        const char *separator = " ";
+        for (int slot = 0; slot < GATE_SLOTS; slot++) {
+            if (members[list][slot] == 0)
+                continue;
+            fprintf(out, "%s<a href=\"#g-%s-%s\">%s %zu</a>", separator, list_id(list), slot_name(slot),
+                    slot_name(slot), members[list][slot]);
+            separator = ", ";
+        }
+        fputs("</li>\n", out);
+    }
+    fputs("</ul>\n", out);
+}
+
+/* Every case that did not pass, right after the summary: the failure groups
+ * (unsafe open, the others folded per gate), then the other-reason passes
+ * and the skips folded, the index and the filter above them. */
+static void case_lists(FILE *out, const gt_run *run, const gt_report_info *info, const gt_run_counts *total)
+{
+    size_t members[LIST_COUNT][GATE_SLOTS] = {{0}}, sizes[LIST_COUNT] = {0};
+    for (size_t i = 0; i < run->count; i++)
+        for (int list = 0; list < LIST_COUNT; list++)
+            if (in_list(&run->results[i], list)) {
+                members[list][gate_slot(&run->results[i])]++;
+                sizes[list]++;
+            }
+    size_t not_passed = total->fail + total->error + total->skip;
+    fprintf(out, "<h2 id=\"not-passed\">Cases that did not pass (%zu)</h2>\n", not_passed);
+    if (not_passed == 0)
+        fputs("<p>Every case passed.</p>\n", out);
+    bool any = false;
+    for (int list = 0; list < LIST_COUNT; list++)
+        any = any || sizes[list] > 0;
+    if (!any)
+        return;
+    list_index(out, members, sizes);
+    filter_controls(out, run);
+    fputs("<div id=\"gt-cases\">\n", out);
+    for (int list = 0; list < GT_REPORT_FAILURE_GROUPS; list++) {
+        if (sizes[list] == 0)
+            continue;
+        gt_class group = gt_report_failure_groups[list];
+        fprintf(out,
+                "<div class=\"klass\" id=\"g-%s\">\n<h3 class=\"group\"><span class=\"%s\">%s</span> (%zu): %s</h3>\n",
+                list_id(list), group == GT_CLASS_ERROR ? "error" : "fail", gt_class_name(group), sizes[list],
+                gt_report_class_meaning(group));
+        list_groups(out, run, info, list, members[list]);
+        fputs("</div>\n", out);
+    }
+    if (sizes[LIST_OTHER_PASS] > 0) {
+        fprintf(out,
+                "<div class=\"klass\" id=\"g-%s\">\n<details class=\"cases\"><summary>%zu right verdict, other "
+                "reason — a pass unless reasons is claimed</summary>\n",
+                list_id(LIST_OTHER_PASS), sizes[LIST_OTHER_PASS]);
+        list_groups(out, run, info, LIST_OTHER_PASS, members[LIST_OTHER_PASS]);
+        fputs("</details>\n</div>\n", out);
+    }
+    if (sizes[LIST_SKIP] > 0) {
+        fprintf(out,
+                "<div class=\"klass\" id=\"g-%s\">\n<details class=\"cases\"><summary>%zu skipped case%s</summary>\n",
+                list_id(LIST_SKIP), sizes[LIST_SKIP], sizes[LIST_SKIP] == 1 ? "" : "s");
+        list_groups(out, run, info, LIST_SKIP, members[LIST_SKIP]);
+        fputs("</details>\n</div>\n", out);
+    }
+    fputs("</div>\n", out);
+}
+
 int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info, bool csp)
 {
     gt_run_counts counts[GT_GATE_COUNT + 1];
     gt_run_count(run, counts);
     const gt_run_counts *total = &counts[GT_GATE_COUNT];
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n", out);
-    if (csp)
-        fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-              "base-uri 'none'; form-action 'none'\">\n",
-              out);
+    if (csp) {
+        fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; ", out);
+        script_src(out);
+        fputs("; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n", out);
+    }
     fprintf(out, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>gauntlet: %zu "
                  "passed, %zu failed, %zu skipped</title>\n<style>%s</style>\n</head>\n<body>\n",
             total->pass, total->fail + total->error, total->skip, page_style);
@@ -600,50 +905,15 @@ int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info
     fputs(".</p>\n", out);
     summary_verdicts(out, run, info, total);
 
-    certification(out, run, info);
+    gate_bars(out, counts);
+
+    case_lists(out, run, info, total);
+
     outcome_matrix(out, run, counts);
     gate_matrix(out, run, counts);
     baseline(out, info ? info->baseline : NULL);
     accounting_table(out, run);
-
-    /* failures and errors first, each open, grouped by class (unsafe first);
-     * the other-reason passes and the skips after them, folded */
-    size_t not_passed = total->fail + total->error + total->skip;
-    fprintf(out, "<h2>Cases that did not pass (%zu)</h2>\n", not_passed);
-    if (not_passed == 0)
-        fputs("<p>Every case passed.</p>\n", out);
-    for (size_t g = 0; g < GT_REPORT_FAILURE_GROUPS; g++) {
-        gt_class group = gt_report_failure_groups[g];
-        size_t members = 0;
-        for (size_t i = 0; i < run->count; i++)
-            members += gt_report_in_failure_group(&run->results[i], group);
-        if (members == 0)
-            continue;
-        fprintf(out, "<h3 class=\"group\"><span class=\"%s\">%s</span> (%zu): %s</h3>\n",
-                group == GT_CLASS_ERROR ? "error" : "fail", gt_class_name(group), members,
-                gt_report_class_meaning(group));
-        for (size_t i = 0; i < run->count; i++)
-            if (gt_report_in_failure_group(&run->results[i], group))
-                case_section(out, &run->results[i], gt_report_case_index(info, i));
-    }
-    size_t other = 0;
-    for (size_t i = 0; i < run->count; i++)
-        other += gt_report_other_reason_pass(&run->results[i]);
-    if (other > 0) {
-        fprintf(out, "<details><summary>%zu right verdict, other reason — a pass unless reasons is claimed</summary>\n",
-                other);
-        for (size_t i = 0; i < run->count; i++)
-            if (gt_report_other_reason_pass(&run->results[i]))
-                case_section(out, &run->results[i], gt_report_case_index(info, i));
-        fputs("</details>\n", out);
-    }
-    if (total->skip > 0) {
-        fprintf(out, "<details><summary>%zu skipped case%s</summary>\n", total->skip, total->skip == 1 ? "" : "s");
-        for (size_t i = 0; i < run->count; i++)
-            if (run->results[i].outcome == GT_OUTCOME_SKIP)
-                case_section(out, &run->results[i], gt_report_case_index(info, i));
-        fputs("</details>\n", out);
-    }
+    certification(out, run, info);
 
     size_t problems = gt_report_problem_count(run, info);
     if (problems > 0) {
@@ -662,7 +932,7 @@ int gt_report_html_page(FILE *out, const gt_run *run, const gt_report_info *info
         }
         fputs("</table>\n", out);
     }
-    fputs("</body>\n</html>\n", out);
+    fprintf(out, "<script>%s</script>\n</body>\n</html>\n", filter_script);
     fflush(out);
     return ferror(out) ? -1 : 0;
 }

@@ -91,7 +91,9 @@ typedef struct gt_sha256 {
 } gt_sha256;
 void gt_sha256_init(gt_sha256 *sha);
 void gt_sha256_update(gt_sha256 *sha, const void *data, size_t len);
+#define GT_SHA256_SIZE 32 /* bytes of a digest */
 void gt_sha256_hex(gt_sha256 *sha, char hex[65]); /* finishes the hash */
+void gt_sha256_digest(gt_sha256 *sha, unsigned char digest[GT_SHA256_SIZE]); /* finishes the hash */
 
 /* The load problems a report lists: the corpus's when the run has one, else
  * info->problems (a merged run). */

@@ -8,7 +8,10 @@
  * The page is rendered without its Content-Security-Policy (so only the
  * escaping stands between the payloads and the browser) and with it; the
  * dumped DOM must hold no sentinel and no element the page does not write
- * itself. A control page with a real script and a real onerror handler
+ * itself. The page's own filter script runs (under the CSP, so its hash is
+ * right), filters by class and by a hostile reason and text preset from the
+ * URL, and no payload plants a second filter control or case list (P_FILTER).
+ * A control page with a real script and a real onerror handler
  * proves that this Chromium does run scripts, so "no sentinel" means
  * something. Skips with a line on stdout when Chromium is absent; set
  * GAUNTLET_REQUIRE_BROWSER=1 (make test-browser) to fail instead. */
@@ -36,10 +39,15 @@
 #define P_DETAILS "<details open ontoggle=document.body.append('GT'+'PWNED')>"
 #define P_COMMENT "<!--<script>document.body.append('GT'+'PWNED')</script>-->"
 #define P_BASE "<base href=\"javascript:document.body.append('GT'+'PWNED')//\"><meta http-equiv=refresh content=0>"
+/* Tries to take over the filter: end the data-* attribute and claim another
+ * class, plant a second search box and case list, run a handler. */
+#define P_FILTER                                                                                                       \
+    "\" data-class=\"unsafe\"><input id=\"gt-f-q\" autofocus onfocus=\"document.body.append('GT'+'PWNED')\">"          \
+    "<div id=\"gt-cases\">"
 #define P_BYTES "\x01\x1b[31m\xff\xfe\xe2\x80\xa8\xe2\x80\xa9\xef\xbb\xbf\xc0\xbc" "script\xc0\xbe"
 
-static const char *const payloads[] = {P_SCRIPT, P_CLOSE, P_IMG, P_SVG, P_IFRAME, P_DETAILS, P_COMMENT, P_BASE,
-                                       P_BYTES};
+static const char *const payloads[] = {P_SCRIPT,  P_CLOSE,   P_IMG,  P_SVG,   P_IFRAME,
+                                       P_DETAILS, P_COMMENT, P_BASE, P_BYTES, P_FILTER};
 #define PAYLOAD_COUNT (sizeof payloads / sizeof payloads[0])
 
 static const char *find_browser(void)
@@ -62,14 +70,17 @@ static const char *find_browser(void)
     return NULL;
 }
 
-/* Render `page` with --dump-dom; returns the DOM (malloc'd) or NULL. */
-static char *dump_dom(const char *browser, const char *page)
+/* Render `page` (file URL plus `fragment`, "" for none) with --dump-dom;
+ * returns the DOM (malloc'd). (Scripts off, --dump-dom dumps nothing: what
+ * such a browser shows, the filter hidden and the groups as <details>, is
+ * the page's own markup, checked by test_report.) */
+static char *dump_dom_with(const char *browser, const char *page, const char *fragment)
 {
     char profile[] = "/tmp/gt-chromium-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(profile));
-    char user_data[64], url[600];
+    char user_data[64], url[2048];
     snprintf(user_data, sizeof user_data, "--user-data-dir=%s", profile);
-    snprintf(url, sizeof url, "file://%s", page);
+    snprintf(url, sizeof url, "file://%s%s", page, fragment);
     char out_path[] = "/tmp/gt-chromium-dom-XXXXXX";
     int out_fd = mkstemp(out_path);
     ck_assert_int_ge(out_fd, 0);
@@ -81,8 +92,8 @@ static char *dump_dom(const char *browser, const char *page)
         int null_fd = open("/dev/null", O_WRONLY);
         dup2(null_fd, 2);
         execl(browser, browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync", "--no-first-run", "--virtual-time-budget=3000",
-              user_data, "--dump-dom", url, (char *)NULL);
+              "--disable-component-update", "--disable-sync", "--no-first-run", "--virtual-time-budget=3000", user_data,
+              "--dump-dom", url, (char *)NULL);
         _exit(127);
     }
     int status = 0;
@@ -111,6 +122,24 @@ static char *dump_dom(const char *browser, const char *page)
     return dom;
 }
 
+static char *dump_dom(const char *browser, const char *page)
+{
+    return dump_dom_with(browser, page, "");
+}
+
+/* `text` percent-encoded for a URL fragment (malloc'd). */
+static char *fragment_escape(const char *text)
+{
+    char *out = malloc(3 * strlen(text) + 1), *at = out;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '.')
+            *at++ = (char)*c;
+        else
+            at += sprintf(at, "%%%02X", *c);
+    *at = '\0';
+    return out;
+}
+
 static void write_page(const char *path, const char *text)
 {
     FILE *out = fopen(path, "w");
@@ -125,7 +154,8 @@ static void assert_only_own_elements(const char *dom)
     static const char *const own[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2",
                                       "h3", "p", "strong", "table", "tbody", "tr", "th", "td", "code", "span",
                                       "pre", "section", "dl", "dt", "dd", "br", "details", "summary", "svg", "rect",
-                                      "text", "ul", "li"};
+                                      "text", "ul", "li", "a", "div", "label", "select", "option", "input",
+                                      "script"};
     for (const char *at = strchr(dom, '<'); at != NULL; at = strchr(at + 1, '<')) {
         const char *name = at + 1 + (at[1] == '/');
         size_t len = strcspn(name, " >\n");
@@ -311,7 +341,7 @@ START_TEST(hostile_strings_stay_text_in_chromium)
     for (int pass = 0; pass < 2; pass++) {
         const char *path = pass == 0 ? bare : guarded;
         char *page = render_page(&h, pass == 1);
-        ck_assert_ptr_null(strstr(page, "<script"));
+        ck_assert_uint_eq(gt_test_count_of(page, "<script"), 1); /* the page's own filter */
         write_page(path, page);
         free(page);
         dom = dump_dom(browser, path);
@@ -323,11 +353,36 @@ START_TEST(hostile_strings_stay_text_in_chromium)
         ck_assert_ptr_nonnull(strstr(dom, "&lt;script&gt;document.body.setAttribute('data-x','GT'+'PWNED')"
                                           "&lt;/script&gt;"));
         ck_assert_ptr_nonnull(strstr(dom, "&lt;img src=x onerror=\"document.body.append('GT'+'PWNED')\"&gt;"));
-        ck_assert_ptr_nonnull(strstr(dom, "<title>gauntlet: 1 passed, 9 failed, 1 skipped</title>"));
+        ck_assert_ptr_nonnull(strstr(dom, "<title>gauntlet: 1 passed, 10 failed, 1 skipped</title>"));
         ck_assert_ptr_nonnull(strstr(dom, "right verdict, other reason"));
-        ck_assert_ptr_nonnull(strstr(dom, "<li class=\"low\">core: 9 of 11 required cases ran"));
+        ck_assert_ptr_nonnull(strstr(dom, "<li class=\"low\">core: 10 of 12 required cases ran"));
+        /* the script ran (with the CSP: its hash is right) and showed the filter;
+         * no payload planted a second control or case list */
+        ck_assert_ptr_nonnull(strstr(dom, "<div id=\"gt-filter\">"));
+        ck_assert_ptr_nonnull(strstr(dom, "<span id=\"gt-f-shown\">12 cases listed</span>"));
+        ck_assert_uint_eq(gt_test_count_of(dom, "<input id=\"gt-f-q\""), 1);
+        ck_assert_uint_eq(gt_test_count_of(dom, "<div id=\"gt-cases\""), 1);
         free(dom);
     }
+    /* the filter under the CSP: a class picks the one error (no case can
+     * claim another class); a hostile reason and hostile text, preset from
+     * the URL, match as values and run nothing */
+    dom = dump_dom_with(browser, guarded, "#filter&class=error");
+    ck_assert_msg(strstr(dom, "<span id=\"gt-f-shown\">1 of 12 listed cases match</span>") != NULL,
+                  "the class filter did not apply: %s", strstr(dom, "gt-f-shown"));
+    ck_assert_uint_eq(gt_test_count_of(dom, "<section class=\"case"), 12);
+    ck_assert_uint_eq(gt_test_count_of(dom, " hidden=\"\">\n<h3>"), 11); /* every other case hidden */
+    free(dom);
+    char *reason = fragment_escape(P_FILTER), *query = fragment_escape("<IMG src=x onerror"), fragment[1024];
+    snprintf(fragment, sizeof fragment, "#filter&reason=%s&q=%s", reason, query);
+    free(reason);
+    free(query);
+    dom = dump_dom_with(browser, guarded, fragment);
+    ck_assert_msg(strstr(dom, "<span id=\"gt-f-shown\">1 of 12 listed cases match</span>") != NULL,
+                  "the reason and text filter did not apply: %s", strstr(dom, "gt-f-shown"));
+    ck_assert_ptr_null(strstr(dom, SENTINEL));
+    assert_only_own_elements(dom);
+    free(dom);
     hostile_free(&h);
     char command[128];
     snprintf(command, sizeof command, "rm -rf '%s'", dir);
@@ -340,7 +395,8 @@ START_TEST(hostile_page_is_self_contained)
     hostile h;
     hostile_build(&h);
     char *page = render_page(&h, true);
-    ck_assert_ptr_null(strstr(page, "<script"));
+    ck_assert_uint_eq(gt_test_count_of(page, "<script"), 1); /* the page's own filter, allowed by its hash */
+    ck_assert_ptr_nonnull(strstr(page, "script-src 'sha256-"));
     ck_assert_ptr_null(strstr(page, "<img"));
     ck_assert_ptr_null(strstr(page, "<link"));
     ck_assert_ptr_null(strstr(page, "http://"));
@@ -357,7 +413,7 @@ static Suite *make_suite(void)
 {
     Suite *suite = suite_create("html_browser");
     TCase *browser = tcase_create("browser");
-    tcase_set_timeout(browser, 3 * BROWSER_TIMEOUT_S + 30);
+    tcase_set_timeout(browser, 6 * BROWSER_TIMEOUT_S + 30);
     tcase_add_test(browser, hostile_page_is_self_contained);
     tcase_add_test(browser, hostile_strings_stay_text_in_chromium);
     suite_add_tcase(suite, browser);

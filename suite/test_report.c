@@ -13,6 +13,7 @@
 
 #include "gauntlet/runner/report.h"
 #include "gt_test.h"
+#include "gauntlet/util.h"
 #include "reports/report_util.h"
 
 /* A nasty note: control bytes, an escape sequence, invalid UTF-8, markup. */
@@ -863,7 +864,8 @@ START_TEST(html_report_charts_and_order)
     ck_assert_ptr_nonnull(strstr(text, "<title>total: 1 passed</title>"));
     ck_assert_ptr_nonnull(strstr(text, "<title>total: 1 skipped</title>"));
     const char *failure = strstr(text, "structure.types.fail");
-    const char *skips = strstr(text, "<details><summary>1 skipped case</summary>");
+    const char *skips = strstr(text, "<div class=\"klass\" id=\"g-skip\">\n<details class=\"cases\"><summary>1 "
+                                     "skipped case</summary>");
     ck_assert_ptr_nonnull(failure);
     ck_assert_ptr_nonnull(skips);
     ck_assert(strstr(failure, "<section") < skips || strstr(text, "<section") < skips);
@@ -875,12 +877,42 @@ START_TEST(html_report_charts_and_order)
 }
 END_TEST
 
+/* The page's one script: exactly one <script> element, just before </body>,
+ * holding no '<' (so it cannot end itself early or read as markup), and the
+ * CSP allows exactly its bytes: script-src 'sha256-<base64 of its SHA-256>',
+ * computed here from the page, not taken from the writer. */
+static void assert_own_script(const char *text)
+{
+    const char *open = strstr(text, "<script>");
+    ck_assert_ptr_nonnull(open);
+    ck_assert_ptr_null(strstr(open + 1, "<script"));
+    const char *body = open + strlen("<script>"), *close = strstr(body, "</script>");
+    ck_assert_ptr_nonnull(close);
+    ck_assert_ptr_eq(strstr(text, "<script"), open);
+    ck_assert_msg(strncmp(close, "</script>\n</body>\n</html>\n", 26) == 0, "the script is not last in the body");
+    ck_assert_msg(memchr(body, '<', (size_t)(close - body)) == NULL, "the script holds a '<'");
+    gt_sha256 sha;
+    unsigned char digest[GT_SHA256_SIZE];
+    gt_sha256_init(&sha);
+    gt_sha256_update(&sha, body, (size_t)(close - body));
+    gt_sha256_digest(&sha, digest);
+    char *encoded = gt_base64_encode(digest, sizeof digest), csp[200];
+    snprintf(csp, sizeof csp,
+             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-%s'; "
+             "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n",
+             encoded);
+    free(encoded);
+    ck_assert_msg(strstr(text, csp) != NULL, "the CSP does not name the script's hash: want %s", csp);
+}
+
 /* Every '<' in the page opens one of the page's own elements. */
 static void assert_only_own_markup(const char *text)
 {
     static const char *const own[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3",
                                       "p", "strong", "table", "tr", "th", "td", "code", "span", "pre", "section",
-                                      "dl", "dt", "dd", "br", "details", "summary", "svg", "rect", "text", "ul", "li"};
+                                      "dl", "dt", "dd", "br", "details", "summary", "svg", "rect", "text", "ul", "li",
+                                      "a", "div", "label", "select", "option", "input", "script"};
+    assert_own_script(text);
     for (const char *at = strchr(text, '<'); at != NULL; at = strchr(at + 1, '<')) {
         const char *name = at + 1 + (at[1] == '/');
         size_t len = strcspn(name, " >");
@@ -912,7 +944,6 @@ START_TEST(html_report_escapes_everything)
     assert_clean_utf8(text, false);
     assert_only_own_markup(text);
     ck_assert_ptr_nonnull(strstr(text, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"));
-    ck_assert_ptr_null(strstr(text, "<script"));
     ck_assert_ptr_null(strstr(text, "http://"));
     ck_assert_ptr_null(strstr(text, "https://"));
     ck_assert_ptr_nonnull(strstr(text, "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"));
@@ -921,7 +952,7 @@ START_TEST(html_report_escapes_everything)
     ck_assert_ptr_nonnull(strstr(text, "<h2>Gate matrix</h2>"));
     ck_assert_ptr_nonnull(strstr(text, "<h2>Attempt accounting</h2>"));
     ck_assert_ptr_nonnull(strstr(text, "<h2>Baseline</h2>"));
-    ck_assert_ptr_nonnull(strstr(text, "<h2>Cases that did not pass (3)</h2>"));
+    ck_assert_ptr_nonnull(strstr(text, "<h2 id=\"not-passed\">Cases that did not pass (3)</h2>"));
     ck_assert_ptr_nonnull(strstr(text, "<h2>Corpus problems (1)</h2>"));
     ck_assert_ptr_nonnull(strstr(text, "<pre class=\"raw\">{}</pre>"));
     ck_assert_ptr_nonnull(strstr(text, "corpus/&lt;evil&gt;&amp;&quot;dir&quot;/r.cases.json"));
@@ -1319,7 +1350,6 @@ START_TEST(html_shows_classes_and_profiles)
     char *text = render(gt_report_html, run);
     assert_clean_utf8(text, false);
     assert_only_own_markup(text);
-    ck_assert_ptr_null(strstr(text, "<script"));
     ck_assert_ptr_null(strstr(text, "<b>"));
     ck_assert_ptr_nonnull(strstr(text, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"));
     const char *summary =
@@ -1344,22 +1374,93 @@ START_TEST(html_shows_classes_and_profiles)
     const char *unsafe =
         strstr(text, "<h3 class=\"group\"><span class=\"fail\">unsafe</span> (1): accepted what must be refused");
     const char *refused = strstr(text, "<h3 class=\"group\"><span class=\"fail\">refused_valid</span> (1): ");
-    const char *other = strstr(text, "<details><summary>1 right verdict, other reason \xe2\x80\x94 a pass unless "
-                                     "reasons is claimed</summary>\n<section class=\"case o-pass\" id=\"case-2\">\n"
+    const char *other = strstr(text, "<details class=\"cases\"><summary>1 right verdict, other reason \xe2\x80\x94 a "
+                                     "pass unless reasons is claimed</summary>\n<details class=\"cases\" "
+                                     "id=\"g-other_reason_pass-syntax\"><summary>syntax (1)</summary>\n"
+                                     "<section class=\"case o-pass\" id=\"case-2\" data-outcome=\"pass\" "
+                                     "data-class=\"other_reason\" data-gate=\"syntax\" "
+                                     "data-reason=\"unexpected_character\">\n"
                                      "<h3><span class=\"pass\">pass</span> <span class=\"cls\">other_reason</span> "
                                      "<code>syntax.eof.other</code></h3>");
-    const char *skips = strstr(text, "<details><summary>1 skipped case</summary>");
+    const char *skips = strstr(text, "<details class=\"cases\"><summary>1 skipped case</summary>");
     ck_assert(unsafe != NULL && refused != NULL && other != NULL && skips != NULL);
     ck_assert(unsafe < refused && refused < other && other < skips);
     ck_assert_ptr_nonnull(strstr(unsafe, "<span class=\"fail\">fail</span> <span class=\"cls\">unsafe</span> "
                                          "<code>syntax.dup.unsafe</code>"));
-    ck_assert_ptr_nonnull(strstr(text, "<h2>Cases that did not pass (3)</h2>"));
+    ck_assert_ptr_nonnull(strstr(text, "<h2 id=\"not-passed\">Cases that did not pass (3)</h2>"));
     ck_assert_ptr_nonnull(strstr(text, "(&lt;script&gt;alert(4)&lt;/script&gt; \\x01)"));
     ck_assert_ptr_nonnull(strstr(text, "bad &lt;/pre&gt;&lt;b&gt;x&lt;/b&gt;"));
     ck_assert_ptr_null(strstr(text, "not-applicable"));
     free(text);
     gt_run_free(run);
     gt_corpus_free(corpus);
+}
+END_TEST
+
+/* HTML order: the one-screen summary (headline, claim, coverage, classes,
+ * the gate bars), then at once the cases that did not pass, by class
+ * (unsafe first and open, the others folded) and within a class by gate,
+ * each group a <details> with its count, an index of links to the groups;
+ * then the other-reason passes and the skips folded; then the tables, the
+ * gate matrix and the certification. The filter's controls are hidden until
+ * the script shows them, and a reason or gate from a case is a matched
+ * value, escaped in its attribute and its menu entry, never markup. */
+START_TEST(html_failures_first_by_class_and_gate)
+{
+    for (int reasons = 0; reasons < 2; reasons++) {
+        gt_corpus *corpus;
+        gt_run *run = classes_run(&corpus, reasons);
+        gt_case_result *refused = &run->results[0], *error = &run->results[3];
+        free(refused->observed.reason);
+        refused->observed.reason = dup_text("type\" data-class=\"unsafe\"><select id=\"gt-f-class\">");
+        error->outcome = GT_OUTCOME_ERROR;
+        error->verdict_class = GT_CLASS_ERROR;
+        error->note = dup_text("adapter crashed </details></div><div id=\"gt-cases\">");
+        char *text = render(gt_report_html, run);
+        assert_only_own_markup(text);
+        const char *order[] = {
+            "<h1>gauntlet report</h1>",
+            "<p><strong>Verdicts</strong>",
+            "<svg class=\"chart\" role=\"img\" aria-label=\"pass, fail, error and skip per gate\"",
+            "<h2 id=\"not-passed\">Cases that did not pass (",
+            "<ul class=\"index\">\n<li><a href=\"#g-unsafe\" class=\"fail\">unsafe</a> 1: "
+            "<a href=\"#g-unsafe-syntax\">syntax 1</a></li>\n"
+            "<li><a href=\"#g-refused_valid\" class=\"fail\">refused_valid</a> 1: "
+            "<a href=\"#g-refused_valid-structure\">structure 1</a></li>\n",
+            "<div id=\"gt-filter\" hidden>\n<label>gate <select id=\"gt-f-gate\"><option value=\"\">any</option>",
+            "<div id=\"gt-cases\">\n<div class=\"klass\" id=\"g-unsafe\">\n<h3 class=\"group\"><span "
+            "class=\"fail\">unsafe</span> (1): ",
+            "<details class=\"cases\" id=\"g-unsafe-syntax\" open><summary>syntax (1)</summary>\n<section class=\"case "
+            "o-fail\"",
+            "<div class=\"klass\" id=\"g-refused_valid\">",
+            "<details class=\"cases\" id=\"g-refused_valid-structure\"><summary>structure (1)</summary>",
+            "data-reason=\"type&quot; data-class=&quot;unsafe&quot;&gt;&lt;select id=&quot;gt-f-class&quot;&gt;\">",
+            reasons ? "<div class=\"klass\" id=\"g-other_reason\">" : "<div class=\"klass\" id=\"g-error\">",
+            reasons ? "<div class=\"klass\" id=\"g-error\">" : "adapter crashed &lt;/details&gt;",
+            reasons ? "adapter crashed &lt;/details&gt;" : "<div class=\"klass\" id=\"g-other_reason_pass\">",
+            "<div class=\"klass\" id=\"g-skip\">\n<details class=\"cases\"><summary>1 skipped case</summary>",
+            "<h2>Per-gate results</h2>",
+            "<h2>Tiers</h2>",
+            "<h2>Gate matrix</h2>",
+            "<h2>Certification</h2>",
+            "<script>",
+        };
+        const char *at = text;
+        for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+            const char *next = strstr(at, order[i]);
+            ck_assert_msg(next != NULL, "%s: missing or out of order: %s", reasons ? "reasons" : "core", order[i]);
+            at = next;
+        }
+        ck_assert_ptr_nonnull(strstr(text, "<option value=\"type&quot; data-class=&quot;unsafe&quot;&gt;&lt;select "
+                                           "id=&quot;gt-f-class&quot;&gt;\">type&quot; data-class="));
+        ck_assert_ptr_nonnull(strstr(text, "<option value=\"no stream layer\">no stream layer</option>"));
+        ck_assert_uint_eq(gt_test_count_of(text, " open>"), 1); /* only unsafe is open */
+        ck_assert_uint_eq(gt_test_count_of(text, "id=\"gt-cases\""), 1);
+        ck_assert_uint_eq(gt_test_count_of(text, "id=\"gt-f-class\""), 1);
+        free(text);
+        gt_run_free(run);
+        gt_corpus_free(corpus);
+    }
 }
 END_TEST
 
@@ -1394,6 +1495,7 @@ static Suite *make_suite(void)
     tcase_add_test(writers, tap_shows_classes_and_profiles);
     tcase_add_test(writers, markdown_shows_classes_and_profiles);
     tcase_add_test(writers, html_shows_classes_and_profiles);
+    tcase_add_test(writers, html_failures_first_by_class_and_gate);
     suite_add_tcase(suite, writers);
     return suite;
 }

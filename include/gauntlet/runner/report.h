@@ -26,6 +26,9 @@
 #define GT_REPORT_MD_MAX_CASES 50
 /* HTML shows at most this many bytes of one raw input (the rest is counted). */
 #define GT_REPORT_HTML_MAX_INPUT 65536
+/* The HTML filter's gate and reason menus offer at most this many values
+ * (the text filter still finds the rest). */
+#define GT_REPORT_HTML_MAX_OPTIONS 200
 /* A JUnit failure body shows at most this many bytes of the raw input: a CI
  * page shows why at a glance, the HTML report has the rest. */
 #define GT_REPORT_JUNIT_MAX_INPUT 2048
