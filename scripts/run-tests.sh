@@ -1,9 +1,10 @@
 #!/bin/sh
 # Run every Check suite binary given as arguments, then the bundled corpus
 # against the reference and through the reference adapter, the layout check
-# (scripts/check-layout.py: includes, and calls in $BUILD's objects), the rule coverage (gauntlet rules), then the
-# JSON-Schema-Test-Suite floor; add the counts
-# up into the final "N passed, N failed" line. Exit non-zero on any failure.
+# (scripts/check-layout.py: includes, and calls in $BUILD's objects), the
+# rule coverage (gauntlet rules), then the JSON-Schema-Test-Suite floor; add
+# the counts up into the final "N passed, N failed" line. Exit non-zero on
+# any failure.
 GAUNTLET=${GAUNTLET:-build/gauntlet}
 BUILD=${BUILD:-build}
 passed=0; failed=0; skipped=0; status=0
