@@ -23,7 +23,7 @@ CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -I. -I$(BUILD)/gen $(shell pkg-config --cflags $(PKGS)) -pthread
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) $(UNISTRING) -lm -pthread
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
-# The gauntlet binary links neither libcurl nor libmicrohttpd: runner/cli/lazy_net.c
+# The gauntlet binary links neither libcurl nor libmicrohttpd: platform/lazy_net.c
 # dlopens them on the first HTTP call, so one-shot commands skip loading their
 # dependency trees (bench/startup.sh). The sonames come from the -dev packages.
 NET_PKGS := libcurl libmicrohttpd
@@ -50,8 +50,10 @@ endif
 LIB_SRC  := $(sort $(wildcard reference/*.c))
 # Generated sources (embedded metaschemas, ...) are compiled into libgauntlet.
 GEN_SRC  :=
-# Everything the CLI needs besides libgauntlet: runner, reports, mock server.
-APP_SRC  := $(sort $(wildcard runner/*.c runner/targets/*.c) $(filter-out runner/cli/main.c runner/cli/lazy_net.c,$(wildcard runner/cli/*.c)) $(wildcard reports/*.c) $(wildcard mocks/*.c))
+# Everything the CLI needs besides libgauntlet: runner (engine, explorer, targets, CLI), reports, mock server.
+APP_SRC  := $(sort $(wildcard runner/*.c runner/explore/*.c runner/targets/*.c) $(filter-out runner/cli/main.c,$(wildcard runner/cli/*.c)) $(wildcard reports/*.c) $(wildcard mocks/*.c))
+# The platform room (platform/lazy_net.c): linked into the gauntlet binary only.
+PLATFORM_SRC := $(sort $(wildcard platform/*.c))
 TEST_SRC := $(sort $(wildcard suite/test_*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 ADAPTER_SRC := $(sort $(wildcard adapters/*/main.c))
@@ -68,6 +70,7 @@ SHARED_LIB := $(BUILD)/dist/libgauntlet.so.$(VERSION)
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(GEN_SRC:%.c=%.o)
 APP_OBJ  := $(APP_SRC:%.c=$(BUILD)/%.o)
+PLATFORM_OBJ := $(PLATFORM_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:suite/%.c=$(BUILD)/suite/%)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 LIBGT    := $(BUILD)/libgauntlet.a
@@ -104,9 +107,9 @@ $(SHARED_LIB): $(LIB_OBJ) $(APP_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libgauntlet.so.$(SOVERSION) -Wl,-z,defs $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/runner/cli/lazy_net.o: CFLAGS += $(LAZY_NET_DEFS)
+$(BUILD)/platform/lazy_net.o: CFLAGS += $(LAZY_NET_DEFS)
 
-$(GAUNTLET): $(BUILD)/runner/cli/main.o $(BUILD)/runner/cli/lazy_net.o $(LIBAPP) $(LIBGT)
+$(GAUNTLET): $(BUILD)/runner/cli/main.o $(PLATFORM_OBJ) $(LIBAPP) $(LIBGT)
 	$(CC) $(LDFLAGS) -o $@ $^ $(GAUNTLET_LDLIBS)
 
 $(BUILD)/adapters/gauntlet-adapter-%: adapters/%/main.c $(LIBAPP) $(LIBGT)
@@ -152,7 +155,7 @@ sanitize:
 coverage:
 	$(MAKE) BUILD=build/coverage COV=1 test
 	@mkdir -p build/coverage/html
-	gcovr --root . --object-directory build/coverage --filter reference/ --filter runner/ --filter reports/ --filter mocks/ \
+	gcovr --root . --object-directory build/coverage --filter reference/ --filter runner/ --filter reports/ --filter mocks/ --filter platform/ \
 	    --html-details build/coverage/html/index.html --print-summary
 
 ## bench: throughput ratios against named peers, in one run (see bench/README.md)
@@ -167,7 +170,7 @@ bench-run: $(GAUNTLET) $(ADAPTER_BIN) $(BENCH_BIN)
 
 ## format: clang-format every C source and header
 format:
-	clang-format -i $(wildcard include/gauntlet/*.h include/gauntlet/runner/*.h reference/*.[ch] runner/*.[ch] runner/*/*.[ch] reports/*.[ch] mocks/*.[ch] suite/*.[ch] bench/*.[ch] fuzz/*.[ch])
+	clang-format -i $(wildcard include/gauntlet/*.h include/gauntlet/runner/*.h reference/*.[ch] runner/*.[ch] runner/*/*.[ch] reports/*.[ch] mocks/*.[ch] platform/*.[ch] suite/*.[ch] bench/*.[ch] fuzz/*.[ch])
 
 ## deps: install the Debian packages gauntlet needs (only the missing ones)
 deps:

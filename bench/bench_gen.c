@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "gauntlet/util.h"
-#include "runner/gen.h"
+#include "runner/explore/gen.h"
 
 #define BENCH_GEN_ROUNDS 5
 #define BENCH_GEN_FLOOR 10000.0

@@ -1,11 +1,14 @@
-/* report.c — writer lookup and the escaping every writer shares.
+/* report.c — the escaping every writer shares (and their load-problem and
+ * case-index helpers, report_util.h).
  *
  * The strings a report carries (ids, notes, messages from targets, file
  * names, raw inputs) are not trusted to be printable, valid UTF-8 or free of
  * markup, so escaping lives here once — JSON, XML, terminal, HTML, Markdown
  * code spans, visible raw bytes, base64 — and each format's rules are
  * written down above its function in report_util.h. Not for: formatting a
- * run (console.c, json.c, junit.c, tap.c, html.c, markdown.c). */
+ * run (console.c, json.c, junit.c, tap.c, html.c, markdown.c) or finding a
+ * writer by name (writers.c): the writers call this file, never the
+ * other way round. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -415,27 +418,4 @@ size_t gt_report_case_index(const gt_report_info *info, size_t index)
     if (info == NULL || info->shard_count == 0 || info->shard_index == 0)
         return index;
     return index * info->shard_count + info->shard_index - 1;
-}
-
-static int console_plain(FILE *out, const gt_run *run, const gt_report_info *info)
-{
-    return gt_report_console(out, run, info, false);
-}
-
-gt_report_writer gt_report_writer_for(const char *format)
-{
-    static const struct {
-        const char *name;
-        gt_report_writer writer;
-    } writers[] = {
-        {"console", console_plain}, {"json", gt_report_json},     {"junit", gt_report_junit},
-        {"tap", gt_report_tap},     {"html", gt_report_html},     {"md", gt_report_markdown},
-        {"markdown", gt_report_markdown}, {"badge", gt_report_badge}, {"svg", gt_report_badge_svg},
-    };
-    if (format == NULL)
-        return NULL;
-    for (size_t i = 0; i < sizeof writers / sizeof writers[0]; i++)
-        if (strcmp(format, writers[i].name) == 0)
-            return writers[i].writer;
-    return NULL;
 }

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Run every Check suite binary given as arguments, then the bundled corpus
 # against the reference and through the reference adapter, the layout check
-# (scripts/check-layout.py), the rule coverage (gauntlet rules), then the
-# JSON-Schema-Test-Suite floor; add the counts
-# up into the final "N passed, N failed" line. Exit non-zero on any failure.
+# (scripts/check-layout.py: includes, and calls in $BUILD's objects), the
+# rule coverage (gauntlet rules), then the JSON-Schema-Test-Suite floor; add
+# the counts up into the final "N passed, N failed" line. Exit non-zero on
+# any failure.
 GAUNTLET=${GAUNTLET:-build/gauntlet}
 BUILD=${BUILD:-build}
 passed=0; failed=0; skipped=0; status=0
@@ -92,12 +93,13 @@ corpus_run "reference adapter" --target "adapter:$GAUNTLET_ADAPTER_REFERENCE" \
 SKIP_REASON='needs a client-internal event .* that a black-box client cannot be driven into over HTTP$' corpus_run "reference client over HTTP, black box" corpus/loop corpus/stream \
     --target "http:adapters/http-reference-client/run.sh" --profile all -j2
 
-# The include graph against the room table of docs/architecture.md (arrows
-# one way, every C file in a room), and the check's own proof that it fails
-# on planted violations: two checks.
+# The include graph and the call graph (nm over this build's objects, which
+# exist by now) against the room table of docs/architecture.md (arrows one
+# way, every C file in a room), and the check's own proof that it fails on
+# planted violations: two checks.
 for args in "" "--self-test"; do
-    echo "== check-layout $args"
-    python3 scripts/check-layout.py $args >"$log" 2>&1; rc=$?
+    echo "== check-layout $args --build $BUILD"
+    python3 scripts/check-layout.py $args --build "$BUILD" >"$log" 2>&1; rc=$?
     cat "$log"
     if [ "$rc" -eq 0 ]; then
         passed=$((passed + 1))

@@ -13,8 +13,8 @@
 #include "gt_test.h"
 #include "runner/cli/cli.h"
 #include "runner/cli/commands.h"
-#include "runner/gen.h"
-#include "runner/shrink.h"
+#include "runner/explore/gen.h"
+#include "runner/explore/shrink.h"
 
 #define OUT_LEN (1 << 16)
 

@@ -1,6 +1,6 @@
 /* test_process.c — what the gauntlet binary costs as a whole process: which
  * shared libraries it loads (libcurl and libmicrohttpd only on first HTTP
- * use, runner/cli/lazy_net.c) and how much memory `validate --jsonl` needs
+ * use, platform/lazy_net.c) and how much memory `validate --jsonl` needs
  * (bounded by the longest line, not the file). None of these is timed. */
 #include <fcntl.h>
 #include <sys/resource.h>

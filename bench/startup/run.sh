@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh — one-shot start-up: what the dynamic loader maps for the gauntlet
-# binary (libcurl and libmicrohttpd must not be among them: runner/cli/lazy_net.c
+# binary (libcurl and libmicrohttpd must not be among them: platform/lazy_net.c
 # loads them on first HTTP use), and one `gauntlet validate` of one document
 # against node + ajv doing the same (require, compile, validate). Each side:
 # the median of ROUNDS interleaved rounds of RUNS runs, ms per run. Goal: >= 20x

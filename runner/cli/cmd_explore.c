@@ -23,8 +23,8 @@
 #include "commands.h"
 #include "gen_cli.h"
 #include "reports/report_util.h"
-#include "runner/gen.h"
-#include "runner/shrink.h"
+#include "runner/explore/gen.h"
+#include "runner/explore/shrink.h"
 
 #define EXPLORE_DEFAULT_BUDGET 5000
 #define EXPLORE_MAX_MARKS 20 /* non-ASCII code points listed under the shrunk input */

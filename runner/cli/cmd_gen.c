@@ -26,7 +26,7 @@
 #include "commands.h"
 #include "gauntlet/runner/corpus.h"
 #include "gen_cli.h"
-#include "runner/gen.h"
+#include "runner/explore/gen.h"
 
 static void gen_usage(FILE *out)
 {

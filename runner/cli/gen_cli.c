@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "gauntlet/runner/corpus.h"
 #include "gauntlet/schema.h"
-#include "runner/gen_json.h"
+#include "runner/explore/gen_json.h"
 
 bool gt_gen_cli_count(const char *text, size_t *out)
 {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "cli_io.h"
-#include "runner/gen.h"
+#include "runner/explore/gen.h"
 
 #define GT_GEN_CLI_MAX_SAMPLES 64
 

@@ -1,6 +1,8 @@
-/* gen_impl.h — what the generator's files share (gen.c: candidates, bases,
- * caps, combinations; gen_ops.c: the operators; gen_write.c: the corpus
- * folder and the report). Not a public API: gen.h is. */
+/* gen_impl.h — what the generator's files share (gen_candidate.c: adding and
+ * checking a candidate; gen.c: bases, caps, combinations; gen_ops.c: the
+ * operators; gen_write.c: the corpus folder and the report). The calls run
+ * one way: gen.c -> gen_ops.c -> gen_candidate.c, and gen.c, gen_write.c ->
+ * gen_candidate.c. Not a public API: gen.h is. */
 #ifndef GT_GEN_IMPL_H
 #define GT_GEN_IMPL_H
 
@@ -77,6 +79,8 @@ char *gen_format_text(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 gt_gen_case *gen_add_candidate(gt_gen *gen, const char *family, const char *gate, const char *ops, const char *path,
                                char *raw, size_t raw_len, char *script, const char *const *rules, gt_verdict verdict,
                                const char *want_gate, const char *want_reason, char *what, bool dedupe);
+/* Free what a candidate owns (not the candidate itself: it lives in gen->cases). */
+void gen_case_free(gt_gen_case *kase);
 
 /* Every location of `value` (root first, then members and elements in
  * order) with the schema that applies there. */
