@@ -90,6 +90,9 @@ int gt_profiles_parse(const char *list, unsigned *mask, char *err, size_t err_le
             snprintf(err, err_len, "unknown profile '%.*s' (known profiles: %s, or all)", (int)(len > 64 ? 64 : len),
                      at, GT_PROFILE_NAMES);
             return -1;
+        } else if (*mask & (1u << profile)) {
+            snprintf(err, err_len, "profile '%s' is named twice in '%s'", profiles[profile].name, list);
+            return -1;
         } else
             *mask |= 1u << profile;
         if (end == NULL)

@@ -806,6 +806,12 @@ static void mark_not_run(gt_run *run, const gt_corpus *corpus)
         if (result->kase != NULL)
             continue;
         result->kase = gt_corpus_case(corpus, i);
+        if (!(result->kase->profiles & run->profiles)) {
+            /* not applicable whether or not the run stopped early */
+            result->outcome = GT_OUTCOME_NOT_APPLICABLE;
+            result->verdict_class = GT_CLASS_NOT_APPLICABLE;
+            continue;
+        }
         result->outcome = GT_OUTCOME_SKIP;
         result->verdict_class = GT_CLASS_SKIP;
         result->note = strdup(GT_RUN_NOT_RUN_NOTE);

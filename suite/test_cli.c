@@ -329,7 +329,9 @@ START_TEST(run_options_max_fail_in_the_library)
             not_run++;
         }
     }
-    ck_assert_uint_eq(not_run + counts[GT_GATE_COUNT].pass + 2, run->count);
+    /* the adapter claims core: the optional syntax cases are not applicable, stopped early or not */
+    ck_assert_uint_gt(counts[GT_GATE_COUNT].not_applicable, 0);
+    ck_assert_uint_eq(not_run + counts[GT_GATE_COUNT].pass + 2 + counts[GT_GATE_COUNT].not_applicable, run->count);
     gt_run_free(run);
     gt_corpus_free(corpus);
 }

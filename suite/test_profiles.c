@@ -67,6 +67,8 @@ START_TEST(profile_lists_parse_and_format)
     ck_assert_int_eq(gt_profiles_parse("core,,reasons", &mask, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "empty profile name"));
     ck_assert_int_eq(gt_profiles_parse("", &mask, err, sizeof err), -1);
+    ck_assert_int_eq(gt_profiles_parse("core,reasons,core", &mask, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "profile 'core' is named twice"));
     for (int p = 0; p < GT_PROFILE_COUNT; p++) {
         const char *name = gt_profile_name((gt_profile)p);
         ck_assert_int_eq(gt_profile_from_name(name, strlen(name)), p);
@@ -490,6 +492,59 @@ START_TEST(not_applicable_cases_are_not_run_for_a_baseline)
 }
 END_TEST
 
+/* An adapter whose hello is `hello` (Python literal) and that accepts everything. */
+static const char *hello_adapter(const char *name, const char *hello)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "import json, sys\n"
+             "for line in sys.stdin:\n"
+             "    req = json.loads(line)\n"
+             "    if req['cmd'] == 'hello':\n"
+             "        out = %s\n"
+             "    elif req['cmd'] == 'check':\n"
+             "        out = {'seq': req['seq'], 'verdict': 'accept'}\n"
+             "    else:\n"
+             "        break\n"
+             "    print(json.dumps(out), flush=True)\n",
+             hello);
+    static char command[512];
+    snprintf(command, sizeof command, "adapter:python3 %s", write_in_dir(name, text));
+    return command;
+}
+
+/* Green by accident is impossible: a capability that is no gate, none at
+ * all, or a run whose applicable cases were all skipped; and -x does not
+ * turn a not-applicable case into a skip. */
+START_TEST(nothing_judged_is_never_green)
+{
+    static char out[1 << 16];
+    const char *cases = mixed_corpus();
+    char *typo[] = {"run", (char *)cases, "--target",
+                    (char *)hello_adapter("typo.py", "{'protocol': 1, 'implementation': {'name': 't'}, "
+                                                     "'capabilities': ['sintax']}"),
+                    NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, typo, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "\"capabilities\"[0] is 'sintax', not a gate (known: syntax, structure"), "%s", out);
+    char *empty[] = {"run", (char *)cases, "--target",
+                     (char *)hello_adapter("empty.py", "{'protocol': 1, 'implementation': {'name': 't'}, "
+                                                       "'capabilities': []}"),
+                     NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, empty, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "\"capabilities\" is empty"), "%s", out);
+    const char *loop_only = hello_adapter("loop.py", "{'protocol': 1, 'implementation': {'name': 't'}, "
+                                                     "'capabilities': ['loop']}");
+    char *skipped[] = {"run", (char *)cases, "--id", "m.[dev]*", "--target", (char *)loop_only, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, skipped, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "every one of the 3 applicable cases was skipped"), "%s", out);
+    ck_assert_msg(strstr(out, "\n0 passed, 0 failed, 3 skipped\n"), "%s", out);
+
+    char *stop[] = {"run", (char *)cases, "--target", (char *)lax_adapter(""), "-x", "-j", "1", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_run, stop, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "3 of 5 cases (2 not applicable)"), "%s", out);
+}
+END_TEST
+
 START_TEST(profiles_command_lists_the_contracts)
 {
     static char out[1 << 16];
@@ -537,6 +592,7 @@ static Suite *make_suite(void)
     tcase_add_test(runs, a_core_adapter_is_judged_on_core_alone);
     tcase_add_test(runs, claims_come_from_the_hello_or_the_flag);
     tcase_add_test(runs, not_applicable_cases_are_not_run_for_a_baseline);
+    tcase_add_test(runs, nothing_judged_is_never_green);
     tcase_add_test(runs, profiles_command_lists_the_contracts);
     suite_add_tcase(suite, runs);
     return suite;

@@ -792,6 +792,9 @@ int gt_cmd_run(int argc, char **argv)
     gt_run_counts counts[GT_GATE_COUNT + 1];
     gt_run_count(run, counts);
     bool none_applicable = run->count > 0 && counts[GT_GATE_COUNT].cases == 0;
+    /* every applicable case skipped (none stopped by --max-fail): nothing was judged */
+    bool none_judged = !none_applicable && counts[GT_GATE_COUNT].cases > 0 &&
+                       counts[GT_GATE_COUNT].skip == counts[GT_GATE_COUNT].cases && options.max_fail == 0;
     if (run->count == 0)
         fprintf(stderr, "gauntlet run: no cases to run%s\n",
                 options.gate || options.tag || options.id_glob || options.shard_count
@@ -805,7 +808,11 @@ int gt_cmd_run(int argc, char **argv)
                 "gauntlet run: none of the %zu selected cases is applicable: the target is judged on %s "
                 "and every selected case belongs to other profiles (--profile LIST; gauntlet profiles)\n",
                 run->count, claimed);
-    }
+    } else if (none_judged)
+        fprintf(stderr,
+                "gauntlet run: every one of the %zu applicable cases was skipped: the target can express none of "
+                "them (see the skip notes: a capability it does not declare?); nothing was judged\n",
+                counts[GT_GATE_COUNT].cases);
 
     bool io_failed = status != 0;
     gt_report_set_begin(); /* the run's reports: all new or all old */
@@ -821,7 +828,7 @@ int gt_cmd_run(int argc, char **argv)
     gt_report_console_totals(human, run);
     fflush(human);
 
-    if (io_failed || gt_corpus_problem_count(corpus) > 0 || none_applicable)
+    if (io_failed || gt_corpus_problem_count(corpus) > 0 || none_applicable || none_judged)
         status = 2;
     else if (diff != NULL)
         status = diff->counts[GT_BASELINE_REGRESSED] > 0 ? 1 : 0;

@@ -504,6 +504,20 @@ static int start_adapter(adapter *ad, long long deadline, char *note, size_t not
         problem = "hello reply has no implementation.name";
     else if (caps == NULL || caps->type != GT_ARRAY)
         problem = "hello reply has no \"capabilities\" array";
+    char capability_problem[256] = "";
+    for (size_t i = 0; problem == NULL && i < caps->u.arr.count; i++) {
+        const gt_value *cap = caps->u.arr.items[i];
+        if (cap->type != GT_STRING || gt_gate_from_name(cap->u.str.chars) < 0) {
+            snprintf(capability_problem, sizeof capability_problem,
+                     "\"capabilities\"[%zu] is %s%.64s%s, not a gate (known: syntax, structure, semantic, policy, "
+                     "stream, loop, wire)",
+                     i, cap->type == GT_STRING ? "'" : "", cap->type == GT_STRING ? cap->u.str.chars : "not a string",
+                     cap->type == GT_STRING ? "'" : "");
+            problem = capability_problem;
+        }
+    }
+    if (problem == NULL && caps->u.arr.count == 0)
+        problem = "hello reply's \"capabilities\" is empty: declare the gates the adapter implements";
     char profile_problem[256] = "";
     const gt_value *claimed = problem == NULL ? gt_value_get(reply, "profiles", 8) : NULL;
     unsigned profiles = 0;
