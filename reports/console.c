@@ -136,8 +136,11 @@ static void coverage_lines(FILE *out, const gt_run *run, const gt_report_info *i
         gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
         bool low = gt_report_coverage_share(&coverage) < GT_REPORT_BADGE_MIN_COVERAGE;
         fprintf(out, "%s%s%s%s", lead, colour && low ? COLOUR_YELLOW : "", text, colour && low ? COLOUR_RESET : "");
-        if (coverage.skipped + coverage.errors > 0)
-            fprintf(out, "; %zu skipped, %zu error", coverage.skipped, coverage.errors);
+        if (coverage.skipped + coverage.errors > 0) {
+            char skipped[32], errors[32];
+            fprintf(out, "; %s skipped, %s error", gt_report_thousands(skipped, sizeof skipped, coverage.skipped),
+                    gt_report_thousands(errors, sizeof errors, coverage.errors));
+        }
         if (lead[0] != '\n')
             fputc('\n', out);
     }

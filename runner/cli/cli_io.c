@@ -206,6 +206,14 @@ int gt_write_report_file(const char *who, const char *format,
         return 0;
     }
     char why[PATH_MAX + 64];
+    struct stat existing;
+    if (stat(path, &existing) == 0 && S_ISDIR(existing.st_mode)) {
+        fprintf(stderr, "%s: cannot write %s report '%s': it is a folder (give a file name in it)\n", who, format,
+                path);
+        if (report_set.open)
+            report_set.failed = true;
+        return -1;
+    }
     if (gt_make_parent_dirs(path, why, sizeof why) != 0) {
         fprintf(stderr, "%s: cannot write %s report '%s': %s\n", who, format, path, why);
         if (report_set.open)

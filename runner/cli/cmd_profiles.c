@@ -79,6 +79,11 @@ int gt_cmd_profiles(int argc, char **argv)
     gt_corpus *corpus = gt_cli_load_corpus("profiles", paths, path_count, false);
     if (corpus == NULL)
         return 2;
+    if (gt_corpus_problem_count(corpus) > 0 && gt_corpus_count(corpus) == 0) {
+        gt_print_load_problems(corpus); /* nothing loaded: no table of zeros */
+        gt_corpus_free(corpus);
+        return 2;
+    }
     profile_tally tallies[GT_PROFILE_COUNT] = {{0}};
     size_t own = 0;
     for (size_t i = 0; i < gt_corpus_count(corpus); i++) {

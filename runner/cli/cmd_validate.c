@@ -138,7 +138,7 @@ static gt_schema *load_schema(const validate_args *a)
     size_t len;
     char *text = gt_read_file(a->schema_path, &len, err, sizeof err);
     if (text == NULL) {
-        fprintf(stderr, "gauntlet validate: %s\n", err);
+        fprintf(stderr, "gauntlet validate: --schema %s\n", err);
         return NULL;
     }
     gt_schema_options options;
