@@ -12,7 +12,7 @@ export async function instructor(mode) {
     const { default: OpenAI } = await load('openai');
     const { default: Instructor } = await load('@instructor-ai/instructor');
     await run(async () => {
-        const client = Instructor({ client: new OpenAI({ baseURL: env.openaiBaseURL, apiKey: env.apiKey }), mode });
+        const client = Instructor({ client: new OpenAI({ baseURL: env.openaiBaseURL, apiKey: env.apiKey, maxRetries: env.apiRetries }), mode });
         const attempts = env.maxRetries ?? 5;
         const answer = await client.chat.completions.create({
             model: env.model ?? 'gpt-4o',

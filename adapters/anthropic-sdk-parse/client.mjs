@@ -7,7 +7,7 @@ const env = gauntletEnv();
 const { default: Anthropic } = await load('@anthropic-ai/sdk');
 const { zodOutputFormat } = await load('@anthropic-ai/sdk/helpers/zod');
 await run(async () => {
-    const client = new Anthropic({ baseURL: env.anthropicBaseURL, apiKey: env.apiKey });
+    const client = new Anthropic({ baseURL: env.anthropicBaseURL, apiKey: env.apiKey, maxRetries: env.apiRetries });
     const message = await client.messages.parse({
         model: env.model ?? 'claude-sonnet-4-5',
         max_tokens: 4096,

@@ -7,7 +7,7 @@ const env = gauntletEnv();
 const { default: OpenAI } = await load('openai');
 const { zodResponseFormat } = await load('openai/helpers/zod');
 await run(async () => {
-    const client = new OpenAI({ baseURL: env.openaiBaseURL, apiKey: env.apiKey });
+    const client = new OpenAI({ baseURL: env.openaiBaseURL, apiKey: env.apiKey, maxRetries: env.apiRetries });
     const completion = await client.chat.completions.parse({
         model: env.model ?? 'gpt-4o',
         messages: [{ role: 'user', content: env.prompt }],

@@ -6,7 +6,7 @@ const env = gauntletEnv();
 const { default: OpenAI } = await load('openai');
 const { zodTextFormat } = await load('openai/helpers/zod');
 await run(async () => {
-    const client = new OpenAI({ baseURL: env.openaiBaseURL, apiKey: env.apiKey });
+    const client = new OpenAI({ baseURL: env.openaiBaseURL, apiKey: env.apiKey, maxRetries: env.apiRetries });
     const response = await client.responses.parse({
         model: env.model ?? 'gpt-4o',
         input: [{ role: 'user', content: env.prompt }],
