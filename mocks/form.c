@@ -34,7 +34,39 @@ static const char *malformed_event(mock_api api)
     }
 }
 
+/* Whether `text` is one whole JSON value (a scripted input already cut short is not). */
+static bool is_complete_json(const char *text, size_t len)
+{
+    const char *end = NULL;
+    cJSON *value = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    bool whole = value != NULL && end != NULL;
+    while (whole && end < text + len && (*end == ' ' || *end == '\n' || *end == '\t' || *end == '\r'))
+        end++;
+    whole = whole && end == text + len;
+    cJSON_Delete(value);
+    return whole;
+}
+
 /* ---- what the request asked for ------------------------------------------- */
+
+/* Whether the request offers a server tool (one the provider runs: an
+ * Anthropic tool with a `type` other than "custom", a Responses tool other
+ * than "function"); only such loops are paused with pause_turn. */
+static bool offers_server_tool(const cJSON *body, mock_api api)
+{
+    const cJSON *tool;
+    cJSON_ArrayForEach(tool, cJSON_GetObjectItemCaseSensitive(body, "tools"))
+    {
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(tool, "type");
+        if (!cJSON_IsString(type))
+            continue;
+        if (api == MOCK_API_ANTHROPIC && strcmp(type->valuestring, "custom") != 0)
+            return true;
+        if (api == MOCK_API_RESPONSES && strcmp(type->valuestring, "function") != 0)
+            return true;
+    }
+    return false;
+}
 
 static const char *string_at(const cJSON *object, const char *key)
 {
@@ -168,6 +200,7 @@ static bool is_structured_call(const mock_block *block)
 /* What the mapping did, for the journal. */
 typedef struct form_report {
     size_t mapped_calls, dropped_text;
+    bool cut_at_max_tokens; /* a JSON text marked max_tokens rendered cut in half */
     char inexpressible[240];
     const char *stream_fault; /* set by mock_form_render_stream */
 } form_report;
@@ -192,6 +225,8 @@ static void write_note(const mock_request *request, const form_report *report, m
     }
     mock_buf_addf(&buf, ",\"forced\":%s,\"mapped_calls\":%zu,\"dropped_text_blocks\":%zu",
                   form->forced ? "true" : "false", report->mapped_calls, report->dropped_text);
+    if (report->cut_at_max_tokens)
+        mock_buf_adds(&buf, ",\"cut_at_max_tokens\":true");
     if (report->stream_fault) {
         mock_buf_adds(&buf, ",\"stream_fault\":");
         mock_buf_add_json_cstr(&buf, report->stream_fault);
@@ -230,6 +265,13 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
             report->mapped_calls++;
         } else if (is_structured_call(&block) && form->kind == MOCK_FORM_JSON_TEXT) {
             mock_block text = {.kind = MOCK_BLOCK_TEXT, .text = block.input_raw, .text_len = block.input_len};
+            /* a max_tokens stop in JSON-text form is the text cut where the tokens ran out: a complete
+             * object marked max_tokens is no answer a provider sends (tool forms keep the partial input) */
+            if (scripted && in->stop_reason && strcmp(in->stop_reason, "max_tokens") == 0 && text.text_len > 1 &&
+                is_complete_json(text.text, text.text_len)) {
+                text.text_len /= 2;
+                report->cut_at_max_tokens = true;
+            }
             block = text;
             report->mapped_calls++;
         }
@@ -256,6 +298,12 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
         return;
     }
     const char *stop = in->stop_reason ? in->stop_reason : "";
+    if (strcmp(stop, "pause_turn") == 0 && !offers_server_tool(request->body, request->api)) {
+        snprintf(report->inexpressible, sizeof report->inexpressible,
+                 "the script pauses the turn (pause_turn), which the API does only in a server-tool loop, and the "
+                 "client offered no server tool");
+        return;
+    }
     bool cut_short = strcmp(stop, "refusal") == 0 || strcmp(stop, "max_tokens") == 0;
     bool said_something = false; /* an empty turn is a provider fault any client can meet */
     for (size_t i = 0; i < in->block_count; i++)
