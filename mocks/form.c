@@ -297,6 +297,20 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
                  report->mapped_calls);
         return;
     }
+    /* a JSON body carries a tool input as a JSON value: a scripted input that is not one ("[", cut in a
+     * stream) has no non-streamed form a library could be served, unless the model ran out of tokens
+     * (the reference client, served as scripted, reads gauntlet_raw_input) */
+    bool ran_out = in->stop_reason && strcmp(in->stop_reason, "max_tokens") == 0; /* the API sends what parsed */
+    for (size_t i = 0; form->kind == MOCK_FORM_TOOL && !request->stream && !ran_out && i < out->block_count; i++) {
+        const mock_block *block = &out->blocks[i];
+        if (block->kind == MOCK_BLOCK_TOOL_USE && block->input_raw &&
+            !is_complete_json(block->input_raw, block->input_len)) {
+            snprintf(report->inexpressible, sizeof report->inexpressible,
+                     "the script's tool input (%.40s) is not a JSON value, which a non-streamed response cannot carry",
+                     block->input_raw);
+            return;
+        }
+    }
     const char *stop = in->stop_reason ? in->stop_reason : "";
     if (strcmp(stop, "pause_turn") == 0 && !offers_server_tool(request->body, request->api)) {
         snprintf(report->inexpressible, sizeof report->inexpressible,
@@ -357,6 +371,7 @@ typedef struct lenient_reader {
     size_t count;
     long index_map[16]; /* Anthropic content index / OpenAI tool_call index -> block */
     mock_buf text[16];  /* text or tool input so far */
+    char *start_input[16]; /* a tool_use start's own input, when not {}: the input if no delta follows */
     const char *stop_reason;
 } lenient_reader;
 
@@ -413,6 +428,12 @@ static void read_anthropic(lenient_reader *reader, const cJSON *data)
             if (block) {
                 block->id = arena_strdup(reader->arena, string_at(start, "id"));
                 block->name = arena_strdup(reader->arena, string_at(start, "name"));
+                const cJSON *input = cJSON_GetObjectItemCaseSensitive(start, "input");
+                if (input && !(cJSON_IsObject(input) && input->child == NULL)) {
+                    char *json = cJSON_PrintUnformatted(input);
+                    reader->start_input[block - reader->blocks] = json ? arena_strdup(reader->arena, json) : NULL;
+                    free(json);
+                }
             }
         } else if (kind && strcmp(kind, "text") == 0) {
             reader_block(reader, index, MOCK_BLOCK_TEXT);
@@ -508,6 +529,10 @@ static int lenient_turn(lenient_reader *reader, const char *sse, size_t len, moc
             any_tool = true;
             block->input_raw = copy;
             block->input_len = text->len;
+            if (text->len == 0 && reader->start_input[i] != NULL) { /* no delta: the start's input is the input */
+                block->input_raw = reader->start_input[i];
+                block->input_len = strlen(reader->start_input[i]);
+            }
             if (block->id == NULL)
                 block->id = (char *)"toolu_gauntlet";
             if (block->name == NULL)

@@ -509,6 +509,11 @@ START_TEST(libraries_get_their_form_through_the_http_target)
         ck_assert_int_eq(play_case(modes[i], "loop.attempts.five-invalid-default-limit", &outcome, why, sizeof why),
                          GT_CHECK_DONE);
         ck_assert_msg(outcome == GT_OUTCOME_FAIL, "%s: %s", modes[i], why);
+        /* a scripted stream whose tool_use start carries the input and no delta follows: the start's
+         * input is the call's input in every form (the mock once rendered it empty) */
+        ck_assert_int_eq(play_case(modes[i], "stream.strength.tool-start-input-not-empty", &outcome, why, sizeof why),
+                         GT_CHECK_DONE);
+        ck_assert_msg(outcome == GT_OUTCOME_PASS, "%s: %s", modes[i], why);
     }
 }
 END_TEST
