@@ -372,6 +372,8 @@ typedef struct lenient_reader {
     long index_map[16]; /* Anthropic content index / OpenAI tool_call index -> block */
     mock_buf text[16];  /* text or tool input so far */
     char *start_input[16]; /* a tool_use start's own input, when not {}: the input if no delta follows */
+    long other[16]; /* content indexes of other blocks (server_tool_use, thinking, ...): their deltas are not ours */
+    size_t other_count;
     const char *stop_reason;
 } lenient_reader;
 
@@ -437,8 +439,13 @@ static void read_anthropic(lenient_reader *reader, const cJSON *data)
             }
         } else if (kind && strcmp(kind, "text") == 0) {
             reader_block(reader, index, MOCK_BLOCK_TEXT);
+        } else if (reader->other_count < sizeof reader->other / sizeof reader->other[0]) {
+            reader->other[reader->other_count++] = index; /* a server tool's input is not a call of the client's */
         }
     } else if (strcmp(type, "content_block_delta") == 0) {
+        for (size_t i = 0; i < reader->other_count; i++)
+            if (reader->other[i] == index)
+                return;
         const cJSON *delta = cJSON_GetObjectItemCaseSensitive(data, "delta");
         const char *piece = string_at(delta, "partial_json");
         mock_block *block = piece ? reader_block(reader, index, MOCK_BLOCK_TOOL_USE) : NULL;

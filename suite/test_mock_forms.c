@@ -514,6 +514,11 @@ START_TEST(libraries_get_their_form_through_the_http_target)
         ck_assert_int_eq(play_case(modes[i], "stream.strength.tool-start-input-not-empty", &outcome, why, sizeof why),
                          GT_CHECK_DONE);
         ck_assert_msg(outcome == GT_OUTCOME_PASS, "%s: %s", modes[i], why);
+        /* a server_tool_use's streamed input is not a call of the client's (it was once mapped to its tool) */
+        ck_assert_int_eq(
+            play_case(modes[i], "stream.blocks.redacted-thinking-and-server-tools", &outcome, why, sizeof why),
+            GT_CHECK_DONE);
+        ck_assert_msg(outcome == GT_OUTCOME_PASS, "%s: %s", modes[i], why);
     }
 }
 END_TEST
