@@ -105,6 +105,19 @@ export async function zodSchema(env) {
     return z.fromJSONSchema(objectSchema(env));
 }
 
+/* The library's own structured-output format for the case's schema, built
+ * before any model call: a schema the helper refuses up front (outside the
+ * provider's strict subset: no root type, additionalProperties not false, ...)
+ * is the library's documented limit, not a verdict on the answer: exit 3,
+ * the case is an error with the helper's words. */
+export function libraryFormat(build) {
+    try {
+        return build();
+    } catch (error) {
+        cannotRun(`library limit: the helper refuses the case's schema before any model call: ${error?.message ?? error}`);
+    }
+}
+
 function print(envelope) {
     process.stdout.write(JSON.stringify(envelope) + '\n');
 }
