@@ -457,6 +457,11 @@ static void read_anthropic(lenient_reader *reader, const cJSON *data)
         const char *stop = string_at(cJSON_GetObjectItemCaseSensitive(data, "delta"), "stop_reason");
         if (stop)
             reader->stop_reason = arena_strdup(reader->arena, stop);
+    } else if (strcmp(type, "message_start") == 0) {
+        /* a replayed finished message carries its stop_reason here (a null one in message_delta keeps it) */
+        const char *stop = string_at(cJSON_GetObjectItemCaseSensitive(data, "message"), "stop_reason");
+        if (stop)
+            reader->stop_reason = arena_strdup(reader->arena, stop);
     }
 }
 

@@ -450,6 +450,12 @@ START_TEST(mock_answers_only_what_the_api_would)
     ck_assert_str_eq(str_at(json, "stop_reason"), "max_tokens");
     cJSON_Delete(json);
     free(r.body);
+    /* a scripted stream whose message_start carries the stop_reason, served as one JSON body: kept */
+    r = call("stop-reason-in-message-start", "t1", "/v1/messages", plain);
+    json = cJSON_Parse(r.body);
+    ck_assert_msg(str_at(json, "stop_reason") && strcmp(str_at(json, "stop_reason"), "max_tokens") == 0, "%s", r.body);
+    cJSON_Delete(json);
+    free(r.body);
     /* tool schemas that are not objects: 400 in each API */
     r = call("max-tokens-complete", "s1", "/v1/messages",
              "{\"model\":\"c\",\"max_tokens\":9," USER_MESSAGES ",\"tools\":[{\"name\":\"x\",\"input_schema\":[]}]}");
