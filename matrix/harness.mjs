@@ -46,6 +46,12 @@ export function gauntletEnv() {
         script,
         /* the attempt budget a case sets for the StructuredOutput loop; libraries with retries get it */
         maxRetries: Number.isFinite(retries) ? retries : undefined,
+        /* the script's transport retry budget (docs/loop-scripts.md, max_api_retries; gauntlet's default 2):
+           every library gets it as its own maxRetries, so a stream-fault row compares verdicts, not defaults */
+        apiRetries: Number.isInteger(script.max_api_retries) ? script.max_api_retries : 2,
+        /* the case's "formats" option: `format` asserted, or only an annotation (the default) */
+        formats: env.GAUNTLET_FORMATS === '1',
+        noSchema: env.GAUNTLET_NO_SCHEMA === '1',
         model: script.model,
     };
 }
@@ -56,11 +62,60 @@ export function schemaValue(env) {
     return JSON.parse(env.schemaText);
 }
 
+/* The caller's schema for a library whose API takes a schema object: a case
+ * with no schema, or a schema that is not an object ([], true, null, 5), has
+ * no faithful form there (zod would turn `true` or `[]` into "accept
+ * anything"), so it is a harness limit: exit 3, the case is an error with
+ * this reason, never the library's verdict. */
+export function objectSchema(env) {
+    if (env.noSchema)
+        cannotRun('harness limit: the case gives no schema, and this library\'s structured-output API requires one');
+    const schema = schemaValue(env);
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+        cannotRun(`harness limit: the caller's schema ${JSON.stringify(schema).slice(0, 80)} is not a JSON Schema ` +
+                  'object; zod has no faithful form of it (it would accept anything)');
+    return env.formats ? schema : withoutFormats(schema);
+}
+
+/* `schema` without its `format` keywords: the case treats `format` as an
+ * annotation (JSON Schema 2020-12's default), and z.fromJSONSchema asserts it. */
+function withoutFormats(schema) {
+    if (Array.isArray(schema))
+        return schema.map(withoutFormats);
+    if (typeof schema !== 'object' || schema === null)
+        return schema;
+    const out = {};
+    for (const [key, value] of Object.entries(schema)) {
+        if (key === 'format' && typeof value === 'string')
+            continue;
+        /* property names and enum/const values are data, not subschemas */
+        out[key] = key === 'enum' || key === 'const' || key === 'examples' || key === 'default' ? value
+                   : key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'definitions'
+                       ? Object.fromEntries(Object.entries(value ?? {}).map(([k, v]) => [k, withoutFormats(v)]))
+                       : withoutFormats(value);
+    }
+    return out;
+}
+
 /* The schema as zod, the form every one of these libraries documents first,
- * converted by zod's own z.fromJSONSchema. */
+ * converted by zod's own z.fromJSONSchema (format asserted only when the case
+ * says so). */
 export async function zodSchema(env) {
     const { z } = await load('zod');
-    return z.fromJSONSchema(schemaValue(env));
+    return z.fromJSONSchema(objectSchema(env));
+}
+
+/* The library's own structured-output format for the case's schema, built
+ * before any model call: a schema the helper refuses up front (outside the
+ * provider's strict subset: no root type, additionalProperties not false, ...)
+ * is the library's documented limit, not a verdict on the answer: exit 3,
+ * the case is an error with the helper's words. */
+export function libraryFormat(build) {
+    try {
+        return build();
+    } catch (error) {
+        cannotRun(`library limit: the helper refuses the case's schema before any model call: ${error?.message ?? error}`);
+    }
 }
 
 function print(envelope) {
@@ -119,6 +174,9 @@ export async function zodV3Schema(env) {
     const { z } = await load('zod/v3');
     const known = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'minimum',
                            'maximum', 'format', 'description', 'title', '$schema']);
+    /* `format` asserted only when the case asserts it (GAUNTLET_FORMATS), as the zod 4 conversion */
+    const formats = { 'email': (s) => s.email(), 'uuid': (s) => s.uuid(), 'uri': (s) => s.url(),
+                      'date-time': (s) => s.datetime({ offset: true }), 'date': (s) => s.date() };
     const convert = (schema, path) => {
         if (schema === true || (typeof schema === 'object' && schema !== null && Object.keys(schema).length === 0))
             return z.any();
@@ -142,7 +200,13 @@ export async function zodV3Schema(env) {
             return schema.additionalProperties === false ? object.strict() : object.passthrough();
         }
         case 'array': return z.array(schema.items === undefined ? z.any() : convert(schema.items, `${path}[]`));
-        case 'string': return z.string();
+        case 'string': {
+            if (!env.formats || schema.format === undefined)
+                return z.string();
+            if (formats[schema.format] === undefined)
+                cannotRun(`harness limit: ${path} asserts format '${schema.format}', which the zod 3 conversion does not cover`);
+            return formats[schema.format](z.string());
+        }
         case 'boolean': return z.boolean();
         case 'null': return z.null();
         case 'integer':
@@ -155,5 +219,5 @@ export async function zodV3Schema(env) {
         default: throw new Error(`${path}: unsupported type ${JSON.stringify(schema.type)}`);
         }
     };
-    return convert(schemaValue(env), '$');
+    return convert(objectSchema(env), '$');
 }

@@ -34,7 +34,39 @@ static const char *malformed_event(mock_api api)
     }
 }
 
+/* Whether `text` is one whole JSON value (a scripted input already cut short is not). */
+static bool is_complete_json(const char *text, size_t len)
+{
+    const char *end = NULL;
+    cJSON *value = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    bool whole = value != NULL && end != NULL;
+    while (whole && end < text + len && (*end == ' ' || *end == '\n' || *end == '\t' || *end == '\r'))
+        end++;
+    whole = whole && end == text + len;
+    cJSON_Delete(value);
+    return whole;
+}
+
 /* ---- what the request asked for ------------------------------------------- */
+
+/* Whether the request offers a server tool (one the provider runs: an
+ * Anthropic tool with a `type` other than "custom", a Responses tool other
+ * than "function"); only such loops are paused with pause_turn. */
+static bool offers_server_tool(const cJSON *body, mock_api api)
+{
+    const cJSON *tool;
+    cJSON_ArrayForEach(tool, cJSON_GetObjectItemCaseSensitive(body, "tools"))
+    {
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(tool, "type");
+        if (!cJSON_IsString(type))
+            continue;
+        if (api == MOCK_API_ANTHROPIC && strcmp(type->valuestring, "custom") != 0)
+            return true;
+        if (api == MOCK_API_RESPONSES && strcmp(type->valuestring, "function") != 0)
+            return true;
+    }
+    return false;
+}
 
 static const char *string_at(const cJSON *object, const char *key)
 {
@@ -168,6 +200,7 @@ static bool is_structured_call(const mock_block *block)
 /* What the mapping did, for the journal. */
 typedef struct form_report {
     size_t mapped_calls, dropped_text;
+    bool cut_at_max_tokens; /* a JSON text marked max_tokens rendered cut in half */
     char inexpressible[240];
     const char *stream_fault; /* set by mock_form_render_stream */
 } form_report;
@@ -192,6 +225,8 @@ static void write_note(const mock_request *request, const form_report *report, m
     }
     mock_buf_addf(&buf, ",\"forced\":%s,\"mapped_calls\":%zu,\"dropped_text_blocks\":%zu",
                   form->forced ? "true" : "false", report->mapped_calls, report->dropped_text);
+    if (report->cut_at_max_tokens)
+        mock_buf_adds(&buf, ",\"cut_at_max_tokens\":true");
     if (report->stream_fault) {
         mock_buf_adds(&buf, ",\"stream_fault\":");
         mock_buf_add_json_cstr(&buf, report->stream_fault);
@@ -230,6 +265,13 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
             report->mapped_calls++;
         } else if (is_structured_call(&block) && form->kind == MOCK_FORM_JSON_TEXT) {
             mock_block text = {.kind = MOCK_BLOCK_TEXT, .text = block.input_raw, .text_len = block.input_len};
+            /* a max_tokens stop in JSON-text form is the text cut where the tokens ran out: a complete
+             * object marked max_tokens is no answer a provider sends (tool forms keep the partial input) */
+            if (scripted && in->stop_reason && strcmp(in->stop_reason, "max_tokens") == 0 && text.text_len > 1 &&
+                is_complete_json(text.text, text.text_len)) {
+                text.text_len /= 2;
+                report->cut_at_max_tokens = true;
+            }
             block = text;
             report->mapped_calls++;
         }
@@ -255,7 +297,27 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
                  report->mapped_calls);
         return;
     }
+    /* a JSON body carries a tool input as a JSON value: a scripted input that is not one ("[", cut in a
+     * stream) has no non-streamed form a library could be served, unless the model ran out of tokens
+     * (the reference client, served as scripted, reads gauntlet_raw_input) */
+    bool ran_out = in->stop_reason && strcmp(in->stop_reason, "max_tokens") == 0; /* the API sends what parsed */
+    for (size_t i = 0; form->kind == MOCK_FORM_TOOL && !request->stream && !ran_out && i < out->block_count; i++) {
+        const mock_block *block = &out->blocks[i];
+        if (block->kind == MOCK_BLOCK_TOOL_USE && block->input_raw &&
+            !is_complete_json(block->input_raw, block->input_len)) {
+            snprintf(report->inexpressible, sizeof report->inexpressible,
+                     "the script's tool input (%.40s) is not a JSON value, which a non-streamed response cannot carry",
+                     block->input_raw);
+            return;
+        }
+    }
     const char *stop = in->stop_reason ? in->stop_reason : "";
+    if (strcmp(stop, "pause_turn") == 0 && !offers_server_tool(request->body, request->api)) {
+        snprintf(report->inexpressible, sizeof report->inexpressible,
+                 "the script pauses the turn (pause_turn), which the API does only in a server-tool loop, and the "
+                 "client offered no server tool");
+        return;
+    }
     bool cut_short = strcmp(stop, "refusal") == 0 || strcmp(stop, "max_tokens") == 0;
     bool said_something = false; /* an empty turn is a provider fault any client can meet */
     for (size_t i = 0; i < in->block_count; i++)
@@ -309,6 +371,9 @@ typedef struct lenient_reader {
     size_t count;
     long index_map[16]; /* Anthropic content index / OpenAI tool_call index -> block */
     mock_buf text[16];  /* text or tool input so far */
+    char *start_input[16]; /* a tool_use start's own input, when not {}: the input if no delta follows */
+    long other[16]; /* content indexes of other blocks (server_tool_use, thinking, ...): their deltas are not ours */
+    size_t other_count;
     const char *stop_reason;
 } lenient_reader;
 
@@ -365,11 +430,22 @@ static void read_anthropic(lenient_reader *reader, const cJSON *data)
             if (block) {
                 block->id = arena_strdup(reader->arena, string_at(start, "id"));
                 block->name = arena_strdup(reader->arena, string_at(start, "name"));
+                const cJSON *input = cJSON_GetObjectItemCaseSensitive(start, "input");
+                if (input && !(cJSON_IsObject(input) && input->child == NULL)) {
+                    char *json = cJSON_PrintUnformatted(input);
+                    reader->start_input[block - reader->blocks] = json ? arena_strdup(reader->arena, json) : NULL;
+                    free(json);
+                }
             }
         } else if (kind && strcmp(kind, "text") == 0) {
             reader_block(reader, index, MOCK_BLOCK_TEXT);
+        } else if (reader->other_count < sizeof reader->other / sizeof reader->other[0]) {
+            reader->other[reader->other_count++] = index; /* a server tool's input is not a call of the client's */
         }
     } else if (strcmp(type, "content_block_delta") == 0) {
+        for (size_t i = 0; i < reader->other_count; i++)
+            if (reader->other[i] == index)
+                return;
         const cJSON *delta = cJSON_GetObjectItemCaseSensitive(data, "delta");
         const char *piece = string_at(delta, "partial_json");
         mock_block *block = piece ? reader_block(reader, index, MOCK_BLOCK_TOOL_USE) : NULL;
@@ -379,6 +455,11 @@ static void read_anthropic(lenient_reader *reader, const cJSON *data)
             mock_buf_adds(reader_text(reader, block), piece);
     } else if (strcmp(type, "message_delta") == 0) {
         const char *stop = string_at(cJSON_GetObjectItemCaseSensitive(data, "delta"), "stop_reason");
+        if (stop)
+            reader->stop_reason = arena_strdup(reader->arena, stop);
+    } else if (strcmp(type, "message_start") == 0) {
+        /* a replayed finished message carries its stop_reason here (a null one in message_delta keeps it) */
+        const char *stop = string_at(cJSON_GetObjectItemCaseSensitive(data, "message"), "stop_reason");
         if (stop)
             reader->stop_reason = arena_strdup(reader->arena, stop);
     }
@@ -460,6 +541,10 @@ static int lenient_turn(lenient_reader *reader, const char *sse, size_t len, moc
             any_tool = true;
             block->input_raw = copy;
             block->input_len = text->len;
+            if (text->len == 0 && reader->start_input[i] != NULL) { /* no delta: the start's input is the input */
+                block->input_raw = reader->start_input[i];
+                block->input_len = strlen(reader->start_input[i]);
+            }
             if (block->id == NULL)
                 block->id = (char *)"toolu_gauntlet";
             if (block->name == NULL)

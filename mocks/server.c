@@ -609,6 +609,51 @@ static enum MHD_Result queue_reply(gt_mock_server *server, struct MHD_Connection
     return rc;
 }
 
+/* A tool whose schema is present but not a JSON object (Anthropic
+ * `input_schema`, Chat Completions `function.parameters`, Responses
+ * `parameters`): the message the API answers into `message`; true when so. */
+static bool tool_schema_not_object(const cJSON *body, mock_api api, char *message, size_t message_len)
+{
+    int index = 0;
+    const cJSON *tool;
+    cJSON_ArrayForEach(tool, cJSON_GetObjectItemCaseSensitive(body, "tools"))
+    {
+        const char *key = api == MOCK_API_OPENAI ? "parameters" : api == MOCK_API_RESPONSES ? "parameters" : "input_schema";
+        const cJSON *holder = api == MOCK_API_OPENAI ? cJSON_GetObjectItemCaseSensitive(tool, "function") : tool;
+        const cJSON *schema = cJSON_GetObjectItemCaseSensitive(holder, key);
+        if (schema != NULL && !cJSON_IsObject(schema)) {
+            snprintf(message, message_len, "tools.%d.%s%s: Input should be a valid dictionary", index,
+                     api == MOCK_API_OPENAI ? "function." : "", key);
+            return true;
+        }
+        index++;
+    }
+    return false;
+}
+
+/* A scripted 400 whose message names a tool field ("tools.0.strict: Extra
+ * inputs are not permitted") that the request's tool does not carry: no real
+ * provider answers a request so. Writes the journal's answer_form note (the
+ * case cannot be expressed for this client) into `note`; true when so. */
+static bool names_absent_field(const cJSON *body, const char *message, char *note, size_t note_len)
+{
+    unsigned index;
+    char field[64];
+    int used = 0;
+    if (message == NULL || sscanf(message, "tools.%u.%63[A-Za-z_]:%n", &index, field, &used) != 2 || used == 0)
+        return false;
+    const cJSON *tool = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(body, "tools"), (int)index);
+    const cJSON *function = cJSON_GetObjectItemCaseSensitive(tool, "function"); /* Chat Completions */
+    if (tool == NULL || cJSON_GetObjectItemCaseSensitive(tool, field) != NULL ||
+        (function && cJSON_GetObjectItemCaseSensitive(function, field) != NULL))
+        return false;
+    snprintf(note, note_len,
+             "{\"expressible\":false,\"inexpressible\":\"the script answers a 400 naming tools.%u.%s, a field "
+             "this request's tool does not carry\"}",
+             index, field);
+    return true;
+}
+
 static int error_reply(mock_api api, mock_reply *reply, int status, const char *type, const char *message,
                        const char *request_id)
 {
@@ -1106,6 +1151,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         mock_anthropic_count_tokens(&request, &reply);
         goto respond;
     }
+    char bad_schema[160];
+    if (tool_schema_not_object(body, api, bad_schema, sizeof bad_schema)) {
+        /* the real APIs refuse a tool schema that is not an object ([] or true): 400, no model call */
+        error_reply(api, &reply, 400, "invalid_request_error", bad_schema, request_id);
+        goto respond;
+    }
 
     /* a model call: which scenario, which turn */
     request.mirror = header(connection, "x-gauntlet-mirror") != NULL;
@@ -1133,6 +1184,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         info.beyond_script = p.beyond_script;
     }
     int rendered = 0;
+    char absent_field[400] = "";
+    const char *error_message = p.error_status > 0                                                  ? p.error_message
+                                : p.played && p.reply.kind == GT_LOOP_REPLY_ERROR && p.reply.http_status == 400 ? p.reply.error_message
+                                                                                                                : NULL;
+    if (error_message && names_absent_field(body, error_message, absent_field, sizeof absent_field))
+        info.answer_form = absent_field; /* a 400 the real API would not send this request */
     if (p.error_status > 0) {
         rendered = error_reply(api, &reply, p.error_status, p.error_type, p.error_message, request_id);
     } else if (p.played) {

@@ -27,31 +27,54 @@ const gt_case_result *gt_matrix_cell(const gt_matrix_column *column, size_t inde
 
 gt_matrix_kind gt_matrix_classify(const gt_case_result *result)
 {
-    if (result == NULL || result->outcome == GT_OUTCOME_NOT_APPLICABLE)
-        return GT_MATRIX_NOT_RUN; /* not applicable: the implementation does not claim the case's profiles */
-    switch (result->outcome) {
-    case GT_OUTCOME_PASS: return GT_MATRIX_AGREES;
-    case GT_OUTCOME_FAIL: {
-        if (result->observed.verdict != GT_VERDICT_ACCEPT)
-            return GT_MATRIX_FAIL_CLOSED;
-        /* an accept that differs: unsafe when the reference refuses, when the
-         * object differs, or when it came from an earlier answer than the one
-         * the reference accepts (fewer calls); more calls is only different */
-        const gt_expect *expect = &result->kase->expect;
-        int want = expect->accounting.api_attempts, got = result->observed.accounting.api_attempts;
-        bool earlier = expect->accounting_given && want >= 0 && got >= 0 && got < want;
-        bool other_object = result->note && strstr(result->note, "expected structured_output") != NULL;
-        return expect->verdict == GT_VERDICT_REJECT || earlier || other_object ? GT_MATRIX_UNSAFE
-                                                                                : GT_MATRIX_FAIL_CLOSED;
-    }
-    default: return GT_MATRIX_LIMIT;
-    }
+    return result == NULL ? GT_MATRIX_NOT_RUN : (gt_matrix_kind)gt_case_result_class(result);
+}
+
+/* Per kind: the JSON name, the Markdown mark, the HTML mark, and the legend. */
+static const struct kind_info {
+    const char *name, *md, *html, *legend;
+} kinds[GT_MATRIX_KIND_COUNT] = {
+    [GT_MATRIX_AGREES] = {"agrees", "✓", "✓", "pass: same verdict, object and figures as the reference"},
+    [GT_MATRIX_UNSAFE] = {"unsafe", "**✗!**", "✗!",
+                          "unsafe: accepted what must be refused, or returned an object the reference would not "
+                          "return as an object (coerced, partial, a refusal's, retracted, another call's)"},
+    [GT_MATRIX_REFUSED_VALID] = {"refused_valid", "✗", "✗", "refused valid: refused what the reference accepts"},
+    [GT_MATRIX_FIGURES] = {"figures", "≠", "≠",
+                           "figures: the verdict is right; attempts, accounting or subtype differ (judged only for "
+                           "implementations that claim repair-loop or claude-code for the case)"},
+    [GT_MATRIX_OTHER_REASON] = {"other_reason", "≈", "≈",
+                                "other reason: verdict and gate right, another reason code or wording (a failure "
+                                "only for an implementation that claims reasons)"},
+    [GT_MATRIX_ERROR] = {"error", "E", "E",
+                         "error: no verdict (crash, timeout, no envelope, or a wrapper limit such as a schema the "
+                         "harness cannot convert faithfully)"},
+    [GT_MATRIX_SKIP] = {"skip", "–", "–",
+                        "skip: the case cannot be expressed for this client (docs/mock-server.md \"Inexpressible "
+                        "turns\")"},
+    [GT_MATRIX_NOT_APPLICABLE] = {"not_applicable", "n/a", "n/a",
+                                  "not applicable: the case belongs to no profile the implementation claims; never "
+                                  "sent, in no rate"},
+    [GT_MATRIX_NOT_RUN] = {"not_run", "·", "·", "the implementation could not run at all"},
+};
+
+const char *gt_matrix_kind_name(gt_matrix_kind kind)
+{
+    return kind < GT_MATRIX_KIND_COUNT ? kinds[kind].name : "not_run";
 }
 
 static const char *kind_name(gt_matrix_kind kind)
 {
-    static const char *const names[] = {"agrees", "unsafe", "fail_closed", "limit", "not_run"};
-    return names[kind];
+    return gt_matrix_kind_name(kind);
+}
+
+/* The profiles a column was judged on, comma-separated. */
+static const char *column_profiles(const gt_matrix_column *column, char *out, size_t out_len)
+{
+    if (column->run == NULL) {
+        snprintf(out, out_len, "%s", "");
+        return out;
+    }
+    return gt_profiles_format(gt_run_claims(column->run), ",", out, out_len);
 }
 
 static const char *cell_outcome(const gt_case_result *result)
@@ -69,7 +92,7 @@ typedef struct column_stats {
     gt_run_counts gates[GT_GATE_COUNT + 1];
     gt_run_counts tiers[GT_TIER_COUNT];
     size_t played; /* cases with a verdict (pass or fail) */
-    size_t kinds[GT_MATRIX_NOT_RUN + 1];
+    size_t kinds[GT_MATRIX_KIND_COUNT];
 } column_stats;
 
 static void stats_of(const gt_matrix *matrix, const gt_matrix_column *column, column_stats *stats)
@@ -153,9 +176,17 @@ int gt_matrix_json(FILE *out, const gt_matrix *matrix)
         json_counts(out, &stats.tiers[GT_TIER_REQUIRED]);
         fputs(", \"optional\": ", out);
         json_counts(out, &stats.tiers[GT_TIER_OPTIONAL]);
-        fprintf(out, "}, \"played\": %zu, \"unsafe\": %zu, \"fail_closed\": %zu, \"limits\": %zu}", stats.played,
-                stats.kinds[GT_MATRIX_UNSAFE], stats.kinds[GT_MATRIX_FAIL_CLOSED],
-                stats.kinds[GT_MATRIX_LIMIT] + stats.kinds[GT_MATRIX_NOT_RUN]);
+        fputc('}', out);
+        char profiles[128];
+        json_member(out, "profiles", column->run ? column_profiles(column, profiles, sizeof profiles) : NULL, true);
+        json_member(out, "evidence", column->evidence, true);
+        fprintf(out, ", \"played\": %zu, \"unsafe\": %zu, \"fail_closed\": %zu, \"limits\": %zu", stats.played,
+                stats.kinds[GT_MATRIX_UNSAFE], stats.kinds[GT_MATRIX_REFUSED_VALID] + stats.kinds[GT_MATRIX_FIGURES],
+                stats.kinds[GT_MATRIX_ERROR] + stats.kinds[GT_MATRIX_SKIP] + stats.kinds[GT_MATRIX_NOT_RUN]);
+        fputs(", \"classes\": {", out);
+        for (int k = 0; k < GT_MATRIX_KIND_COUNT; k++)
+            fprintf(out, "%s\"%s\": %zu", k ? ", " : "", kinds[k].name, stats.kinds[k]);
+        fputs("}}", out);
     }
     fputs("],\n \"cases\": [", out);
     for (size_t i = 0; i < count; i++) {
@@ -173,6 +204,7 @@ int gt_matrix_json(FILE *out, const gt_matrix *matrix)
             json_member(out, "implementation", matrix->columns[c].name, false);
             json_member(out, "outcome", cell_outcome(result), true);
             json_member(out, "kind", kind_name(gt_matrix_classify(result)), true);
+            json_member(out, "class", result ? gt_class_name(gt_case_result_class(result)) : NULL, true);
             json_member(out, "verdict", result ? verdict_name(result->observed.verdict) : NULL, true);
             json_member(out, "subtype", result ? result->observed.subtype : NULL, true);
             json_member(out, "note", result ? result->note : matrix->columns[c].unavailable, true);
@@ -188,13 +220,23 @@ int gt_matrix_json(FILE *out, const gt_matrix *matrix)
 
 static const char *md_symbol(const gt_case_result *result)
 {
-    switch (gt_matrix_classify(result)) {
-    case GT_MATRIX_AGREES: return "✓";
-    case GT_MATRIX_UNSAFE: return "**✗!**";
-    case GT_MATRIX_FAIL_CLOSED: return "✗";
-    case GT_MATRIX_LIMIT: return result->outcome == GT_OUTCOME_SKIP ? "–" : "E";
-    default: return "·";
-    }
+    return kinds[gt_matrix_classify(result)].md;
+}
+
+/* The verdict class a kind shows in the legend (gt_class_name; "not_run"). */
+static const char *legend_class(int kind)
+{
+    return kind < GT_CLASS_COUNT ? gt_class_name((gt_class)kind) : "not_run";
+}
+
+/* The legend: every mark, what it means. */
+static void md_legend(FILE *out)
+{
+    fputs("Cells (each is the result's verdict class, docs/profiles.md#verdict-classes):\n\n| mark | class | "
+          "meaning |\n|:-:|---|---|\n",
+          out);
+    for (int k = 0; k < GT_MATRIX_KIND_COUNT; k++)
+        fprintf(out, "| %s | `%s` | %s |\n", kinds[k].md, legend_class(k), kinds[k].legend);
 }
 
 static void md_rate(FILE *out, const gt_run_counts *row)
@@ -204,21 +246,34 @@ static void md_rate(FILE *out, const gt_run_counts *row)
     fputs(text, out);
 }
 
+/* The summary's class columns, in order of concern. */
+static const gt_matrix_kind summary_kinds[] = {GT_MATRIX_UNSAFE, GT_MATRIX_REFUSED_VALID, GT_MATRIX_FIGURES,
+                                               GT_MATRIX_OTHER_REASON, GT_MATRIX_ERROR, GT_MATRIX_SKIP,
+                                               GT_MATRIX_NOT_APPLICABLE};
+#define SUMMARY_KINDS (sizeof summary_kinds / sizeof summary_kinds[0])
+
 static void md_summary(FILE *out, const gt_matrix *matrix)
 {
-    fputs("| implementation | version | language | played | ", out);
+    fputs("| implementation | version | language | profiles claimed | played | ", out);
     for (int g = 0; g < GT_GATE_COUNT; g++)
         if (gate_selected(matrix, (gt_gate)g))
             fprintf(out, "%s | ", gt_gate_name((gt_gate)g));
-    fputs("required | optional | unsafe | fail-closed | limits |\n|---|---|---|---:|", out);
+    fputs("required | optional |", out);
+    for (size_t k = 0; k < SUMMARY_KINDS; k++)
+        fprintf(out, " %s %s |", kinds[summary_kinds[k]].md, kinds[summary_kinds[k]].name);
+    fputs("\n|---|---|---|---|---:|", out);
     for (int g = 0; g < GT_GATE_COUNT; g++)
         if (gate_selected(matrix, (gt_gate)g))
             fputs("---|", out);
-    fputs("---|---|---:|---:|---:|\n", out);
+    fputs("---|---|", out);
+    for (size_t k = 0; k < SUMMARY_KINDS; k++)
+        fputs("---:|", out);
+    fputc('\n', out);
     for (size_t c = 0; c < matrix->column_count; c++) {
         const gt_matrix_column *column = &matrix->columns[c];
         column_stats stats;
         stats_of(matrix, column, &stats);
+        char profiles[128];
         fputs("| ", out);
         gt_report_md_code(out, column->name);
         fputs(" | ", out);
@@ -226,13 +281,17 @@ static void md_summary(FILE *out, const gt_matrix *matrix)
         fputs(" | ", out);
         gt_report_md_code(out, column->language ? column->language : "?");
         if (column->run == NULL) {
-            fputs(" | 0 | could not run: see its section |", out);
+            fputs(" | | 0 | could not run: see its section |", out);
             for (int g = 0; g < GT_GATE_COUNT; g++)
                 if (gate_selected(matrix, (gt_gate)g))
                     fputs(" |", out);
-            fputs(" | | |\n", out);
+            for (size_t k = 0; k < SUMMARY_KINDS; k++)
+                fputs(" |", out);
+            fputc('\n', out);
             continue;
         }
+        fputs(" | ", out);
+        gt_report_md_code(out, column_profiles(column, profiles, sizeof profiles));
         fprintf(out, " | %zu | ", stats.played);
         for (int g = 0; g < GT_GATE_COUNT; g++)
             if (gate_selected(matrix, (gt_gate)g)) {
@@ -242,8 +301,10 @@ static void md_summary(FILE *out, const gt_matrix *matrix)
         md_rate(out, &stats.tiers[GT_TIER_REQUIRED]);
         fputs(" | ", out);
         md_rate(out, &stats.tiers[GT_TIER_OPTIONAL]);
-        fprintf(out, " | %zu | %zu | %zu |\n", stats.kinds[GT_MATRIX_UNSAFE], stats.kinds[GT_MATRIX_FAIL_CLOSED],
-                stats.kinds[GT_MATRIX_LIMIT]);
+        fputs(" |", out);
+        for (size_t k = 0; k < SUMMARY_KINDS; k++)
+            fprintf(out, " %zu |", stats.kinds[summary_kinds[k]]);
+        fputc('\n', out);
     }
 }
 
@@ -329,13 +390,16 @@ static void md_grid_categories(FILE *out, const gt_matrix *matrix, const char *g
 }
 
 /* The cases of one kind for one implementation, with the evidence. */
+/* The cases of one kind for one implementation, with the evidence. */
 static void md_kind_list(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column, gt_matrix_kind kind,
-                         const char *title, const char *none)
+                         const char *title)
 {
     size_t count = gt_corpus_count(matrix->corpus), listed = 0;
     for (size_t i = 0; i < count; i++)
         listed += gt_matrix_classify(gt_matrix_cell(column, i)) == kind;
-    fprintf(out, "\n**%s** (%zu)%s\n\n", title, listed, listed ? "" : none);
+    if (listed == 0)
+        return;
+    fprintf(out, "\n**%s %s** (%zu)\n\n", kinds[kind].md, title, listed);
     for (size_t i = 0; i < count; i++) {
         const gt_case_result *result = gt_matrix_cell(column, i);
         if (gt_matrix_classify(result) != kind)
@@ -367,6 +431,19 @@ static void md_implementation(FILE *out, const gt_matrix *matrix, const gt_matri
         gt_report_md_code(out, column->packages);
     }
     fputs(".\n", out);
+    if (column->run != NULL) {
+        char profiles[128];
+        column_stats stats;
+        stats_of(matrix, column, &stats);
+        fputs("\nProfiles claimed: ", out);
+        gt_report_md_code(out, column_profiles(column, profiles, sizeof profiles));
+        if (column->evidence) {
+            fputs(" — ", out);
+            gt_report_md_code(out, column->evidence);
+        }
+        fprintf(out, ". Not applicable (outside the claim, never sent): %zu cases.\n",
+                stats.kinds[GT_MATRIX_NOT_APPLICABLE]);
+    }
     if (column->notes) {
         fputc('\n', out);
         fputs(column->notes, out); /* hand-written Markdown, trusted */
@@ -380,12 +457,12 @@ static void md_implementation(FILE *out, const gt_matrix *matrix, const gt_matri
         return;
     }
     md_kind_list(out, matrix, column, GT_MATRIX_UNSAFE,
-                 "Safety-relevant deviations: accepted what the reference refuses, or acted on another object",
-                 ": none.");
-    md_kind_list(out, matrix, column, GT_MATRIX_FAIL_CLOSED,
-                 "Fail-closed but different: refused what the reference accepts, or other figures", ": none.");
-    md_kind_list(out, matrix, column, GT_MATRIX_LIMIT, "Harness and client limits: error or skip, no verdict",
-                 ": none.");
+                 "Unsafe: accepted what must be refused, or returned an object the reference would not");
+    md_kind_list(out, matrix, column, GT_MATRIX_REFUSED_VALID, "Refused valid: refused what the reference accepts");
+    md_kind_list(out, matrix, column, GT_MATRIX_FIGURES, "Figures: right verdict, other attempts or accounting");
+    md_kind_list(out, matrix, column, GT_MATRIX_OTHER_REASON, "Other reason: right verdict, other wording");
+    md_kind_list(out, matrix, column, GT_MATRIX_ERROR, "Error: no verdict (client or wrapper limit)");
+    md_kind_list(out, matrix, column, GT_MATRIX_SKIP, "Skipped: cannot be expressed for this client");
 }
 
 int gt_matrix_markdown(FILE *out, const gt_matrix *matrix)
@@ -403,10 +480,7 @@ int gt_matrix_markdown(FILE *out, const gt_matrix *matrix)
     fputs(". Every implementation runs unmodified against gauntlet's mock server; its verdict is compared with "
           "the reference's (docs/adapter-protocol.md, \"Black-box HTTP target\").\n\n",
           out);
-    fputs("Cells: ✓ agrees with the reference; **✗!** accepted what the reference refuses (or acted on another "
-          "object); ✗ refused what the reference accepts, or other figures; E error (no verdict); – skipped (the "
-          "case cannot be expressed for this client, or the gate is not one it takes); · did not run.\n",
-          out);
+    md_legend(out);
     fputs("\n## Summary\n\n", out);
     md_summary(out, matrix);
     fputs("\n## Grid\n", out);
@@ -436,15 +510,15 @@ static const char matrix_style[] =
     "#ccc}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.15em .4em;text-align:"
     "left;vertical-align:top}th{background:#f3f3f3}td.n{text-align:right}code,pre{font:12px/1.4 ui-monospace,"
     "monospace}pre{background:#f6f6f6;padding:.4em;white-space:pre-wrap;word-break:break-all;max-width:40em}"
-    ".agrees{background:#e6f4ea}.unsafe{background:#f9c9c5;font-weight:700}.fail_closed{background:#fde7e7}"
-    ".limit{background:#fff3cd}.not_run{background:#eee}summary{cursor:pointer}";
+    ".agrees{background:#e6f4ea}.unsafe{background:#f9c9c5;font-weight:700}.refused_valid{background:#fde7e7}"
+    ".figures{background:#e8e4f8}.other_reason{background:#eef6ee}.error,.skip{background:#fff3cd}"
+    ".not_applicable{background:repeating-linear-gradient(45deg,#fff,#fff 4px,#eee 4px,#eee 8px);color:#777}"
+    ".not_run{background:#eee}summary{cursor:pointer}";
 
 static void html_cell(FILE *out, const gt_matrix_column *column, const gt_case_result *result)
 {
     gt_matrix_kind kind = gt_matrix_classify(result);
-    fprintf(out, "<td class=\"%s\"><details><summary>%s</summary>", kind_name(kind),
-            kind == GT_MATRIX_AGREES ? "✓" : kind == GT_MATRIX_UNSAFE ? "✗!" : kind == GT_MATRIX_FAIL_CLOSED ? "✗"
-                                         : kind == GT_MATRIX_NOT_RUN ? "·" : result->outcome == GT_OUTCOME_SKIP ? "–" : "E");
+    fprintf(out, "<td class=\"%s\"><details><summary>%s</summary>", kind_name(kind), kinds[kind].html);
     fputs("<p>", out);
     gt_report_html_text(out, column->name);
     fprintf(out, ": %s", cell_outcome(result));
@@ -471,6 +545,56 @@ static void html_cell(FILE *out, const gt_matrix_column *column, const gt_case_r
     fputs("</details></td>", out);
 }
 
+/* One implementation's cells in order of concern, as md_implementation; the
+ * hand-written notes are shown as text (escaped), not rendered. */
+static void html_implementation(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
+{
+    static const gt_matrix_kind order[] = {GT_MATRIX_UNSAFE,       GT_MATRIX_REFUSED_VALID, GT_MATRIX_FIGURES,
+                                           GT_MATRIX_OTHER_REASON, GT_MATRIX_ERROR,         GT_MATRIX_SKIP};
+    fputs("<h3><code>", out);
+    gt_report_html_text(out, column->name);
+    fputs("</code></h3>\n<p>run as <code>", out);
+    gt_report_html_text(out, column->spec);
+    fputs("</code>", out);
+    if (column->packages) {
+        fputs("; packages <code>", out);
+        gt_report_html_text(out, column->packages);
+        fputs("</code>", out);
+    }
+    fputs("</p>\n", out);
+    if (column->notes) {
+        fputs("<pre>", out);
+        gt_report_html_text(out, column->notes);
+        fputs("</pre>\n", out);
+    }
+    if (column->run == NULL) {
+        fputs("<p><b>Could not run</b>: ", out);
+        gt_report_html_text(out, column->unavailable ? column->unavailable : "(no reason given)");
+        fputs("</p>\n", out);
+        return;
+    }
+    size_t count = gt_corpus_count(matrix->corpus);
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        size_t listed = 0;
+        for (size_t i = 0; i < count; i++)
+            listed += gt_matrix_classify(gt_matrix_cell(column, i)) == order[k];
+        if (listed == 0)
+            continue;
+        fprintf(out, "<p><b>%s %s</b> (%zu)</p>\n<ul>\n", kinds[order[k]].html, kinds[order[k]].name, listed);
+        for (size_t i = 0; i < count; i++) {
+            const gt_case_result *result = gt_matrix_cell(column, i);
+            if (gt_matrix_classify(result) != order[k])
+                continue;
+            fputs("<li><code>", out);
+            gt_report_html_text(out, gt_corpus_case(matrix->corpus, i)->input.id);
+            fputs("</code>: ", out);
+            gt_report_html_text(out, result->note ? result->note : "(no note)");
+            fputs("</li>\n", out);
+        }
+        fputs("</ul>\n", out);
+    }
+}
+
 int gt_matrix_html(FILE *out, const gt_matrix *matrix)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -486,14 +610,24 @@ int gt_matrix_html(FILE *out, const gt_matrix *matrix)
         fputs(", ", out);
         gt_report_html_text(out, matrix->generated_at);
     }
-    fputs("</p>\n<h2>Summary</h2>\n<table><tr><th>implementation</th><th>version</th><th>language</th>"
-          "<th>played</th><th>required</th><th>optional</th><th>unsafe</th><th>fail-closed</th><th>limits</th></tr>\n",
+    fputs("</p>\n<h2>Legend</h2>\n<table><tr><th>mark</th><th>class</th><th>meaning</th></tr>\n", out);
+    for (int k = 0; k < GT_MATRIX_KIND_COUNT; k++) {
+        fprintf(out, "<tr><td class=\"%s\">%s</td><td><code>%s</code></td><td>", kinds[k].name, kinds[k].html,
+                legend_class(k));
+        gt_report_html_text(out, kinds[k].legend);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table>\n<h2>Summary</h2>\n<table><tr><th>implementation</th><th>version</th><th>language</th>"
+          "<th>profiles claimed</th><th>played</th><th>required</th><th>optional</th>",
           out);
+    for (size_t k = 0; k < SUMMARY_KINDS; k++)
+        fprintf(out, "<th>%s %s</th>", kinds[summary_kinds[k]].html, kinds[summary_kinds[k]].name);
+    fputs("</tr>\n", out);
     for (size_t c = 0; c < matrix->column_count; c++) {
         const gt_matrix_column *column = &matrix->columns[c];
         column_stats stats;
         stats_of(matrix, column, &stats);
-        char required[64], optional[64];
+        char required[64], optional[64], profiles[128];
         gt_report_rate_text(required, sizeof required, &stats.tiers[GT_TIER_REQUIRED]);
         gt_report_rate_text(optional, sizeof optional, &stats.tiers[GT_TIER_OPTIONAL]);
         fputs("<tr><td><code>", out);
@@ -505,15 +639,22 @@ int gt_matrix_html(FILE *out, const gt_matrix *matrix)
         fputs("</td><td>", out);
         gt_report_html_text(out, column->language ? column->language : "?");
         if (column->run == NULL) {
-            fputs("</td><td colspan=\"6\" class=\"not_run\">could not run: ", out);
+            fprintf(out, "</td><td colspan=\"%zu\" class=\"not_run\">could not run: ", SUMMARY_KINDS + 4);
             gt_report_html_text(out, column->unavailable);
             fputs("</td></tr>\n", out);
             continue;
         }
-        fprintf(out, "</td><td class=\"n\">%zu</td><td>%s</td><td>%s</td><td class=\"n\">%zu</td>"
-                     "<td class=\"n\">%zu</td><td class=\"n\">%zu</td></tr>\n",
-                stats.played, required, optional, stats.kinds[GT_MATRIX_UNSAFE], stats.kinds[GT_MATRIX_FAIL_CLOSED],
-                stats.kinds[GT_MATRIX_LIMIT]);
+        fputs("</td><td><code>", out);
+        gt_report_html_text(out, column_profiles(column, profiles, sizeof profiles));
+        fputs("</code>", out);
+        if (column->evidence) {
+            fputs("<br>", out);
+            gt_report_html_text(out, column->evidence);
+        }
+        fprintf(out, "</td><td class=\"n\">%zu</td><td>%s</td><td>%s</td>", stats.played, required, optional);
+        for (size_t k = 0; k < SUMMARY_KINDS; k++)
+            fprintf(out, "<td class=\"n\">%zu</td>", stats.kinds[summary_kinds[k]]);
+        fputs("</tr>\n", out);
     }
     fputs("</table>\n<h2>Grid</h2>\n<table><tr><th>case</th><th>expect</th>", out);
     for (size_t c = 0; c < matrix->column_count; c++) {
@@ -542,6 +683,9 @@ int gt_matrix_html(FILE *out, const gt_matrix *matrix)
             html_cell(out, &matrix->columns[c], gt_matrix_cell(&matrix->columns[c], i));
         fputs("</tr>\n", out);
     }
-    fputs("</table>\n</body></html>\n", out);
+    fputs("</table>\n<h2>Implementations</h2>\n", out);
+    for (size_t c = 0; c < matrix->column_count; c++)
+        html_implementation(out, matrix, &matrix->columns[c]);
+    fputs("</body></html>\n", out);
     return ferror(out) ? -1 : 0;
 }

@@ -161,6 +161,59 @@ START_TEST(matrix_usage_errors_exit_2)
     char *reference[] = {"matrix", "--target", "ref=reference", CASES, NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, reference, out, sizeof out), 0);
     ck_assert_msg(strstr(out, "ref: played 15, pass 15, fail 0 (unsafe 0), error 0, skip 0") != NULL, "%s", out);
+    char *evidence[] = {"matrix", "--evidence", "a=why", "--target", "a=reference", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, evidence, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "--evidence names no --target given before it: a"));
+    char *language[] = {"matrix", "--target", "a=reference", "--language", "a", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, language, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "--language needs NAME=TEXT, got a"));
+}
+END_TEST
+
+/* A column that claims only core: the repair-loop and claude-code cases are
+ * not applicable (a mark of their own, counted apart), the claim and its
+ * evidence and the --language fallback are shown, and the cells carry the
+ * verdict class. */
+START_TEST(matrix_not_applicable_and_claims)
+{
+    char dir[] = "/tmp/gt-matrix-na-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char reports[600];
+    snprintf(reports, sizeof reports, "json:%s/m.json,md:%s/m.md,html:%s/m.html", dir, dir, dir);
+    char *argv[] = {"matrix", CASES, "-j", "2", "--target", "all=reference", "--target", "core=reference",
+                    "--profile", "core=core", "--evidence", "core=one call, no loop (its docs)",
+                    "--language", "core=C", "--report", reports, NULL};
+    static char out[1 << 16];
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, argv, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "all: played 15, pass 15, fail 0 (unsafe 0), error 0, skip 0") != NULL, "%s", out);
+    char path[300];
+    snprintf(path, sizeof path, "%s/m.json", dir);
+    char *json = slurp(path);
+    cJSON *root = cJSON_Parse(json);
+    const cJSON *core = implementation(root, "core");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(core, "profiles")), "core");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(core, "language")), "C");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(core, "evidence")), "one call, no loop (its docs)");
+    const cJSON *classes = cJSON_GetObjectItem(core, "classes");
+    ck_assert_int_gt(number(classes, "not_applicable"), 0);
+    ck_assert_int_eq(number(classes, "not_applicable") + number(core, "played"), 15);
+    ck_assert_str_eq(cell_kind(root, "loop.attempts.five-invalid-default-limit", "core"), "not_applicable");
+    cJSON_Delete(root);
+    free(json);
+    snprintf(path, sizeof path, "%s/m.md", dir);
+    char *md = slurp(path);
+    ck_assert_ptr_nonnull(strstr(md, "| n/a | `not_applicable` |")); /* the legend */
+    ck_assert_ptr_nonnull(strstr(md, "| ` loop.attempts.five-invalid-default-limit ` | reject | ✓ | n/a |"));
+    ck_assert_ptr_nonnull(strstr(md, "Profiles claimed: ` core ` — ` one call, no loop (its docs) `"));
+    free(md);
+    snprintf(path, sizeof path, "%s/m.html", dir);
+    char *html = slurp(path);
+    ck_assert_ptr_nonnull(strstr(html, "<td class=\"not_applicable\"><details><summary>n/a</summary>"));
+    ck_assert_ptr_nonnull(strstr(html, "<h2>Implementations</h2>"));
+    free(html);
+    char command[400];
+    snprintf(command, sizeof command, "rm -rf %s", dir);
+    ck_assert_int_eq(system(command), 0);
 }
 END_TEST
 
@@ -171,6 +224,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(cli, 240);
     tcase_add_test(cli, matrix_of_fake_implementations);
     tcase_add_test(cli, matrix_usage_errors_exit_2);
+    tcase_add_test(cli, matrix_not_applicable_and_claims);
     suite_add_tcase(suite, cli);
     return suite;
 }

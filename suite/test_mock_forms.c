@@ -411,6 +411,66 @@ START_TEST(inexpressible_turns_are_marked)
 }
 END_TEST
 
+/* Requests the real API would answer otherwise: a 400 naming a tool field the
+ * request did not carry, a pause_turn without a server tool, a complete JSON
+ * text marked max_tokens, a tool schema that is not an object. */
+START_TEST(mock_answers_only_what_the_api_would)
+{
+    const char *plain = "{\"model\":\"c\",\"max_tokens\":9," USER_MESSAGES ",\"tools\":[{\"name\":\"extract\","
+                        "\"input_schema\":" SCHEMA "}],\"tool_choice\":{\"type\":\"tool\",\"name\":\"extract\"}}";
+    /* the scripted 400 names tools.0.strict: inexpressible for a tool without strict, not for one with it */
+    reply r = call("capability-400-then-no-strict", "a1", "/v1/messages", plain);
+    ck_assert_int_eq(r.status, 400);
+    free(r.body);
+    cJSON *root;
+    cJSON *entry = journal_entry("capability-400-then-no-strict", "a1", 0, &root);
+    ck_assert_ptr_nonnull(strstr(str_at(entry, "answer_form.inexpressible"), "tools.0.strict"));
+    cJSON_Delete(root);
+    r = call("capability-400-then-no-strict", "a2", "/v1/messages",
+             "{\"model\":\"c\",\"max_tokens\":9," USER_MESSAGES ",\"tools\":[{\"name\":\"StructuredOutput\","
+             "\"strict\":true,\"input_schema\":" SCHEMA "}]}");
+    ck_assert_int_eq(r.status, 400);
+    free(r.body);
+    entry = journal_entry("capability-400-then-no-strict", "a2", 0, &root);
+    ck_assert_ptr_null(cJSON_GetObjectItem(entry, "answer_form"));
+    cJSON_Delete(root);
+    /* pause_turn for a client that offered no server tool */
+    r = call("pause-no-server-tool", "p1", "/v1/messages", plain);
+    free(r.body);
+    entry = journal_entry("pause-no-server-tool", "p1", 0, &root);
+    ck_assert_ptr_nonnull(strstr(str_at(entry, "answer_form.inexpressible"), "server tool"));
+    cJSON_Delete(root);
+    /* a complete object marked max_tokens, asked for as JSON text: the text is cut */
+    r = call("max-tokens-complete", "m1", "/v1/messages",
+             "{\"model\":\"c\",\"max_tokens\":9," USER_MESSAGES
+             ",\"output_config\":{\"format\":{\"type\":\"json_schema\",\"schema\":" SCHEMA "}}}");
+    cJSON *json = cJSON_Parse(r.body);
+    const char *text = str_at(json, "content.0.text");
+    ck_assert_msg(text != NULL && strncmp(text, "{\"cause\"", 8) == 0 && strchr(text, '}') == NULL, "%s", r.body);
+    ck_assert_str_eq(str_at(json, "stop_reason"), "max_tokens");
+    cJSON_Delete(json);
+    free(r.body);
+    /* a scripted stream whose message_start carries the stop_reason, served as one JSON body: kept */
+    r = call("stop-reason-in-message-start", "t1", "/v1/messages", plain);
+    json = cJSON_Parse(r.body);
+    ck_assert_msg(str_at(json, "stop_reason") && strcmp(str_at(json, "stop_reason"), "max_tokens") == 0, "%s", r.body);
+    cJSON_Delete(json);
+    free(r.body);
+    /* tool schemas that are not objects: 400 in each API */
+    r = call("max-tokens-complete", "s1", "/v1/messages",
+             "{\"model\":\"c\",\"max_tokens\":9," USER_MESSAGES ",\"tools\":[{\"name\":\"x\",\"input_schema\":[]}]}");
+    ck_assert_int_eq(r.status, 400);
+    ck_assert_ptr_nonnull(strstr(r.body, "tools.0.input_schema: Input should be a valid dictionary"));
+    free(r.body);
+    r = call("max-tokens-complete", "s2", "/v1/chat/completions",
+             "{\"model\":\"g\"," USER_MESSAGES ",\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"x\","
+             "\"parameters\":true}}]}");
+    ck_assert_int_eq(r.status, 400);
+    ck_assert_ptr_nonnull(strstr(r.body, "tools.0.function.parameters"));
+    free(r.body);
+}
+END_TEST
+
 /* ---- through the http target --------------------------------------------------- */
 
 extern const gt_target_ops gt_target_http_ops;
@@ -455,6 +515,16 @@ START_TEST(libraries_get_their_form_through_the_http_target)
         ck_assert_int_eq(play_case(modes[i], "loop.attempts.five-invalid-default-limit", &outcome, why, sizeof why),
                          GT_CHECK_DONE);
         ck_assert_msg(outcome == GT_OUTCOME_FAIL, "%s: %s", modes[i], why);
+        /* a scripted stream whose tool_use start carries the input and no delta follows: the start's
+         * input is the call's input in every form (the mock once rendered it empty) */
+        ck_assert_int_eq(play_case(modes[i], "stream.strength.tool-start-input-not-empty", &outcome, why, sizeof why),
+                         GT_CHECK_DONE);
+        ck_assert_msg(outcome == GT_OUTCOME_PASS, "%s: %s", modes[i], why);
+        /* a server_tool_use's streamed input is not a call of the client's (it was once mapped to its tool) */
+        ck_assert_int_eq(
+            play_case(modes[i], "stream.blocks.redacted-thinking-and-server-tools", &outcome, why, sizeof why),
+            GT_CHECK_DONE);
+        ck_assert_msg(outcome == GT_OUTCOME_PASS, "%s: %s", modes[i], why);
     }
 }
 END_TEST
@@ -493,6 +563,7 @@ static Suite *make_suite(void)
     tcase_add_checked_fixture(forms, start, stop);
     tcase_set_timeout(forms, 60);
     tcase_add_test(forms, forced_tool_takes_the_call);
+    tcase_add_test(forms, mock_answers_only_what_the_api_would);
     tcase_add_test(forms, only_tool_takes_the_call_in_chat_completions);
     tcase_add_test(forms, structured_output_offered_is_left_alone);
     tcase_add_test(forms, anthropic_native_format_gets_json_text);

@@ -8,7 +8,8 @@ const { streamObject } = await load('ai');
 const { createAnthropic } = await load('@ai-sdk/anthropic');
 await run(async () => {
     const model = createAnthropic({ baseURL: `${env.anthropicBaseURL}/v1`, apiKey: env.apiKey })(env.model ?? 'claude-sonnet-4-5');
-    const result = streamObject({ model, schema: await zodSchema(env), prompt: env.prompt, onError: () => {} });
+    const result = streamObject({ model, schema: await zodSchema(env), prompt: env.prompt, maxRetries: env.apiRetries,
+                                 onError: () => {} });
     for await (const partial of result.partialObjectStream) void partial; // consumed as a UI would
     return await result.object;
 }, { name: 'ai streamObject + @ai-sdk/anthropic', packages: ['ai', '@ai-sdk/anthropic', 'zod'] });

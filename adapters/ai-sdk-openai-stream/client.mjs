@@ -8,7 +8,8 @@ const { streamObject } = await load('ai');
 const { createOpenAI } = await load('@ai-sdk/openai');
 await run(async () => {
     const model = createOpenAI({ baseURL: env.openaiBaseURL, apiKey: env.apiKey })(env.model ?? 'gpt-4o');
-    const result = streamObject({ model, schema: await zodSchema(env), prompt: env.prompt, onError: () => {} });
+    const result = streamObject({ model, schema: await zodSchema(env), prompt: env.prompt, maxRetries: env.apiRetries,
+                                 onError: () => {} });
     for await (const partial of result.partialObjectStream) void partial; // consumed as a UI would
     return await result.object;
 }, { name: 'ai streamObject + @ai-sdk/openai', packages: ['ai', '@ai-sdk/openai', 'zod'] });

@@ -7,7 +7,7 @@ const env = gauntletEnv();
 const { default: Anthropic } = await load('@anthropic-ai/sdk');
 await run(async () => {
     const schema = await zodSchema(env);
-    const client = new Anthropic({ baseURL: env.anthropicBaseURL, apiKey: env.apiKey });
+    const client = new Anthropic({ baseURL: env.anthropicBaseURL, apiKey: env.apiKey, maxRetries: env.apiRetries });
     const message = await client.messages.create({
         model: env.model ?? 'claude-sonnet-4-5',
         max_tokens: 4096,

@@ -18,8 +18,12 @@ if [ -z "$CLAUDE" ] || [ ! -x "$CLAUDE" ]; then
 fi
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
-set -- -p --output-format json --json-schema "$(cat "$GAUNTLET_SCHEMA_FILE")"
+# A case with no schema (GAUNTLET_NO_SCHEMA) runs without --json-schema, as a
+# user who gives none; the script's disallowed_tools become --disallowedTools.
+set -- -p --output-format json
+[ -z "${GAUNTLET_NO_SCHEMA:-}" ] && set -- "$@" --json-schema "$(cat "$GAUNTLET_SCHEMA_FILE")"
 [ -n "${GAUNTLET_MAX_TURNS:-}" ] && set -- "$@" --max-turns "$GAUNTLET_MAX_TURNS"
+[ -n "${GAUNTLET_DISALLOWED_TOOLS:-}" ] && set -- "$@" --disallowedTools "$GAUNTLET_DISALLOWED_TOOLS"
 cd "$home" && HOME="$home" DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
     DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 \
     exec "$CLAUDE" "$@" "$GAUNTLET_PROMPT"

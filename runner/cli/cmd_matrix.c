@@ -3,22 +3,28 @@
  *
  * Contract:
  *   gauntlet matrix --target NAME=SPEC [--target NAME=SPEC]... [--report FORMAT:FILE[,...]]
- *                   [--gate G] [--tag T] [--id GLOB] [-j N] [--notes DIR] [--version NAME=TEXT]... [PATH...]
+ *                   [--gate G] [--tag T] [--id GLOB] [-j N] [--notes DIR] [--version NAME=TEXT]...
+ *                   [--language NAME=TEXT]... [--profile NAME=LIST]... [--evidence NAME=TEXT]... [PATH...]
  *   stdout: one line per implementation (`NAME: played N, pass P, fail F
  *           (unsafe U), error E, skip S`), then `matrix: N implementations,
  *           M cases, K could not run`;
- *   stderr: progress per implementation, smoke failures, load problems;
+ *   stderr: the smokes, a progress line at least every 10 s while columns run
+ *           (cases done per running column), a line per finished column,
+ *           smoke failures, load problems;
  *   exit:   0 every implementation ran (whatever its cells say: a matrix
  *           is a comparison, not a gate), 1 an implementation could not run
  *           (its smoke failed; its column says why), 2 usage, I/O or case-file
  *           error, or an empty selection.
- * Each target is smoked (run --smoke) and then run like `gauntlet run`
- * (gt_run_cases, -j threads); versions come from the envelopes' optional
+ * Every target is smoked first (run --smoke), then the columns run in
+ * parallel like `gauntlet run` (gt_run_cases_with): -j N workers in all
+ * (default one per CPU, as `run`), min(N, columns) columns at a time with
+ * N / that many threads each. Versions come from the envelopes' optional
  * "implementation" object, an adapter's handshake, or --version. Formats:
  * json, html, md (reports/matrix.c, docs/matrix-format.md). */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +55,7 @@ typedef struct matrix_report {
 
 typedef struct matrix_options {
     const char *names[MATRIX_MAX_TARGETS], *specs[MATRIX_MAX_TARGETS], *versions[MATRIX_MAX_TARGETS];
+    const char *languages[MATRIX_MAX_TARGETS], *evidence[MATRIX_MAX_TARGETS];
     unsigned profiles[MATRIX_MAX_TARGETS]; /* --profile NAME=LIST; 0 = what the target claims */
     size_t target_count;
     const char *paths[MATRIX_MAX_PATHS];
@@ -57,7 +64,7 @@ typedef struct matrix_options {
     size_t report_count;
     const char *gate, *tag, *id_glob, *notes_dir;
     unsigned jobs;
-    char *owned[MATRIX_MAX_TARGETS * 2 + MATRIX_MAX_REPORTS]; /* strdup'd values split in place */
+    char *owned[MATRIX_MAX_TARGETS * 6 + MATRIX_MAX_REPORTS]; /* strdup'd values split in place */
     size_t owned_count;
 } matrix_options;
 
@@ -72,11 +79,13 @@ static void matrix_usage(FILE *out)
           "                       (reference, adapter:CMD, http:CMD, http-reference); repeatable, in column order\n"
           "  --report FORMAT:FILE json, html or md (FILE '-' = standard output); comma-separated or repeated\n"
           "  --gate G, --tag T, --id GLOB   select cases, as for `gauntlet run`\n"
-          "  -j, --jobs N         worker threads per implementation (default 1)\n"
+          "  -j, --jobs N         worker threads in all (default: one per CPU); columns run in parallel\n"
           "  --notes DIR          hand-written notes: DIR/NAME.md is copied into NAME's section of the md report\n"
           "  --version NAME=TEXT  the version shown for NAME when its envelopes and handshake name none\n"
+          "  --language NAME=TEXT the language shown for NAME when its envelopes name none\n"
           "  --profile NAME=LIST  judge NAME on these profiles (as `run --profile`; default: what it claims,\n"
           "                       core for http: targets); cases of other profiles are not applicable\n"
+          "  --evidence NAME=TEXT why NAME claims its profiles (the library's docs), shown with the claim\n"
           "Exit: 0 every implementation ran, 1 one could not run (its smoke failed), 2 usage, I/O or case-file error.\n",
           out);
 }
@@ -144,7 +153,8 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
         bool takes_value = strcmp(arg, "--target") == 0 || strcmp(arg, "--report") == 0 || strcmp(arg, "--gate") == 0 ||
                            strcmp(arg, "--tag") == 0 || strcmp(arg, "--id") == 0 || strcmp(arg, "-j") == 0 ||
                            strcmp(arg, "--jobs") == 0 || strcmp(arg, "--notes") == 0 || strcmp(arg, "--version") == 0 ||
-                           strcmp(arg, "--profile") == 0;
+                           strcmp(arg, "--profile") == 0 || strcmp(arg, "--language") == 0 ||
+                           strcmp(arg, "--evidence") == 0;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             *help = true;
             return 0;
@@ -170,18 +180,26 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
                 if (strcmp(options->names[j], options->names[at]) == 0)
                     return usage_error("--target names must differ: ", options->names[at]);
             options->target_count++;
-        } else if (strcmp(arg, "--version") == 0) {
+        } else if (strcmp(arg, "--version") == 0 || strcmp(arg, "--language") == 0 || strcmp(arg, "--evidence") == 0) {
             const char *name, *text;
-            if (!split_pair(options, value, &name, &text))
-                return usage_error("--version needs NAME=TEXT, got ", value);
+            char message[64];
+            if (!split_pair(options, value, &name, &text)) {
+                snprintf(message, sizeof message, "%s needs NAME=TEXT, got ", arg);
+                return usage_error(message, value);
+            }
+            const char **slot = strcmp(arg, "--version") == 0    ? options->versions
+                                : strcmp(arg, "--language") == 0 ? options->languages
+                                                                 : options->evidence;
             bool known = false;
             for (size_t j = 0; j < options->target_count; j++)
                 if (strcmp(options->names[j], name) == 0) {
-                    options->versions[j] = text;
+                    slot[j] = text;
                     known = true;
                 }
-            if (!known)
-                return usage_error("--version names no --target given before it: ", name);
+            if (!known) {
+                snprintf(message, sizeof message, "%s names no --target given before it: ", arg);
+                return usage_error(message, name);
+            }
         } else if (strcmp(arg, "--profile") == 0) {
             const char *name, *list;
             char err[256];
@@ -349,9 +367,116 @@ static void print_problems(const gt_corpus *corpus)
     }
 }
 
+/* ---- running the columns in parallel ---------------------------------------- */
+
+#define MATRIX_PROGRESS_SECONDS 10 /* a progress line at least this often while columns run */
+
+/* One column's run, shared between its worker, the progress thread and the
+ * main thread (under `lock`). */
+typedef struct column_job {
+    const char *name, *spec;
+    unsigned profiles, jobs;
+    size_t done, total;
+    bool started, finished;
+    gt_run *run;
+    char err[512];
+} column_job;
+
+typedef struct matrix_pool {
+    const gt_corpus *corpus;
+    column_job *columns;
+    size_t count, next, finished;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    struct timespec started;
+} matrix_pool;
+
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+typedef struct progress_user {
+    matrix_pool *pool;
+    column_job *column;
+} progress_user;
+
+static void column_progress(void *user, size_t done, size_t total, const gt_case_result *last)
+{
+    progress_user *who = user;
+    pthread_mutex_lock(&who->pool->lock);
+    who->column->done = done;
+    who->column->total = total;
+    pthread_mutex_unlock(&who->pool->lock);
+}
+
+/* A worker: takes the next column not started and runs it, until none is left. */
+static void *column_worker(void *user)
+{
+    matrix_pool *pool = user;
+    for (;;) {
+        pthread_mutex_lock(&pool->lock);
+        while (pool->next < pool->count && pool->columns[pool->next].run == NULL &&
+               pool->columns[pool->next].spec == NULL)
+            pool->next++; /* a column whose smoke failed */
+        if (pool->next == pool->count) {
+            pthread_mutex_unlock(&pool->lock);
+            return NULL;
+        }
+        column_job *column = &pool->columns[pool->next++];
+        column->started = true;
+        pthread_mutex_unlock(&pool->lock);
+        progress_user who = {pool, column};
+        gt_run_options how = {.target_spec = column->spec, .jobs = column->jobs, .profiles = column->profiles,
+                              .progress = column_progress, .user = &who};
+        char err[512] = "";
+        gt_run *run = gt_run_cases_with(pool->corpus, &how, err, sizeof err);
+        pthread_mutex_lock(&pool->lock);
+        column->run = run;
+        snprintf(column->err, sizeof column->err, "%s", err);
+        column->finished = true;
+        pool->finished++;
+        if (run != NULL)
+            fprintf(stderr, "matrix: %s: %zu cases in %.1f s (%.0f s since the start)\n", column->name, run->count,
+                    run->elapsed_ms / 1000.0, seconds_since(&pool->started));
+        else
+            fprintf(stderr, "matrix: %s: could not run: %s\n", column->name, err[0] ? err : "(no reason)");
+        pthread_cond_broadcast(&pool->changed);
+        pthread_mutex_unlock(&pool->lock);
+    }
+}
+
+/* Wait for every column, printing the running columns' progress at least
+ * every MATRIX_PROGRESS_SECONDS. Call with the lock not held. */
+static void wait_columns(matrix_pool *pool, size_t runnable)
+{
+    pthread_mutex_lock(&pool->lock);
+    while (pool->finished < runnable) {
+        struct timespec deadline;
+        clock_gettime(CLOCK_REALTIME, &deadline);
+        deadline.tv_sec += MATRIX_PROGRESS_SECONDS;
+        size_t before = pool->finished;
+        while (pool->finished == before &&
+               pthread_cond_timedwait(&pool->changed, &pool->lock, &deadline) == 0)
+            ;
+        if (pool->finished != before)
+            continue; /* a column finished (its line is printed): restart the clock */
+        fprintf(stderr, "matrix: %.0f s, %zu of %zu columns done;", seconds_since(&pool->started), pool->finished,
+                runnable);
+        for (size_t t = 0; t < pool->count; t++)
+            if (pool->columns[t].started && !pool->columns[t].finished)
+                fprintf(stderr, " %s %zu/%zu", pool->columns[t].name, pool->columns[t].done,
+                        pool->columns[t].total);
+        fputc('\n', stderr);
+    }
+    pthread_mutex_unlock(&pool->lock);
+}
+
 int gt_cmd_matrix(int argc, char **argv)
 {
-    matrix_options options = {.jobs = 1};
+    matrix_options options = {.jobs = 0};
     bool help = false;
     int status = parse_args(argc, argv, &options, &help);
     if (status != 0 || help) {
@@ -394,24 +519,57 @@ int gt_cmd_matrix(int argc, char **argv)
     memset(columns, 0, sizeof columns);
     memset(texts, 0, sizeof texts);
     memset(runs, 0, sizeof runs);
-    size_t unavailable = 0;
+    size_t unavailable = 0, runnable = 0;
+    column_job jobs[MATRIX_MAX_TARGETS];
+    memset(jobs, 0, sizeof jobs);
+    /* every target smoked up front: one that cannot run says so at once */
+    for (size_t t = 0; t < options.target_count; t++) {
+        fprintf(stderr, "matrix: smoke [%zu/%zu] %s (%s): ", t + 1, options.target_count, options.names[t],
+                options.specs[t]);
+        fflush(stderr);
+        jobs[t].name = options.names[t];
+        jobs[t].profiles = options.profiles[t];
+        if (smoke(options.specs[t], &texts[t].unavailable) == 0) {
+            jobs[t].spec = options.specs[t];
+            runnable++;
+            fputs("ok\n", stderr);
+        } else {
+            fprintf(stderr, "could not run\n%s", texts[t].unavailable ? texts[t].unavailable : "");
+        }
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned workers = options.jobs ? options.jobs : cpus > 0 ? (unsigned)cpus : 1;
+    size_t parallel = runnable < workers ? runnable : workers;
+    for (size_t t = 0; t < options.target_count; t++)
+        jobs[t].jobs = parallel ? (unsigned)(workers / parallel) : 1;
+    matrix_pool pool = {.corpus = corpus, .columns = jobs, .count = options.target_count};
+    pthread_mutex_init(&pool.lock, NULL);
+    pthread_cond_init(&pool.changed, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &pool.started);
+    fprintf(stderr, "matrix: %zu columns, %zu at a time, %u thread%s each, %zu cases\n", runnable, parallel,
+            parallel ? workers / (unsigned)parallel : 1, parallel && workers / parallel == 1 ? "" : "s", selected);
+    pthread_t threads[MATRIX_MAX_TARGETS];
+    size_t started = 0;
+    for (size_t w = 0; w < parallel; w++)
+        if (pthread_create(&threads[started], NULL, column_worker, &pool) == 0)
+            started++;
+    if (started == 0 && runnable > 0)
+        column_worker(&pool); /* no thread could start: run them here, one after another */
+    else
+        wait_columns(&pool, runnable);
+    for (size_t w = 0; w < started; w++)
+        pthread_join(threads[w], NULL);
+    pthread_cond_destroy(&pool.changed);
+    pthread_mutex_destroy(&pool.lock);
+    fprintf(stderr, "matrix: every column in %.1f s\n", seconds_since(&pool.started));
+
     for (size_t t = 0; t < options.target_count; t++) {
         column_text *text = &texts[t];
-        fprintf(stderr, "matrix: [%zu/%zu] %s (%s): ", t + 1, options.target_count, options.names[t], options.specs[t]);
-        fflush(stderr);
-        char err[512] = "";
-        if (smoke(options.specs[t], &text->unavailable) == 0) {
-            gt_run_options how = {.target_spec = options.specs[t], .jobs = options.jobs, .profiles = options.profiles[t]};
-            runs[t] = gt_run_cases_with(corpus, &how, err, sizeof err);
-            if (runs[t] == NULL)
-                text->unavailable = strdup(err[0] ? err : "the target could not be opened");
-        }
-        if (runs[t] == NULL) {
+        runs[t] = jobs[t].run;
+        if (jobs[t].spec != NULL && runs[t] == NULL)
+            text->unavailable = strdup(jobs[t].err[0] ? jobs[t].err : "the target could not be opened");
+        if (runs[t] == NULL)
             unavailable++;
-            fprintf(stderr, "could not run\n%s", text->unavailable ? text->unavailable : "");
-        } else {
-            fprintf(stderr, "%zu cases in %.1f s\n", runs[t]->count, runs[t]->elapsed_ms / 1000.0);
-        }
         if (!describe_from_envelopes(runs[t], text) && runs[t] != NULL && runs[t]->target_name &&
             strncmp(options.specs[t], "adapter:", 8) == 0) {
             char name[256], version[128];
@@ -421,6 +579,8 @@ int gt_cmd_matrix(int argc, char **argv)
         }
         if (options.versions[t])
             snprintf(text->version, sizeof text->version, "%s", options.versions[t]);
+        if (options.languages[t] && text->language[0] == '\0')
+            snprintf(text->language, sizeof text->language, "%s", options.languages[t]);
         if (options.notes_dir) {
             char path[PATH_MAX];
             snprintf(path, sizeof path, "%s/%s.md", options.notes_dir, options.names[t]);
@@ -436,6 +596,7 @@ int gt_cmd_matrix(int argc, char **argv)
             .language = text->language[0] ? text->language : NULL,
             .packages = text->packages[0] ? text->packages : NULL,
             .notes = text->notes,
+            .evidence = options.evidence[t],
         };
     }
     char generated[32];

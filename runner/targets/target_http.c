@@ -15,6 +15,9 @@
  * be invalid on purpose), GAUNTLET_JSON_SCHEMA, GAUNTLET_PROMPT,
  * GAUNTLET_SCRIPT_FILE (the loop script minus its turns: history, limits),
  * GAUNTLET_MAX_TURNS and GAUNTLET_STRICT when the script sets them,
+ * GAUNTLET_FORMATS (1 when the case asserts `format`, else 0),
+ * GAUNTLET_NO_SCHEMA=1 when the case gives no schema at all,
+ * GAUNTLET_DISALLOWED_TOOLS (the script's disallowed_tools, comma-separated),
  * GAUNTLET_BIN (this gauntlet executable; absent when the running program is
  * not gauntlet, e.g. a test binary),
  * ANTHROPIC_API_KEY / OPENAI_API_KEY (gauntlet-<scenario>), and the script's
@@ -456,6 +459,27 @@ static char *with_schema(char *text, const gt_value *script, const char *schema_
     return out;
 }
 
+/* The script's "disallowed_tools" as one comma-separated list (malloc'd), or
+ * NULL when it names none. */
+static char *disallowed_tools(const gt_value *script)
+{
+    const gt_value *tools = script ? gt_value_get(script, "disallowed_tools", 16) : NULL;
+    if (tools == NULL || tools->type != GT_ARRAY || tools->u.arr.count == 0)
+        return NULL;
+    size_t len = 1;
+    for (size_t i = 0; i < tools->u.arr.count; i++)
+        if (tools->u.arr.items[i]->type == GT_STRING)
+            len += strlen(tools->u.arr.items[i]->u.str.chars) + 1;
+    char *list = calloc(1, len);
+    for (size_t i = 0; list && i < tools->u.arr.count; i++)
+        if (tools->u.arr.items[i]->type == GT_STRING) {
+            if (list[0])
+                strcat(list, ",");
+            strcat(list, tools->u.arr.items[i]->u.str.chars);
+        }
+    return list;
+}
+
 /* One environment entry "NAME=value", malloc'd. */
 static char *env_entry(const char *name, const char *value)
 {
@@ -541,6 +565,16 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
         env[env_count++] = env_entry("GAUNTLET_MAX_TURNS", max_turns->u.num.text);
     if (strict != NULL && strict->type == GT_TRUE)
         env[env_count++] = env_entry("GAUNTLET_STRICT", "1");
+    /* the case's "formats" option: `format` asserted (1) or an annotation (0) */
+    env[env_count++] = env_entry("GAUNTLET_FORMATS", input->assert_formats ? "1" : "0");
+    /* no --json-schema at all (GAUNTLET_JSON_SCHEMA then holds a stand-in) */
+    if (schema_text == NULL && schema == NULL && input->schema_json == NULL)
+        env[env_count++] = env_entry("GAUNTLET_NO_SCHEMA", "1");
+    char *disallowed = disallowed_tools(script);
+    if (disallowed != NULL) {
+        env[env_count++] = env_entry("GAUNTLET_DISALLOWED_TOOLS", disallowed);
+        free(disallowed);
+    }
     env[env_count++] = env_entry("ANTHROPIC_API_KEY", key);
     env[env_count++] = env_entry("OPENAI_API_KEY", key);
     const gt_value *script_env = script ? gt_value_get(script, "env", 3) : NULL;

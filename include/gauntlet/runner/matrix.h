@@ -3,12 +3,13 @@
  *
  * Each column is one gt_run of the same selection against one target, or a
  * target that could not run at all (its smoke failed). The writers only
- * format: a summary per implementation (version, language, cases played,
- * per-gate and per-tier pass rates, deviations), a case x implementation grid
- * grouped by gate and category, and per implementation its deviations in
- * order of concern: accepted what the reference refuses (or acted on another
- * object), refused what the reference accepts (fail-closed but different),
- * then harness limits (error, skip). docs/matrix-format.md. */
+ * format: a summary per implementation (version, language, the profiles it
+ * claims and why, cases played, per-gate and per-tier pass rates, cells per
+ * verdict class), a case x implementation grid grouped by gate and category,
+ * and per implementation its cells in order of concern: unsafe, refused
+ * valid, figures, other reason, error, skip (not applicable cells are counted,
+ * not listed). A cell is the result's verdict class (gt_case_result_class,
+ * docs/profiles.md), never a heuristic of its own. docs/matrix-format.md. */
 #ifndef GAUNTLET_MATRIX_H
 #define GAUNTLET_MATRIX_H
 
@@ -28,6 +29,7 @@ typedef struct gt_matrix_column {
     const char *language;    /* "JavaScript", "C", ... */
     const char *packages;    /* "ai 7.0.173, @ai-sdk/anthropic 4.0.105, zod 4.6.7" */
     const char *notes;       /* hand-written explanation (Markdown) for the implementation's section */
+    const char *evidence;    /* why it claims its profiles (the library's docs), one line */
 } gt_matrix_column;
 
 typedef struct gt_matrix {
@@ -39,20 +41,28 @@ typedef struct gt_matrix {
     const char *generated_at;  /* ISO 8601 UTC */
 } gt_matrix;
 
-/* How one cell deviates from the reference, in order of concern. */
+/* A cell: the result's verdict class (the first GT_CLASS_COUNT values are
+ * gt_class's, in its order), or NOT_RUN when the implementation could not run
+ * at all. */
 typedef enum gt_matrix_kind {
-    GT_MATRIX_AGREES = 0,  /* pass */
-    GT_MATRIX_UNSAFE,      /* fail with an accept where the reference refuses, of another object, or of an
-                              earlier answer than the one the reference accepts (fewer API calls) */
-    GT_MATRIX_FAIL_CLOSED, /* fail with a reject where the reference accepts, or the same verdict with other
-                              figures (more calls, a protocol violation): fail-closed but different */
-    GT_MATRIX_LIMIT,       /* error or skip: no verdict to judge (harness or client limit) */
-    GT_MATRIX_NOT_RUN      /* the implementation could not run at all */
+    GT_MATRIX_AGREES = GT_CLASS_PASS,
+    GT_MATRIX_UNSAFE = GT_CLASS_UNSAFE,               /* accepted what must be refused, or another object */
+    GT_MATRIX_REFUSED_VALID = GT_CLASS_REFUSED_VALID, /* refused what is valid */
+    GT_MATRIX_FIGURES = GT_CLASS_FIGURES,             /* verdict right; attempts, accounting or subtype differ */
+    GT_MATRIX_OTHER_REASON = GT_CLASS_OTHER_REASON,   /* verdict and gate right, other reason code or wording */
+    GT_MATRIX_ERROR = GT_CLASS_ERROR,                 /* no verdict: crash, timeout, no envelope, wrapper limit */
+    GT_MATRIX_SKIP = GT_CLASS_SKIP,                   /* the case cannot be expressed for this client */
+    GT_MATRIX_NOT_APPLICABLE = GT_CLASS_NOT_APPLICABLE, /* outside the profiles it claims: never sent */
+    GT_MATRIX_NOT_RUN = GT_CLASS_COUNT,               /* the implementation could not run at all */
+    GT_MATRIX_KIND_COUNT
 } gt_matrix_kind;
 
 /* Result of case `index` in `column`, or NULL when the column did not run. */
 const gt_case_result *gt_matrix_cell(const gt_matrix_column *column, size_t index);
+/* The cell's kind: gt_case_result_class(result), NOT_RUN for NULL. */
 gt_matrix_kind gt_matrix_classify(const gt_case_result *result);
+/* "agrees", "unsafe", "refused_valid", "figures", "other_reason", "error", "skip", "not_applicable", "not_run". */
+const char *gt_matrix_kind_name(gt_matrix_kind kind);
 
 /* Writers; 0 or -1 on a write error. */
 int gt_matrix_json(FILE *out, const gt_matrix *matrix);     /* "format": "gauntlet-matrix/1" */
