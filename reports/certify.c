@@ -167,6 +167,32 @@ void gt_report_coverage_of(const gt_run *run, const gt_report_info *info, unsign
     }
 }
 
+size_t gt_report_claimed_coverage(const gt_run *run, const gt_report_info *info,
+                                  gt_report_profile_coverage rows[GT_PROFILE_COUNT])
+{
+    size_t count = 0;
+    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
+        if (!(gt_run_claims(run) & (1u << p)))
+            continue;
+        gt_report_profile_coverage *row = &rows[count];
+        gt_report_coverage_of(run, info, 1u << p, &row->coverage);
+        if (row->coverage.held == 0)
+            continue; /* no required case in this profile (reasons: its cases are optional) */
+        row->profile = (gt_profile)p;
+        row->low = gt_report_coverage_share(&row->coverage) < GT_REPORT_BADGE_MIN_COVERAGE;
+        gt_report_coverage_text(row->text, sizeof row->text, gt_profile_name((gt_profile)p), &row->coverage);
+        if (row->coverage.skipped + row->coverage.errors > 0) {
+            char skipped[32], errors[32];
+            size_t used = strlen(row->text);
+            snprintf(row->text + used, sizeof row->text - used, "; %s skipped, %s error",
+                     gt_report_thousands(skipped, sizeof skipped, row->coverage.skipped),
+                     gt_report_thousands(errors, sizeof errors, row->coverage.errors));
+        }
+        count++;
+    }
+    return count;
+}
+
 double gt_report_coverage_share(const gt_report_coverage *coverage)
 {
     return coverage->held == 0 ? 0.0 : (double)coverage->ran / (double)coverage->held;

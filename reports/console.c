@@ -125,22 +125,11 @@ void gt_report_console_classes(FILE *out, const gt_run *run, bool colour)
  * `lead`; low coverage in yellow. */
 static void coverage_lines(FILE *out, const gt_run *run, const gt_report_info *info, bool colour, const char *lead)
 {
-    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
-        if (!(gt_run_claims(run) & (1u << p)))
-            continue;
-        gt_report_coverage coverage;
-        gt_report_coverage_of(run, info, 1u << p, &coverage);
-        if (coverage.held == 0)
-            continue; /* no required case (reasons: its cases are optional) */
-        char text[256];
-        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
-        bool low = gt_report_coverage_share(&coverage) < GT_REPORT_BADGE_MIN_COVERAGE;
-        fprintf(out, "%s%s%s%s", lead, colour && low ? COLOUR_YELLOW : "", text, colour && low ? COLOUR_RESET : "");
-        if (coverage.skipped + coverage.errors > 0) {
-            char skipped[32], errors[32];
-            fprintf(out, "; %s skipped, %s error", gt_report_thousands(skipped, sizeof skipped, coverage.skipped),
-                    gt_report_thousands(errors, sizeof errors, coverage.errors));
-        }
+    gt_report_profile_coverage rows[GT_PROFILE_COUNT];
+    size_t count = gt_report_claimed_coverage(run, info, rows);
+    for (size_t i = 0; i < count; i++) {
+        bool paint = colour && rows[i].low;
+        fprintf(out, "%s%s%s%s", lead, paint ? COLOUR_YELLOW : "", rows[i].text, paint ? COLOUR_RESET : "");
         if (lead[0] != '\n')
             fputc('\n', out);
     }

@@ -287,26 +287,16 @@ static void profile_names(FILE *out, unsigned mask)
 /* One <li> per claimed profile with required cases: its coverage. */
 static void coverage_list(FILE *out, const gt_run *run, const gt_report_info *info)
 {
-    bool any = false;
-    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
-        gt_report_coverage coverage;
-        if (!(gt_run_claims(run) & (1u << p)))
-            continue;
-        gt_report_coverage_of(run, info, 1u << p, &coverage);
-        if (coverage.held == 0)
-            continue; /* no required case in this profile: nothing to cover */
-        char text[256];
-        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
-        bool low = gt_report_coverage_share(&coverage) < GT_REPORT_BADGE_MIN_COVERAGE;
-        fprintf(out, "%s<li%s>%s", any ? "" : "<ul class=\"coverage\">", low ? " class=\"low\"" : "", text);
-        if (coverage.skipped + coverage.errors > 0)
-            fprintf(out, "; %zu skipped, %zu error", coverage.skipped, coverage.errors);
-        if (low)
+    gt_report_profile_coverage rows[GT_PROFILE_COUNT];
+    size_t count = gt_report_claimed_coverage(run, info, rows);
+    for (size_t i = 0; i < count; i++) {
+        fprintf(out, "%s<li%s>%s", i ? "" : "<ul class=\"coverage\">", rows[i].low ? " class=\"low\"" : "",
+                rows[i].text);
+        if (rows[i].low)
             fprintf(out, " (below %.0f%%)", GT_REPORT_BADGE_MIN_COVERAGE * 100.0);
         fputs("</li>\n", out);
-        any = true;
     }
-    fputs(any ? "</ul>\n" : "<p>No required case in the claimed profiles.</p>\n", out);
+    fputs(count ? "</ul>\n" : "<p>No required case in the claimed profiles.</p>\n", out);
 }
 
 /* The summary under the headline: profiles, not applicable, coverage, classes. */
@@ -342,19 +332,11 @@ static void certification_profiles(FILE *out, const gt_run *run, const gt_report
     fputs("</td></tr>\n<tr><th>profiles not claimed</th><td>", out);
     profile_names(out, GT_PROFILES_ALL & ~gt_run_claims(run));
     fputs("</td></tr>\n<tr><th>coverage</th><td>", out);
-    bool any = false;
-    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
-        gt_report_coverage coverage;
-        if (!(gt_run_claims(run) & (1u << p)))
-            continue;
-        gt_report_coverage_of(run, info, 1u << p, &coverage);
-        if (coverage.held == 0)
-            continue;
-        char text[256];
-        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
-        fprintf(out, "%s%s", any ? "<br>" : "", text);
-        any = true;
-    }
+    gt_report_profile_coverage rows[GT_PROFILE_COUNT];
+    size_t rows_count = gt_report_claimed_coverage(run, info, rows);
+    for (size_t i = 0; i < rows_count; i++)
+        fprintf(out, "%s%s", i ? "<br>" : "", rows[i].text);
+    bool any = rows_count > 0;
     gt_run_counts counts[GT_GATE_COUNT + 1];
     gt_run_count(run, counts);
     size_t not_applicable = counts[GT_GATE_COUNT].not_applicable;

@@ -46,13 +46,11 @@ static void write_coverage_row(FILE *out, const gt_report_coverage *coverage)
 static void write_coverage(FILE *out, const gt_run *run, const gt_report_info *info)
 {
     fputc('{', out);
-    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
-        if (!(gt_run_claims(run) & (1u << p)))
-            continue;
-        gt_report_coverage coverage;
-        gt_report_coverage_of(run, info, 1u << p, &coverage);
-        fprintf(out, "\"%s\": ", gt_profile_name((gt_profile)p));
-        write_coverage_row(out, &coverage);
+    gt_report_profile_coverage rows[GT_PROFILE_COUNT];
+    size_t count = gt_report_claimed_coverage(run, info, rows);
+    for (size_t i = 0; i < count; i++) {
+        fprintf(out, "\"%s\": ", gt_profile_name(rows[i].profile));
+        write_coverage_row(out, &rows[i].coverage);
         fputs(", ", out);
     }
     gt_report_coverage whole;

@@ -262,17 +262,12 @@ static void run_properties(FILE *out, const gt_run *run, const gt_report_info *i
              total->refused_valid, total->figures, total->other_reason, gt_report_other_reason_rule(run), total->error,
              total->skip);
     write_property(out, "verdicts", text);
-    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
-        gt_report_coverage coverage;
-        if (!(gt_run_claims(run) & (1u << p)))
-            continue;
-        gt_report_coverage_of(run, info, 1u << p, &coverage);
-        if (coverage.held == 0)
-            continue; /* no required case in this profile: nothing to cover */
+    gt_report_profile_coverage rows[GT_PROFILE_COUNT];
+    size_t count = gt_report_claimed_coverage(run, info, rows);
+    for (size_t i = 0; i < count; i++) {
         char name[64];
-        snprintf(name, sizeof name, "coverage:%s", gt_profile_name((gt_profile)p));
-        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
-        write_property(out, name, text);
+        snprintf(name, sizeof name, "coverage:%s", gt_profile_name(rows[i].profile));
+        write_property(out, name, rows[i].text);
     }
 }
 

@@ -64,18 +64,11 @@ static void certification_profiles(FILE *out, const gt_run *run, const gt_report
     fprintf(out, "| profiles claimed | %s |\n", names[0] ? names : "none");
     gt_profiles_format(GT_PROFILES_ALL & ~gt_run_claims(run), ", ", names, sizeof names);
     fprintf(out, "| profiles not claimed | %s |\n| coverage | ", names[0] ? names : "none");
-    bool any = false;
-    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
-        gt_report_coverage coverage;
-        if (!(gt_run_claims(run) & (1u << p)))
-            continue;
-        gt_report_coverage_of(run, info, 1u << p, &coverage);
-        if (coverage.held == 0)
-            continue;
-        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
-        fprintf(out, "%s%s", any ? "<br>" : "", text);
-        any = true;
-    }
+    gt_report_profile_coverage rows[GT_PROFILE_COUNT];
+    size_t rows_count = gt_report_claimed_coverage(run, info, rows);
+    for (size_t i = 0; i < rows_count; i++)
+        fprintf(out, "%s%s", i ? "<br>" : "", rows[i].text);
+    bool any = rows_count > 0;
     gt_run_counts counts[GT_GATE_COUNT + 1];
     gt_run_count(run, counts);
     size_t not_applicable = counts[GT_GATE_COUNT].not_applicable;
@@ -325,23 +318,15 @@ static void headline(FILE *out, const gt_run *run, const gt_report_info *info, c
         fprintf(out, " %zu case%s not applicable, never run (%s).", total->not_applicable,
                 total->not_applicable == 1 ? "" : "s", gt_report_not_applicable_text(text, sizeof text, run));
     fputs("\n\n", out);
-    bool any = false;
-    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
-        gt_report_coverage coverage;
-        if (!(gt_run_claims(run) & (1u << p)))
-            continue;
-        gt_report_coverage_of(run, info, 1u << p, &coverage);
-        if (coverage.held == 0)
-            continue; /* no required case in this profile: nothing to cover */
-        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
-        fprintf(out, "- %s", text);
-        if (coverage.skipped + coverage.errors > 0)
-            fprintf(out, "; %zu skipped, %zu error", coverage.skipped, coverage.errors);
-        if (gt_report_coverage_share(&coverage) < GT_REPORT_BADGE_MIN_COVERAGE)
+    gt_report_profile_coverage rows[GT_PROFILE_COUNT];
+    size_t rows_count = gt_report_claimed_coverage(run, info, rows);
+    for (size_t i = 0; i < rows_count; i++) {
+        fprintf(out, "- %s", rows[i].text);
+        if (rows[i].low)
             fprintf(out, " — **below %.0f%%**", GT_REPORT_BADGE_MIN_COVERAGE * 100.0);
         fputc('\n', out);
-        any = true;
     }
+    bool any = rows_count > 0;
     fprintf(out,
             "%s**Verdicts:** %s%zu unsafe%s, %zu refused_valid, %zu figures, %zu other_reason (%s), %zu error, %zu "
             "skip.\n\n",

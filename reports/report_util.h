@@ -148,6 +148,17 @@ typedef struct gt_report_coverage {
 } gt_report_coverage;
 /* Coverage of the required cases in any profile of `mask`. */
 void gt_report_coverage_of(const gt_run *run, const gt_report_info *info, unsigned mask, gt_report_coverage *out);
+/* The coverage of each claimed profile that holds required cases, in
+ * profile order (what every report lists): at most GT_PROFILE_COUNT rows;
+ * returns how many. */
+typedef struct gt_report_profile_coverage {
+    gt_profile profile;
+    gt_report_coverage coverage;
+    bool low;       /* under GT_REPORT_BADGE_MIN_COVERAGE */
+    char text[320]; /* gt_report_coverage_text, then "; N skipped, N error" when there are any */
+} gt_report_profile_coverage;
+size_t gt_report_claimed_coverage(const gt_run *run, const gt_report_info *info,
+                                  gt_report_profile_coverage rows[GT_PROFILE_COUNT]);
 /* ran / held (0 when held is 0). */
 double gt_report_coverage_share(const gt_report_coverage *coverage);
 /* One line per claimed profile: "core: 1,212 of 1,240 required cases ran (97.7%), 1,198 passed". */

@@ -64,16 +64,10 @@ static void run_comments(FILE *out, const gt_run *run, const gt_report_info *inf
             "\n# verdicts: %zu unsafe, %zu refused_valid, %zu figures, %zu other_reason (%s), %zu error, %zu skip\n",
             total->unsafe, total->refused_valid, total->figures, total->other_reason, gt_report_other_reason_rule(run),
             total->error, total->skip);
-    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
-        gt_report_coverage coverage;
-        if (!(gt_run_claims(run) & (1u << p)))
-            continue;
-        gt_report_coverage_of(run, info, 1u << p, &coverage);
-        if (coverage.held == 0)
-            continue; /* no required case in this profile: nothing to cover */
-        gt_report_coverage_text(text, sizeof text, gt_profile_name((gt_profile)p), &coverage);
-        fprintf(out, "# coverage %s\n", text);
-    }
+    gt_report_profile_coverage rows[GT_PROFILE_COUNT];
+    size_t count = gt_report_claimed_coverage(run, info, rows);
+    for (size_t i = 0; i < count; i++)
+        fprintf(out, "# coverage %s\n", rows[i].text);
 }
 
 int gt_report_tap(FILE *out, const gt_run *run, const gt_report_info *info)

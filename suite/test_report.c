@@ -1215,7 +1215,7 @@ START_TEST(junit_shows_classes_and_profiles)
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"verdicts\" value=\"1 unsafe, 1 refused_valid, 0 figures, "
                                        "1 other_reason (passes: reasons is not claimed), 0 error, 1 skip\"/>"));
     ck_assert_ptr_nonnull(strstr(text, "<property name=\"coverage:core\" value=\"core: 4 of 5 required cases ran "
-                                       "(80.0%), 2 passed\"/>"));
+                                       "(80.0%), 2 passed; 1 skipped, 0 error\"/>"));
     ck_assert_ptr_nonnull(strstr(text, "<failure message=\"expected reject syntax/duplicate_key, observed accept "
                                        "[unsafe]\" type=\"unsafe\">"));
     ck_assert_ptr_nonnull(strstr(text, "<failure message=\"expected accept, observed reject structure/type "
@@ -1261,7 +1261,7 @@ START_TEST(tap_shows_classes_and_profiles)
                                  "# 1 case not applicable (never run, not test points): claude-code 1\n"
                                  "# verdicts: 1 unsafe, 1 refused_valid, 0 figures, 1 other_reason (passes: "
                                  "reasons is not claimed), 0 error, 1 skip\n"
-                                 "# coverage core: 4 of 5 required cases ran (80.0%), 2 passed\n"
+                                 "# coverage core: 4 of 5 required cases ran (80.0%), 2 passed; 1 skipped, 0 error\n"
                                  "not ok 1 - structure.types.refused\n  ---\n  outcome: \"fail\"\n  class: "
                                  "\"refused_valid\"\n"));
     ck_assert_ptr_nonnull(
@@ -1320,7 +1320,7 @@ START_TEST(markdown_shows_classes_and_profiles)
     ck_assert_ptr_nonnull(strstr(text,
                                  "| profiles claimed | core |\n| profiles not claimed | repair-loop, claude-code, "
                                  "sdk-transform, reasons |\n| coverage | core: 4 of 5 required cases ran (80.0%), "
-                                 "2 passed |\n| not applicable | 1 case (claude-code 1) |\n"
+                                 "2 passed; 1 skipped, 0 error |\n| not applicable | 1 case (claude-code 1) |\n"
                                  "| skips by reason | 1 ` no stream layer ` |\n"));
     ck_assert_ptr_nonnull(strstr(text, "not judged (the target claims neither claude-code nor repair-loop) |"));
     free(text);
@@ -1368,7 +1368,7 @@ START_TEST(html_shows_classes_and_profiles)
         strstr(text, "<tr><th>profiles claimed</th><td><code>core</code></td></tr>\n"
                      "<tr><th>profiles not claimed</th><td><code>repair-loop</code>, "
                      "<code>claude-code</code>, <code>sdk-transform</code>, <code>reasons</code></td></tr>\n"
-                     "<tr><th>coverage</th><td>core: 4 of 5 required cases ran (80.0%), 2 passed</td></tr>\n"
+                     "<tr><th>coverage</th><td>core: 4 of 5 required cases ran (80.0%), 2 passed; 1 skipped, 0 error</td></tr>\n"
                      "<tr><th>not applicable</th><td>1 case (claude-code 1)</td></tr>\n"
                      "<tr><th>skips by reason</th><td>1 <code>no stream layer</code></td></tr>\n"));
     const char *unsafe =
