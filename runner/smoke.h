@@ -17,7 +17,7 @@ bool gt_smoke_wanted(const char *target_spec);
 int gt_smoke_run(const char *target_spec, FILE *out, FILE *err);
 /* gt_smoke_run that also leaves the failure in one line in `why` (may be
  * NULL): "<smoke case>: <note>" or the open error. */
-int gt_smoke_run_why(const char *target_spec, FILE *out, FILE *err, char *why, size_t why_len);
+int gt_smoke_run_why(const char *target_spec, FILE *out /* NULL: quiet */, FILE *err, char *why, size_t why_len);
 
 struct gt_corpus;
 struct gt_run;

@@ -530,6 +530,16 @@ START_TEST(cli_exit_codes_and_totals_line)
     char *missing[] = {"run", "suite/data/does-not-exist", NULL};
     ck_assert_int_eq(run_cli(missing, 2, out, sizeof out), 2);
     ck_assert_str_eq(last_line(out), "0 passed, 0 failed, 0 skipped");
+    /* a path that cannot be opened has no line and no field to name */
+    ck_assert_msg(strstr(out, "suite/data/does-not-exist: cannot open") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, ":0:") == NULL && strstr(out, "(file)") == NULL, "%s", out);
+
+    /* `--target adapter:python3 script.py` unquoted: the script became a PATH */
+    char *unquoted[] = {"run", "--target", "adapter:python3", "scripts/mutation.py", NULL};
+    ck_assert_int_eq(run_cli(unquoted, 4, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "hint: scripts/mutation.py is not a case file (*.cases.json); if it is your adapter's "
+                              "script, quote the whole command: --target 'adapter:python3 scripts/mutation.py'") != NULL,
+                  "%s", out);
 }
 END_TEST
 
@@ -604,6 +614,11 @@ START_TEST(cli_smoke_stops_a_target_that_cannot_run)
     char *adapter[] = {"run", "--smoke", "--target", target, NULL};
     ck_assert_int_eq(run_cli(adapter, 4, out, sizeof out), 0);
     ck_assert_msg(strstr(out, "smoke: ok: gauntlet-reference") != NULL, "%s", out);
+    /* --quiet: a smoke that worked prints nothing; the totals line is all */
+    char *quiet[] = {"run", "-q", "--target", target, "--id", "syntax.duplicate.*", "corpus/syntax", NULL};
+    ck_assert_int_eq(run_cli(quiet, 7, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "smoke:") == NULL, "%s", out);
+    ck_assert_msg(strstr(out, " passed, 0 failed, 0 skipped") != NULL, "%s", out);
 }
 END_TEST
 

@@ -276,10 +276,16 @@ int gt_report_specs_parse(char *value, gt_report_spec *specs, size_t *count, siz
 
 void gt_print_load_problem(const gt_load_problem *problem)
 {
+    /* file:line: field: message; a problem of the whole file (it cannot be
+     * opened or read) has neither line nor field, and prints neither */
     gt_report_console_text(stderr, problem->file);
-    fprintf(stderr, ":%u: ", problem->line);
-    gt_report_console_text(stderr, problem->field[0] ? problem->field : "(file)");
+    if (problem->line > 0)
+        fprintf(stderr, ":%u", problem->line);
     fputs(": ", stderr);
+    if (problem->field[0]) {
+        gt_report_console_text(stderr, problem->field);
+        fputs(": ", stderr);
+    }
     gt_report_console_text(stderr, problem->message);
     fputc('\n', stderr);
 }

@@ -564,6 +564,26 @@ static char *known_values(const gt_corpus *corpus, bool gates)
     return text;
 }
 
+/* `--target adapter:python3 my_adapter.py` unquoted makes the script a PATH
+ * argument: name that mistake when a PATH is a file that is no case file. */
+static void hint_script_as_path(const run_options *options)
+{
+    static const char suffix[] = ".cases.json";
+    for (size_t i = 0; i < options->path_count; i++) {
+        const char *path = options->paths[i];
+        size_t len = strlen(path);
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+            (len >= sizeof suffix - 1 && strcmp(path + len - (sizeof suffix - 1), suffix) == 0))
+            continue;
+        fprintf(stderr, "  hint: %s is not a case file (*.cases.json); if it is your adapter's script, quote the whole "
+                        "command: --target 'adapter:%s %s'\n",
+                path, options->target && strncmp(options->target, "adapter:", 8) == 0 ? options->target + 8 : "python3",
+                path);
+        return;
+    }
+}
+
 static void report_empty_selection(const run_options *options, size_t loaded, const char *known)
 {
     if (!options->gate && !options->tag && !options->id_glob) {
@@ -571,6 +591,7 @@ static void report_empty_selection(const run_options *options, size_t loaded, co
         for (size_t i = 0; i < options->path_count; i++)
             fprintf(stderr, " %s", options->paths[i]);
         fputs(" (no *.cases.json with a loadable case there)\n", stderr);
+        hint_script_as_path(options);
         return;
     }
     fputs("gauntlet run: no case matches", stderr);
@@ -735,7 +756,7 @@ int gt_cmd_run(int argc, char **argv)
         gt_adapter_set_timeout_ms(options.timeout_ms);
     char smoke_why[1024];
     if (gt_smoke_wanted(options.target) &&
-        gt_smoke_run_why(options.target, stderr, stderr, smoke_why, sizeof smoke_why) != 0) {
+        gt_smoke_run_why(options.target, options.quiet ? NULL : stderr, stderr, smoke_why, sizeof smoke_why) != 0) {
         gt_print_load_problems(corpus);
         smoke_failure_reports(corpus, &options, &info, smoke_why);
         return give_up(corpus, command, baseline, &options);
