@@ -224,6 +224,31 @@ void gt_report_coverage_text(char *text, size_t len, const char *profile, const 
              share, gt_report_thousands(passed, sizeof passed, coverage->passed));
 }
 
+bool gt_report_certified(const gt_run *run, const gt_report_info *info, char *why, size_t len)
+{
+    gt_report_coverage c;
+    gt_report_coverage_of(run, info, gt_run_claims(run), &c);
+    char held[32], n[32];
+    gt_report_thousands(held, sizeof held, c.held);
+    if (c.held == 0) {
+        snprintf(why, len, "not certified: the claimed profiles hold no required case");
+        return false;
+    }
+    if (c.passed == c.held) {
+        char cases[32];
+        gt_report_thousands(cases, sizeof cases, info != NULL && info->corpus_cases ? info->corpus_cases : run->count);
+        snprintf(why, len, "certified: all %s required cases of the claimed profiles in this corpus (%s cases) ran and "
+                 "passed", held, cases);
+        return true;
+    }
+    size_t not_run = c.held - c.ran - c.errors; /* skipped, filtered out or another shard's */
+    snprintf(why, len,
+             "not certified: %s of %s required cases did not pass (%zu failed, %zu error%s, %zu skipped or not run)",
+             gt_report_thousands(n, sizeof n, c.held - c.passed), held, c.ran - c.passed, c.errors,
+             c.errors == 1 ? "" : "s", not_run);
+    return false;
+}
+
 /* Each field is hashed with its length first, so no two different corpora
  * produce the same byte stream. */
 static void hash_field(gt_sha256 *sha, const void *data, size_t len)

@@ -269,7 +269,11 @@ void gt_report_console_certification(FILE *out, const gt_run *run, const gt_repo
     gt_run_count(run, counts);
     char name[256], version[128];
     gt_report_split_name(run->target_name, name, sizeof name, version, sizeof version);
-    fputs("\ncertification\n  implementation  ", out);
+    char verdict[256];
+    gt_report_certified(run, info, verdict, sizeof verdict);
+    fputs("\ncertification\n  verdict         ", out);
+    gt_report_console_text(out, verdict);
+    fputs("\n  implementation  ", out);
     gt_report_console_text(out, name[0] ? name : run->target);
     fputc(' ', out);
     gt_report_console_text(out, version[0] ? version : "(version not reported)");

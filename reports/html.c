@@ -385,10 +385,13 @@ static void certification(FILE *out, const gt_run *run, const gt_report_info *in
         code(out, info->corpus_sha256);
         fprintf(out, " (%zu cases, %zu selected)", info->corpus_cases, info->selected_cases);
     }
-    char required[64], optional[64];
+    char required[64], optional[64], verdict[256];
     gt_report_tier_rates(run, required, optional);
+    bool certified = gt_report_certified(run, info, verdict, sizeof verdict);
+    fprintf(out, "</td></tr>\n<tr><th>verdict</th><td class=\"%s\"><strong>", certified ? "cls" : "low");
+    text(out, verdict);
     fprintf(out,
-            "</td></tr>\n<tr><th>required tier</th><td><strong>%s</strong> (" GT_REPORT_TIER_NOTE
+            "</strong></td></tr>\n<tr><th>required tier</th><td><strong>%s</strong> (" GT_REPORT_TIER_NOTE
             ")</td></tr>\n<tr><th>optional tier</th><td>%s",
             required, optional);
     gt_report_accounting_totals totals;

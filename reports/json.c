@@ -315,6 +315,10 @@ static void write_certification(FILE *out, const gt_run *run, const gt_report_in
     write_profiles(out, GT_PROFILES_ALL & ~gt_run_claims(run));
     fputs(",\n    \"coverage\": ", out);
     write_coverage(out, run, info);
+    char verdict[256];
+    bool certified = gt_report_certified(run, info, verdict, sizeof verdict);
+    fprintf(out, ",\n    \"certified\": %s, \"verdict\": ", certified ? "true" : "false");
+    gt_report_json_string(out, verdict);
     fputs(",\n    \"skips_by_reason\": ", out);
     write_skips_by_reason(out, run);
     fputs(",\n    \"command\": ", out);

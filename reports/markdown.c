@@ -117,7 +117,11 @@ static void certification(FILE *out, const gt_run *run, const gt_report_info *in
     }
     char required[64], optional[64];
     gt_report_tier_rates(run, required, optional);
-    fprintf(out, " |\n| required tier | **%s** (%s) |\n| optional tier | %s", required, GT_REPORT_TIER_NOTE, optional);
+    char verdict[256];
+    gt_report_certified(run, info, verdict, sizeof verdict);
+    fputs(" |\n| verdict | **", out);
+    fputs(verdict, out); /* digits, letters, commas and parentheses only */
+    fprintf(out, "** |\n| required tier | **%s** (%s) |\n| optional tier | %s", required, GT_REPORT_TIER_NOTE, optional);
     gt_report_accounting_totals totals;
     gt_report_accounting_sum(run, &totals);
     fprintf(out,

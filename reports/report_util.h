@@ -163,6 +163,11 @@ size_t gt_report_claimed_coverage(const gt_run *run, const gt_report_info *info,
 double gt_report_coverage_share(const gt_report_coverage *coverage);
 /* One line per claimed profile: "core: 1,212 of 1,240 required cases ran (97.7%), 1,198 passed". */
 void gt_report_coverage_text(char *text, size_t len, const char *profile, const gt_report_coverage *coverage);
+/* The certificate's verdict: certified when the claimed profiles hold
+ * required cases and every one of them ran and passed (an other-reason pass
+ * counts; a skip, an error, a filtered-out or another shard's case does not).
+ * `why` gets the one-line verdict: "certified: ..." or "not certified: ...". */
+bool gt_report_certified(const gt_run *run, const gt_report_info *info, char *why, size_t len);
 /* The skips of a run grouped by their note (what the target could not
  * express), in order of first appearance: at most `max` groups into
  * `groups`; returns how many there are. Notes are borrowed from the run. */

@@ -382,6 +382,10 @@ START_TEST(a_core_adapter_is_judged_on_core_alone)
     ck_assert_int_eq(cJSON_GetObjectItem(core, "held")->valueint, 3);
     ck_assert_int_eq(cJSON_GetObjectItem(core, "ran")->valueint, 3);
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(certification, "profiles_claimed")), 1);
+    /* the unsafe acceptance is a required failure: no certificate */
+    ck_assert(cJSON_IsFalse(cJSON_GetObjectItem(certification, "certified")));
+    ck_assert_str_eq(cJSON_GetObjectItem(certification, "verdict")->valuestring,
+                     "not certified: 1 of 3 required cases did not pass (1 failed, 0 errors, 0 skipped or not run)");
     cJSON_Delete(report);
 
     /* read back, the report formats like the run: n/a and classes survive */
@@ -405,6 +409,8 @@ START_TEST(a_core_adapter_is_judged_on_core_alone)
                             true));
     ck_assert(cJSON_Compare(cJSON_GetObjectItem(cJSON_GetObjectItem(first, "certification"), "coverage"),
                             cJSON_GetObjectItem(cJSON_GetObjectItem(second, "certification"), "coverage"), true));
+    ck_assert(cJSON_Compare(cJSON_GetObjectItem(cJSON_GetObjectItem(first, "certification"), "verdict"),
+                            cJSON_GetObjectItem(cJSON_GetObjectItem(second, "certification"), "verdict"), true));
     cJSON_Delete(first), cJSON_Delete(second);
     free(again);
     free(text);

@@ -534,6 +534,17 @@ START_TEST(cli_exit_codes_and_totals_line)
     ck_assert_msg(strstr(out, "suite/data/does-not-exist: cannot open") != NULL, "%s", out);
     ck_assert_msg(strstr(out, ":0:") == NULL && strstr(out, "(file)") == NULL, "%s", out);
 
+    /* the certificate's verdict: every required case ran and passed, or not */
+    char *certify[] = {"run", "--certify", "corpus/syntax", NULL};
+    ck_assert_int_eq(run_cli(certify, 3, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "\ncertification\n  verdict         certified: all ") != NULL &&
+                      strstr(out, " required cases of the claimed profiles in this corpus (") != NULL,
+                  "%s", out);
+    char *filtered[] = {"run", "--certify", "--id", "syntax.duplicate.*", "corpus/syntax", NULL};
+    ck_assert_int_eq(run_cli(filtered, 5, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "  verdict         not certified: ") != NULL && strstr(out, " skipped or not run)\n"),
+                  "a filtered run certifies nothing: %s", out);
+
     /* `--target adapter:python3 script.py` unquoted: the script became a PATH */
     char *unquoted[] = {"run", "--target", "adapter:python3", "scripts/mutation.py", NULL};
     ck_assert_int_eq(run_cli(unquoted, 4, out, sizeof out), 2);
