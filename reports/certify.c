@@ -188,6 +188,14 @@ size_t gt_report_claimed_coverage(const gt_run *run, const gt_report_info *info,
                      gt_report_thousands(skipped, sizeof skipped, row->coverage.skipped),
                      gt_report_thousands(errors, sizeof errors, row->coverage.errors));
         }
+        size_t selected = row->coverage.ran + row->coverage.skipped + row->coverage.errors;
+        if (row->coverage.held > selected) {
+            /* held in the loaded corpus but not in this run: say why it did not run */
+            char unselected[32];
+            size_t used = strlen(row->text);
+            snprintf(row->text + used, sizeof row->text - used, "; %s not selected (a filter or another shard)",
+                     gt_report_thousands(unselected, sizeof unselected, row->coverage.held - selected));
+        }
         count++;
     }
     return count;
