@@ -12,6 +12,20 @@ passed=0; failed=0; skipped=0; status=0
 GAUNTLET_ADAPTER_REFERENCE=${GAUNTLET_ADAPTER_REFERENCE:-$BUILD/adapters/gauntlet-adapter-reference}
 export GAUNTLET GAUNTLET_ADAPTER_REFERENCE
 log=$(mktemp); recap=$(mktemp); skips=$(mktemp); trap 'rm -f "$log" "$recap" "$skips"' EXIT
+# Each step's whole output is kept in $BUILD/test-logs/NAME.log; the terminal
+# gets it whole only when the step failed (or GAUNTLET_TEST_VERBOSE=1), else
+# its summary lines (Check's, gauntlet's totals, named skips): a green run is
+# a page, not 10,000 lines.
+logs=$BUILD/test-logs; mkdir -p "$logs"
+show() { # show NAME OK(0|1) SUMMARY-ERE
+    cp "$log" "$logs/$1.log"
+    if [ "$2" -ne 0 ] || [ -n "${GAUNTLET_TEST_VERBOSE:-}" ]; then
+        cat "$log"
+    else
+        grep -E "$3" "$log"
+        echo "   (whole output: $logs/$1.log)"
+    fi
+}
 # note LABEL: keep the failing lines of $log for the recap printed just before
 # the totals line (CI shows only the tail of a long log)
 note() {
@@ -20,8 +34,10 @@ note() {
 
 for bin in "$@"; do
     "$bin" >"$log" 2>&1; rc=$?
-    cat "$log"
     line=$(grep -E '^[0-9]+%: Checks: ' "$log" | tail -n 1)
+    echo "== $(basename "$bin")"
+    if [ "$rc" -eq 0 ] && echo "$line" | grep -qE 'Failures: 0, Errors: 0'; then ok=0; else ok=1; fi
+    show "$(basename "$bin")" "$ok" '^[0-9]+%: Checks: |^skipped \(test data\): '
     if [ -z "$line" ]; then
         echo "run-tests: $bin produced no Check summary (exit $rc)"; failed=$((failed + 1)); status=1
         echo "$bin: no Check summary (exit $rc): $(tail -n 3 "$log" | tr '\n' ' ')" >>"$recap"; continue
@@ -47,7 +63,7 @@ corpus_run() {
     skip_reason=${SKIP_REASON:-}
     echo "== gauntlet run (bundled corpus, $label)"
     "$GAUNTLET" run "$@" >"$log" 2>&1; rc=$?
-    cat "$log"
+    show "run-$(echo "$label" | tr -c 'a-zA-Z0-9\n' '-')" "$rc" '^coverage |^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped'
     note "run $label" '^(FAIL|ERROR) '
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -n 1)
     if [ -z "$line" ]; then
