@@ -19,6 +19,7 @@ static const gt_cli_command commands[] = {
     {"profiles", gt_cmd_profiles, "list the profiles (contracts) cases belong to and implementations claim"},
     {"rules", gt_cmd_rules, "list the seed rules and spec clauses the corpus proves, and those it does not"},
     {"jsts", gt_cmd_jsts, "run JSON-Schema-Test-Suite files against the structure gate"},
+    {"bowtie", gt_cmd_bowtie, "speak Bowtie's harness protocol on stdin/stdout (the structure gate on bowtie.report)"},
     {"loop", gt_cmd_loop, "play a scripted agent loop through the reference StructuredOutput state machine"},
     {"strict", gt_cmd_strict, "strict-subset wire conversion of a schema (seed 000)"},
     {"transform", gt_cmd_transform, "SDK-style wire transform of a schema (seed 004)"},

@@ -11,6 +11,7 @@ int gt_cmd_parse(int argc, char **argv);
 int gt_cmd_run(int argc, char **argv);
 int gt_cmd_validate(int argc, char **argv);
 int gt_cmd_jsts(int argc, char **argv);
+int gt_cmd_bowtie(int argc, char **argv);    /* Bowtie harness (bowtie.report) */
 int gt_cmd_loop(int argc, char **argv);      /* issue: loop and stream */
 int gt_cmd_strict(int argc, char **argv);    /* wire layer */
 int gt_cmd_transform(int argc, char **argv); /* wire layer */
