@@ -97,6 +97,11 @@ void gt_report_console_summary(FILE *out, const gt_run *run, const gt_report_inf
         gt_report_console_text(out, result->note ? result->note : "(no note)");
         if (result->outcome == GT_OUTCOME_FAIL)
             fprintf(out, " [%s]", gt_class_name(gt_case_result_class(result)));
+        for (size_t i = 0; result->outcome != GT_OUTCOME_PASS && i < result->kase->source_count; i++) {
+            fputs(" (reported in ", out);
+            gt_report_console_text(out, result->kase->sources[i]);
+            fputc(')', out);
+        }
         fputc('\n', out);
     }
 }

@@ -613,6 +613,7 @@ static void case_section(FILE *out, const gt_case_result *result, size_t index)
     code_list(out, "tags", kase->tags, kase->tag_count);
     fprintf(out, "<dt>tier</dt><dd>%s</dd>", gt_tier_name(kase->tier));
     code_list(out, "rules", kase->rules, kase->rule_count);
+    code_list(out, "reported in", kase->sources, kase->source_count);
     if (kase->description) {
         fputs("<dt>description</dt><dd>", out);
         text(out, kase->description);

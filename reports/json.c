@@ -194,6 +194,8 @@ static void write_case(FILE *out, const gt_case_result *result, size_t index)
     write_strings(out, kase->tags, kase->tag_count);
     fprintf(out, ", \"tier\": \"%s\", \"rules\": ", gt_tier_name(kase->tier));
     write_strings(out, kase->rules, kase->rule_count);
+    fputs(", \"source\": ", out);
+    write_strings(out, kase->sources, kase->source_count);
     fputs(", \"description\": ", out);
     gt_report_json_string(out, kase->description);
     fputs(", \"file\": ", out);

@@ -179,6 +179,10 @@ static void failure_body(FILE *out, const gt_case_result *result)
     fputs("\nat: ", out);
     gt_report_xml_text(out, kase->file, false);
     fprintf(out, ":%u", kase->line);
+    for (size_t i = 0; i < kase->source_count; i++) {
+        fputs("\nreported in: ", out);
+        gt_report_xml_text(out, kase->sources[i], false);
+    }
     fputs("\nexpected: ", out);
     describe_verdict(out, kase->expect.verdict, kase->expect.gate, kase->expect.reason, kase->expect.subtype);
     fputs("\nobserved: ", out);

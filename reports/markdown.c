@@ -245,6 +245,10 @@ static void case_row(FILE *out, const gt_case_result *result)
     describe_observed(out, &result->observed);
     fputs(" | ", out);
     gt_report_md_code(out, result->note);
+    for (size_t i = 0; i < result->kase->source_count; i++) {
+        fputs(" reported in ", out);
+        gt_report_md_code(out, result->kase->sources[i]);
+    }
     fputs(" |\n", out);
 }
 

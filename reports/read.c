@@ -376,6 +376,7 @@ static void read_case(reader *r, const cJSON *object, size_t position)
         bad_field(r, "case", "tier", "\"required\" or \"optional\"");
     kase->tier = tier != NULL && gt_tier_from_name(tier) == GT_TIER_OPTIONAL ? GT_TIER_OPTIONAL : GT_TIER_REQUIRED;
     kase->rules = string_list(doc, member(object, "rules"), &kase->rule_count);
+    kase->sources = string_list(doc, member(object, "source"), &kase->source_count);
     const char *base64 = text_of(r, object, "input_base64", "case", false);
     if (base64 != NULL) {
         size_t len = 0;

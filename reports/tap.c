@@ -101,6 +101,11 @@ int gt_report_tap(FILE *out, const gt_run *run, const gt_report_info *info)
             yaml_field(out, "note", "right verdict, other reason: a pass unless reasons is claimed");
         yaml_field(out, "gate", kase->input.gate);
         yaml_field(out, "category", kase->category);
+        for (size_t source = 0; source < kase->source_count; source++) {
+            char key[32];
+            snprintf(key, sizeof key, source ? "source_%zu" : "source", source + 1);
+            yaml_field(out, key, kase->sources[source]);
+        }
         yaml_field(out, "file", kase->file);
         fprintf(out, "  line: %u\n", kase->line);
         yaml_field(out, "message", result->note);

@@ -706,6 +706,129 @@ static bool check_profiles(file_ctx *ctx, const gt_value *value, const char *poi
     return true;
 }
 
+/* "owner/repo#N": owner and repo of [A-Za-z0-9._-], N a positive integer.
+ * Returns the length of "owner/repo", or 0. */
+static size_t thread_repo_len(const char *text, size_t len)
+{
+    size_t slash = 0, hash = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '/' && slash == 0 && hash == 0 && i > 0)
+            slash = i;
+        else if (c == '#' && slash != 0 && hash == 0 && i > slash + 1)
+            hash = i;
+        else if (hash != 0 ? !(c >= '0' && c <= '9')
+                           : !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                               c == '.' || c == '_' || c == '-'))
+            return 0;
+    }
+    if (hash == 0 || hash + 1 >= len || text[hash + 1] == '0' || len - hash > 12)
+        return 0;
+    return hash;
+}
+
+size_t gt_case_source_thread(const char *source, char *out, size_t out_len)
+{
+    const char *space = source ? strchr(source, ' ') : NULL;
+    size_t len = space ? (size_t)(space - source) : 0;
+    size_t repo = len ? thread_repo_len(source, len) : 0;
+    if (out_len > 0)
+        snprintf(out, out_len, "%.*s", repo ? (int)len : 0, source ? source : "");
+    return repo;
+}
+
+/* Check one item of "source" (docs/corpus-format.md) at `pointer`: an object
+ * with exactly one of "thread" (with its "url"), "spec" or "rule". Returns
+ * false after reporting a problem. */
+static bool check_source_item(file_ctx *ctx, const gt_value *item, const char *pointer)
+{
+    char shown[96], field[600];
+    if (item->type != GT_OBJECT) {
+        problem(ctx, item, pointer, "a source must be an object ({\"thread\", \"url\"}, {\"spec\"} or {\"rule\"}), not %s",
+                json_type_name(item));
+        return false;
+    }
+    const gt_value *thread = NULL, *url = NULL, *spec = NULL, *rule = NULL;
+    for (size_t i = 0; i < item->u.obj.count; i++) {
+        const gt_member *member = &item->u.obj.members[i];
+        pointer_join(field, sizeof field, pointer, member->key, member->key_len);
+        if (key_is(member, "thread"))
+            thread = member->value;
+        else if (key_is(member, "url"))
+            url = member->value;
+        else if (key_is(member, "spec"))
+            spec = member->value;
+        else if (key_is(member, "rule"))
+            rule = member->value;
+        else {
+            problem(ctx, member->value, field, "unknown source member \"%.*s\" (known: thread, url, spec, rule)",
+                    (int)(member->key_len > 40 ? 40 : member->key_len), member->key);
+            return false;
+        }
+    }
+    if ((thread != NULL) + (spec != NULL) + (rule != NULL) != 1) {
+        problem(ctx, item, pointer, "a source names exactly one of thread, spec or rule");
+        return false;
+    }
+    if (thread != NULL) {
+        snprintf(field, sizeof field, "%s/thread", pointer);
+        size_t repo = is_plain_string(thread) ? thread_repo_len(thread->u.str.chars, thread->u.str.len) : 0;
+        if (repo == 0) {
+            problem(ctx, thread, field, "thread must be \"owner/repo#N\", not %s",
+                    thread->type == GT_STRING ? quoted(thread, shown, sizeof shown) : json_type_name(thread));
+            return false;
+        }
+        snprintf(field, sizeof field, "%s/url", pointer);
+        if (url == NULL) {
+            problem(ctx, item, field, "a thread source needs its url");
+            return false;
+        }
+        const char *number = thread->u.str.chars + repo + 1;
+        size_t number_len = thread->u.str.len - repo - 1;
+        char issues[400], pull[400];
+        snprintf(issues, sizeof issues, "https://github.com/%.*s/issues/%.*s", (int)repo, thread->u.str.chars,
+                 (int)number_len, number);
+        snprintf(pull, sizeof pull, "https://github.com/%.*s/pull/%.*s", (int)repo, thread->u.str.chars,
+                 (int)number_len, number);
+        if (!is_plain_string(url) || (strcmp(url->u.str.chars, issues) != 0 && strcmp(url->u.str.chars, pull) != 0)) {
+            problem(ctx, url, field, "url must be the thread's address (%s or .../pull/%.*s), not %s", issues,
+                    (int)number_len, number, url->type == GT_STRING ? quoted(url, shown, sizeof shown) : json_type_name(url));
+            return false;
+        }
+    } else if (url != NULL) {
+        snprintf(field, sizeof field, "%s/url", pointer);
+        problem(ctx, url, field, "url belongs to a thread source");
+        return false;
+    } else if (spec != NULL && (!is_plain_string(spec) || spec->u.str.len == 0 || spec->u.str.len > 200 ||
+                                memchr(spec->u.str.chars, '\n', spec->u.str.len) != NULL)) {
+        snprintf(field, sizeof field, "%s/spec", pointer);
+        problem(ctx, spec, field, "spec must be a one-line string of 1 to 200 bytes, not %s",
+                spec->type == GT_STRING ? quoted(spec, shown, sizeof shown) : json_type_name(spec));
+        return false;
+    } else if (rule != NULL && !is_rule_id(rule)) {
+        snprintf(field, sizeof field, "%s/rule", pointer);
+        problem(ctx, rule, field, "rule must be a rule id of [A-Za-z0-9._-], not %s",
+                rule->type == GT_STRING ? quoted(rule, shown, sizeof shown) : json_type_name(rule));
+        return false;
+    }
+    return true;
+}
+
+/* The normalized line of a checked source item (see gt_case.sources). */
+static const char *source_line(gt_corpus *corpus, const gt_value *item)
+{
+    const gt_value *thread = member_value(item, "thread"), *spec = member_value(item, "spec");
+    const gt_value *rule = member_value(item, "rule"), *url = member_value(item, "url");
+    char line[700];
+    if (thread != NULL)
+        snprintf(line, sizeof line, "%s %s", thread->u.str.chars, url->u.str.chars);
+    else if (spec != NULL)
+        snprintf(line, sizeof line, "spec: %s", spec->u.str.chars);
+    else
+        snprintf(line, sizeof line, "rule: %s", rule->u.str.chars);
+    return corpus_strdup(corpus, line, strlen(line));
+}
+
 /* Check one field that both a case and the defaults may carry. `pointer` is
  * the field's JSON Pointer. Returns false after reporting a problem. Fields
  * unknown here are accepted as they are (later layers own them). */
@@ -744,6 +867,20 @@ static bool check_shared_field(file_ctx *ctx, const gt_member *member, const cha
                         tag->type == GT_STRING ? quoted(tag, shown, sizeof shown) : json_type_name(tag));
                 return false;
             }
+        }
+    } else if (key_is(member, "source")) {
+        if (value->type == GT_OBJECT)
+            return check_source_item(ctx, value, pointer);
+        if (value->type != GT_ARRAY || value->u.arr.count == 0) {
+            problem(ctx, value, pointer, "source must be an object or a non-empty array of objects, not %s",
+                    value->type == GT_ARRAY ? "an empty array" : json_type_name(value));
+            return false;
+        }
+        for (size_t i = 0; i < value->u.arr.count; i++) {
+            char item[512];
+            snprintf(item, sizeof item, "%s/%zu", pointer, i);
+            if (!check_source_item(ctx, value->u.arr.items[i], item))
+                return false;
         }
     } else if (key_is(member, "description")) {
         if (!is_plain_string(value)) {
@@ -1155,6 +1292,31 @@ static bool copy_names(gt_corpus *corpus, const gt_value *array, bool (*valid)(c
     return true;
 }
 
+/* Copy "source" (the case's, else the defaults'; checked already) into
+ * `loaded` as normalized lines. Returns false when out of memory. */
+static bool copy_sources(file_ctx *ctx, const gt_value *kase, const gt_value *defaults, const char *case_pointer,
+                         gt_case *loaded)
+{
+    char pointer[512];
+    const gt_value *source = case_field(kase, defaults, "source", case_pointer, pointer, sizeof pointer);
+    if (source == NULL || ctx->problems > 0)
+        return true;
+    size_t count = source->type == GT_ARRAY ? source->u.arr.count : 1;
+    const char **lines = gt_arena_alloc(ctx->corpus->arena, (count + 1) * sizeof *lines);
+    for (size_t i = 0; lines != NULL && i < count; i++) {
+        lines[i] = source_line(ctx->corpus, source->type == GT_ARRAY ? source->u.arr.items[i] : source);
+        if (lines[i] == NULL)
+            lines = NULL;
+    }
+    if (lines == NULL) {
+        ctx->corpus->out_of_memory = true;
+        return false;
+    }
+    loaded->sources = lines;
+    loaded->source_count = count;
+    return true;
+}
+
 /* Load case number `index`. A case with any problem is skipped whole. */
 static void load_case(file_ctx *ctx, const gt_value *kase, const gt_value *defaults, size_t index)
 {
@@ -1229,6 +1391,8 @@ static void load_case(file_ctx *ctx, const gt_value *kase, const gt_value *defau
         loaded->tier = (gt_tier)gt_tier_from_name(tier->u.str.chars);
     const gt_value *rules = case_field(kase, defaults, "rules", case_pointer, pointer, sizeof pointer);
     if (!copy_names(corpus, rules, is_rule_id, &loaded->rules, &loaded->rule_count))
+        return;
+    if (!copy_sources(ctx, kase, defaults, case_pointer, loaded))
         return;
     const gt_value *profiles = case_field(kase, defaults, "profiles", case_pointer, pointer, sizeof pointer);
     loaded->profiles_given = profiles != NULL && profiles->type == GT_ARRAY && profiles->u.arr.count > 0;
@@ -1588,6 +1752,7 @@ int gt_corpus_add_case(gt_corpus *corpus, const gt_case *kase)
     added->description = corpus_copy(corpus, kase->description);
     added->tags = corpus_copy_list(corpus, kase->tags, kase->tag_count);
     added->rules = corpus_copy_list(corpus, kase->rules, kase->rule_count);
+    added->sources = corpus_copy_list(corpus, kase->sources, kase->source_count);
     added->file = corpus_copy(corpus, kase->file);
     if (added->profiles == 0)
         added->profiles = gt_profiles_default(in->gate, (int)added->tier, added->category, added->rules,

@@ -169,6 +169,67 @@ START_TEST(input_keeps_nul_and_exact_bytes)
 }
 END_TEST
 
+/* One case carrying `source` (JSON text); returns the number loaded. */
+static int load_with_source(gt_corpus *corpus, const char *source)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "{\"format\": \"gauntlet-corpus/1\", \"cases\": [{\"id\": \"s\", \"gate\": \"syntax\", "
+             "\"category\": \"c\", \"source\": %s, \"input\": \"{}\", \"expect\": {\"verdict\": \"accept\"}}]}",
+             source);
+    return gt_corpus_load_text(corpus, "src.cases.json", text, strlen(text));
+}
+
+START_TEST(source_is_normalized_and_checked)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(load_with_source(corpus, "[{\"thread\": \"anthropics/claude-code#80402\", \"url\": "
+                                              "\"https://github.com/anthropics/claude-code/issues/80402\"}, "
+                                              "{\"spec\": \"RFC 8259 section 4\"}, {\"rule\": \"S2-01\"}]"),
+                     1);
+    const gt_case *kase = gt_corpus_case(corpus, 0);
+    ck_assert_uint_eq(kase->source_count, 3);
+    ck_assert_str_eq(kase->sources[0], "anthropics/claude-code#80402 https://github.com/anthropics/claude-code/issues/80402");
+    ck_assert_str_eq(kase->sources[1], "spec: RFC 8259 section 4");
+    ck_assert_str_eq(kase->sources[2], "rule: S2-01");
+    char thread[128];
+    ck_assert_uint_eq(gt_case_source_thread(kase->sources[0], thread, sizeof thread), strlen("anthropics/claude-code"));
+    ck_assert_str_eq(thread, "anthropics/claude-code#80402");
+    ck_assert_uint_eq(gt_case_source_thread(kase->sources[1], thread, sizeof thread), 0);
+    gt_corpus_free(corpus);
+
+    static const struct {
+        const char *source, *field, *message;
+    } bad[] = {
+        {"\"x#1\"", "/cases/0/source", "source must be an object"},
+        {"[]", "/cases/0/source", "an empty array"},
+        {"{\"thread\": \"claude-code#1\", \"url\": \"x\"}", "/cases/0/source/thread", "owner/repo#N"},
+        {"{\"thread\": \"a/b#0\", \"url\": \"x\"}", "/cases/0/source/thread", "owner/repo#N"},
+        {"{\"thread\": \"a/b#7\"}", "/cases/0/source/url", "needs its url"},
+        {"[{\"rule\": \"S2-01\"}, {\"thread\": \"a/b#7\", \"url\": \"https://github.com/a/b/issues/8\"}]",
+         "/cases/0/source/1/url", "thread's address"},
+        {"{\"spec\": \"x\", \"rule\": \"S2-01\"}", "/cases/0/source", "exactly one"},
+        {"{\"issue\": \"a/b#7\"}", "/cases/0/source/issue", "unknown source member"},
+        {"{\"rule\": \"S 2\"}", "/cases/0/source/rule", "rule id"},
+        {"{\"spec\": \"\"}", "/cases/0/source/spec", "one-line string"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        corpus = gt_corpus_new();
+        ck_assert_int_eq(load_with_source(corpus, bad[i].source), 0);
+        ck_assert_uint_eq(gt_corpus_problem_count(corpus), 1);
+        const gt_load_problem *problem = gt_corpus_problem(corpus, 0);
+        ck_assert_str_eq(problem->field, bad[i].field);
+        ck_assert_uint_eq(problem->line, 1);
+        ck_assert_msg(strstr(problem->message, bad[i].message) != NULL, "%s: %s", bad[i].source, problem->message);
+        gt_corpus_free(corpus);
+    }
+    /* A pull request's address is the thread's too. */
+    corpus = gt_corpus_new();
+    ck_assert_int_eq(load_with_source(corpus, "{\"thread\": \"a/b#7\", \"url\": \"https://github.com/a/b/pull/7\"}"), 1);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
 /* Load one in-memory file and return its single problem's field (or ""). */
 static int load_one(gt_corpus *corpus, const char *text)
 {
@@ -464,6 +525,7 @@ static Suite *make_suite(void)
     tcase_add_test(loader, bundled_rule_list);
     tcase_add_test(loader, output_at_and_trace_expectations);
     tcase_add_test(loader, max_bytes_option);
+    tcase_add_test(loader, source_is_normalized_and_checked);
     suite_add_tcase(suite, loader);
     return suite;
 }

@@ -166,6 +166,8 @@ static void print_case(FILE *out, const gt_case *kase)
     }
     if (kase->description)
         field(out, "description", kase->description);
+    for (size_t i = 0; i < kase->source_count; i++)
+        field(out, "source", kase->sources[i]);
 
     if (kase->input.raw != NULL) {
         fprintf(out, "\nraw input (%zu bytes; invisible bytes shown as \xe2\x9f\xa8...\xe2\x9f\xa9):\n    ",
@@ -195,7 +197,7 @@ static void print_case(FILE *out, const gt_case *kase)
         print_json(out, kase->input.schema_json, NULL, 0);
     }
     static const char *const shown[] = {"id",     "gate",        "category",    "tags",        "description",
-                                        "input",  "input_base64", "schema",     "schema_file", "formats"};
+                                        "input",  "input_base64", "schema",     "schema_file", "formats", "source"};
     cJSON *rest = cJSON_Parse(kase->input.case_json ? kase->input.case_json : "{}");
     bool other = false;
     for (const cJSON *item = rest ? rest->child : NULL; item != NULL && !other; item = item->next) {

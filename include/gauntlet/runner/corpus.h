@@ -144,6 +144,11 @@ typedef struct gt_case {
     gt_tier tier;     /* "tier" (default required) */
     const char *const *rules; /* "rules": ids of the seed rules and spec clauses the case proves */
     size_t rule_count;
+    /* "source": where the case comes from, one normalized line each:
+     * "owner/repo#N URL" (an issue thread), "spec: TEXT", "rule: ID"
+     * (docs/corpus-format.md). */
+    const char *const *sources;
+    size_t source_count;
     unsigned profiles;        /* "profiles" as a mask of gt_profile bits, or the default for its gate and tier */
     bool profiles_given;      /* the case (or its file's defaults) names its profiles */
 } gt_case;
@@ -168,6 +173,11 @@ int gt_corpus_load(gt_corpus *corpus, const char *path);
 
 /* Load case text already in memory (tests); `name` is used in problems. */
 int gt_corpus_load_text(gt_corpus *corpus, const char *name, const char *text, size_t len);
+
+/* The issue thread of a normalized source line ("owner/repo#N URL"), as
+ * "owner/repo#N" into `out` (NUL-terminated, cut to `out_len`); returns the
+ * repository's length ("owner/repo"), or 0 when the line names no thread. */
+size_t gt_case_source_thread(const char *source, char *out, size_t out_len);
 
 size_t gt_corpus_count(const gt_corpus *corpus);
 const gt_case *gt_corpus_case(const gt_corpus *corpus, size_t index);
