@@ -2,7 +2,8 @@
  * measured on itself: its sample is a function of the seed, and a mutant the
  * corpus must catch (the policy gate never finding the caller's role) is
  * classified "killed" by a case failure, and one that crashes the whole run
- * is killed by a case once the corpus is replayed file by file. The full measurement takes minutes
+ * is killed by a case once the corpus is replayed file by file; without
+ * MUTATION_SEED a fresh seed is drawn and printed first. The full measurement takes minutes
  * and is not part of `make test`; see docs/mutation.md. */
 #include "gt_test.h"
 
@@ -58,6 +59,25 @@ START_TEST(test_sample_is_seeded)
 }
 END_TEST
 
+START_TEST(test_fresh_seed_without_mutation_seed)
+{
+    /* no MUTATION_SEED: a fresh seed is drawn and printed first; two runs
+     * draw different seeds (a million values: a clash is a failure to report) */
+    static char first[16384], again[16384];
+    const char *list = "env -u MUTATION_SEED python3 scripts/mutation.py --list --sample 2 --files policy.c 2>&1";
+    ck_assert_int_eq(gt_test_shell(list, first, sizeof first), 0);
+    ck_assert_int_eq(gt_test_shell(list, again, sizeof again), 0);
+    ck_assert_msg(strncmp(first, "mutation: fresh seed ", 21) == 0, "no seed first:\n%s", first);
+    ck_assert_ptr_nonnull(strstr(first, "(reproduce with MUTATION_SEED="));
+    char *nl = strchr(first, '\n'), *nl2 = strchr(again, '\n');
+    ck_assert_ptr_nonnull(nl);
+    ck_assert_ptr_nonnull(nl2);
+    *nl = '\0';
+    *nl2 = '\0';
+    ck_assert_str_ne(first, again);
+}
+END_TEST
+
 START_TEST(test_known_mutant_killed)
 {
     static char out[65536];
@@ -69,6 +89,10 @@ START_TEST(test_known_mutant_killed)
     ck_assert_ptr_nonnull(strstr(out, ": killed ['policy."));
     /* a mutant that crashes the whole run is judged by the cases of the files it does not crash */
     ck_assert_ptr_nonnull(strstr(out, ": crash, then file by file killed ['"));
+    /* the self-test also checks the case-insensitive out-of-memory filter
+     * and the kills / required / detected columns: it reported no problem */
+    ck_assert_ptr_null(strstr(out, "out-of-memory filter mutates"));
+    ck_assert_ptr_null(strstr(out, "score table total"));
 }
 END_TEST
 
@@ -92,6 +116,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("driver");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_sample_is_seeded);
+    tcase_add_test(tc, test_fresh_seed_without_mutation_seed);
     tcase_add_test(tc, test_known_mutant_killed);
     tcase_add_test(tc, test_equivalent_list_well_formed);
     suite_add_tcase(suite, tc);
