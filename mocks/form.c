@@ -299,9 +299,12 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
     }
     /* a JSON body carries a tool input as a JSON value: a scripted input that is not one ("[", cut in a
      * stream) has no non-streamed form a library could be served, unless the model ran out of tokens
-     * (the reference client, served as scripted, reads gauntlet_raw_input) */
+     * (the reference client, served as scripted, reads gauntlet_raw_input) or the stream itself was faulted
+     * (cut, malformed): the client then gets a JSON body that never finishes, whatever the input was */
     bool ran_out = in->stop_reason && strcmp(in->stop_reason, "max_tokens") == 0; /* the API sends what parsed */
-    for (size_t i = 0; form->kind == MOCK_FORM_TOOL && !request->stream && !ran_out && i < out->block_count; i++) {
+    bool faulted = report->stream_fault != NULL;
+    for (size_t i = 0; form->kind == MOCK_FORM_TOOL && !request->stream && !ran_out && !faulted && i < out->block_count;
+         i++) {
         const mock_block *block = &out->blocks[i];
         if (block->kind == MOCK_BLOCK_TOOL_USE && block->input_raw &&
             !is_complete_json(block->input_raw, block->input_len)) {

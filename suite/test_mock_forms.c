@@ -358,6 +358,15 @@ START_TEST(scripted_stream_faults_change_form)
     cJSON *json = cJSON_Parse(r.body);
     ck_assert_ptr_null(json);
     free(r.body);
+    /* a forced-tool JSON client: the cut input is no JSON value, but the stream's own fault cuts the body,
+     * so the case plays (it is not ruled out as a tool input a JSON body cannot carry) */
+    r = call("cut-inside-delta", "y4", "/v1/messages",
+             "{\"model\":\"c\",\"max_tokens\":9," USER_MESSAGES ",\"tools\":[{\"name\":\"extract\",\"input_schema\":"
+             SCHEMA "}],\"tool_choice\":{\"type\":\"tool\",\"name\":\"extract\"}}");
+    ck_assert_ptr_null(cJSON_Parse(r.body));
+    free(r.body);
+    ck_assert(journal_has_fault("cut-inside-delta", "y4", 0, "cut"));
+    assert_form("cut-inside-delta", "y4", 0, "tool", "tool_choice", true);
     /* a malformed scripted stream: a malformed event in the new rendering */
     r = call("malformed-sse", "y3", "/v1/messages",
              "{\"model\":\"c\",\"max_tokens\":9,\"stream\":true," USER_MESSAGES
