@@ -479,6 +479,40 @@ static void make_sparse(const char *path, off_t bytes)
     close(fd);
 }
 
+/* --values reads JSONL lines as JSON values (as Blaze, ajv-cli and jq do):
+ * the same verdicts the string-literal form gives for the same documents;
+ * --time adds the timing line last; both need --jsonl. */
+START_TEST(jsonl_values_and_time)
+{
+    char dir[] = "/tmp/gt-values-XXXXXX", schema[64], values[64], literals[64], out[4096], again[4096];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(schema, sizeof schema, "%s/s.json", dir);
+    snprintf(values, sizeof values, "%s/v.jsonl", dir);
+    snprintf(literals, sizeof literals, "%s/l.jsonl", dir);
+    write_text(schema, "{\"type\":\"object\",\"required\":[\"n\"],\"properties\":{\"n\":{\"type\":\"integer\"}}}");
+    write_text(values, "{\"n\": 1}\n{\"n\": true}\n{\"n\": 2, \"n\": 3}\n{\"n\":\n");
+    write_text(literals, "\"{\\\"n\\\": 1}\"\n\"{\\\"n\\\": true}\"\n\"{\\\"n\\\": 2, \\\"n\\\": 3}\"\n\"{\\\"n\\\":\"\n");
+    char *by_value[] = {"validate", "--schema", schema, "--jsonl", values, "--values", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, by_value, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "1 valid, 3 invalid") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "syntax duplicate_key 1") != NULL && strstr(out, "structure type 1") != NULL, "%s", out);
+    char *by_literal[] = {"validate", "--schema", schema, "--jsonl", literals, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, by_literal, again, sizeof again), 1);
+    ck_assert_msg(strstr(again, "1 valid, 3 invalid") != NULL, "the two line forms disagree: %s / %s", out, again);
+    char *timed[] = {"validate", "--schema", schema, "--jsonl", values, "--values", "--time", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, timed, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "1 valid, 3 invalid") != NULL, "--time changed the verdicts: %s", out);
+    const char *time_line = strstr(out, "time: 4 docs, parse ");
+    ck_assert_msg(time_line != NULL && strstr(time_line, " ns/doc, validate ") != NULL, "%s", out);
+    ck_assert_msg(strchr(time_line, '\n') == NULL || strchr(time_line, '\n')[1] == '\0', "time: is not last: %s", out);
+    char *alone[] = {"validate", "--schema", schema, "--time", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, alone, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--time needs --jsonl FILE") != NULL, "%s", out);
+    unlink(schema), unlink(values), unlink(literals);
+    rmdir(dir);
+}
+END_TEST
+
 /* A --jsonl line over its limit (6 x --max-bytes + 3) is that line's
  * too_large rejection and the run goes on; a 96 MiB line streamed through
  * stdin is never buffered (the child's peak RSS stays small). */
@@ -1068,6 +1102,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(reading, 60);
     tcase_add_test(reading, stdin_is_read_only_up_to_the_limit);
     tcase_add_test(reading, jsonl_line_over_its_limit_is_that_lines_rejection);
+    tcase_add_test(reading, jsonl_values_and_time);
     tcase_add_test(reading, report_and_ref_readers_stop_at_their_limit);
     tcase_add_test(reading, fifos_are_refused_and_serve_stops_while_loading);
     tcase_add_test(reading, truncated_report_gives_the_position);
