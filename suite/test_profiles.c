@@ -578,6 +578,33 @@ START_TEST(profiles_command_lists_the_contracts)
 }
 END_TEST
 
+START_TEST(sources_are_listed_by_rules_and_profiles)
+{
+    static char out[1 << 16];
+    write_in_dir("rules.json", "{\"format\": \"gauntlet-rules/1\", \"rules\": [{\"id\": \"S-1\", \"statement\": \"s\"}]}");
+    const char *cases = write_in_dir(
+        "s.cases.json",
+        "{\"format\": \"gauntlet-corpus/1\", \"defaults\": {\"gate\": \"syntax\", \"category\": \"s\"}, \"cases\": [\n"
+        " {\"id\": \"s.two\", \"rules\": [\"S-1\"], \"input\": \"1\", \"expect\": {\"verdict\": \"accept\"},\n"
+        "  \"source\": [{\"thread\": \"a/b#7\", \"url\": \"https://github.com/a/b/issues/7\"}, {\"rule\": \"S-1\"},\n"
+        "             {\"thread\": \"c/d#9\", \"url\": \"https://github.com/c/d/pull/9\"}]},\n"
+        " {\"id\": \"s.spec\", \"rules\": [\"S-1\"], \"input\": \"2\", \"expect\": {\"verdict\": \"accept\"},\n"
+        "  \"source\": [{\"rule\": \"S-1\"}]},\n"
+        " {\"id\": \"s.none\", \"rules\": [\"S-1\"], \"input\": \"3\", \"expect\": {\"verdict\": \"accept\"}}]}\n");
+    char *rules[] = {"rules", (char *)cases, "--cases", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_rules, rules, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "\n    accept s.two  [a/b#7, c/d#9]\n    accept s.spec\n    accept s.none\n1 of 1"), "%s", out);
+    char *listing[] = {"profiles", (char *)cases, "--sources", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_profiles, listing, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "core: 1 of 3 cases name an issue thread\n    a/b#7  s.two\n    c/d#9  s.two\n"), "%s", out);
+    ck_assert_msg(strstr(out, "\nreasons: 0 of 0 cases name an issue thread\n"), "%s", out);
+    ck_assert_ptr_null(strstr(out, "profile "));
+    char *both[] = {"profiles", (char *)cases, "--sources", "--cases", "core", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_profiles, both, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--sources and --cases cannot be combined"), "%s", out);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("profiles");
@@ -600,6 +627,7 @@ static Suite *make_suite(void)
     tcase_add_test(runs, not_applicable_cases_are_not_run_for_a_baseline);
     tcase_add_test(runs, nothing_judged_is_never_green);
     tcase_add_test(runs, profiles_command_lists_the_contracts);
+    tcase_add_test(runs, sources_are_listed_by_rules_and_profiles);
     suite_add_tcase(suite, runs);
     return suite;
 }

@@ -6,7 +6,8 @@
  *   stdout: a table `rule cases accept reject statement`, one row per rule of
  *           the rule list in its order (with --uncovered: only the rules no
  *           case names, as `rule statement`; with --cases: each rule's case
- *           ids below its row), then the last line `N of M rules proven`;
+ *           ids below its row, a case whose `source` names issue threads
+ *           followed by `  [owner/repo#N, ...]`), then the last line `N of M rules proven`;
  *   stderr: load problems as `<file>:<line>: <field>: <message>`;
  *   exit:   0 every rule is named by at least one case, 1 a rule has no case,
  *           2 usage, no rule list, or load problems.
@@ -31,7 +32,7 @@ static void rules_usage(FILE *out)
           "List the rules of the corpus's rule list (rules.json) and the cases that prove each one.\n"
           "  PATH         case files or directories (default: the bundled corpus)\n"
           "  --uncovered  list only the rules no case names\n"
-          "  --cases      list each rule's case ids under it\n"
+          "  --cases      list each rule's case ids under it, with the issue threads their source names\n"
           "exit: 0 every rule has a case, 1 a rule has none, 2 usage, no rule list or load problems\n",
           out);
 }
@@ -70,6 +71,22 @@ static void print_padded(FILE *out, const char *text, int width)
         fputc(' ', out);
 }
 
+/* The issue threads a case's `source` names, as `  [owner/repo#N, ...]`;
+ * nothing when it names none, so such lines stay as they were. */
+static void print_threads(FILE *out, const gt_case *kase)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < kase->source_count; i++) {
+        char thread[256];
+        if (gt_case_source_thread(kase->sources[i], thread, sizeof thread) == 0)
+            continue;
+        fputs(shown++ ? ", " : "  [", out);
+        gt_report_console_text(out, thread);
+    }
+    if (shown)
+        fputc(']', out);
+}
+
 static void print_cases(FILE *out, const gt_corpus *corpus, const char *id)
 {
     for (size_t i = 0; i < gt_corpus_count(corpus); i++) {
@@ -80,6 +97,7 @@ static void print_cases(FILE *out, const gt_corpus *corpus, const char *id)
         gt_report_console_text(out, kase->input.id);
         if (kase->tier == GT_TIER_OPTIONAL)
             fputs(" (optional)", out);
+        print_threads(out, kase);
         fputc('\n', out);
     }
 }
