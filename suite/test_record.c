@@ -141,12 +141,34 @@ START_TEST(test_record_bad_options)
 }
 END_TEST
 
+/* A dripped stream reaches the client piece by piece through the proxy: its
+ * first byte comes long before its last (no whole-body buffering). */
+START_TEST(test_record_streams_as_it_arrives)
+{
+    char dir[64];
+    temp_dir(dir, sizeof dir);
+    gt_mock_server *upstream = gt_test_mock_start(NULL, "suite/data/record", 2);
+    gt_record_server *proxy = record_start(gt_mock_base_url(upstream), dir);
+    gt_test_response r = via(gt_record_base_url(proxy), "/s/drip/r1/v1/messages", stream_request);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(strstr(r.body, "event: message_stop"));
+    printf("record: dripped stream via proxy first byte %.1f ms, total %.1f ms\n", r.first_byte_s * 1e3,
+           r.total_s * 1e3);
+    ck_assert_msg(r.total_s - r.first_byte_s > 0.1, "first byte %.3f s, total %.3f s: the proxy held the stream",
+                  r.first_byte_s, r.total_s);
+    gt_test_response_free(&r);
+    gt_record_stop(proxy);
+    gt_mock_stop(upstream);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("record");
     TCase *tc = tcase_create("record");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_record_replays_json_and_stream);
+    tcase_add_test(tc, test_record_streams_as_it_arrives);
     tcase_add_test(tc, test_record_unreachable_upstream_is_502);
     tcase_add_test(tc, test_record_bad_options);
     suite_add_tcase(suite, tc);
