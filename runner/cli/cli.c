@@ -26,6 +26,7 @@ static const gt_cli_command commands[] = {
     {"lint", gt_cmd_lint, "predict provider rejections of a schema"},
     {"repair", gt_cmd_repair, "print the bounded repair request for a failed output"},
     {"serve", gt_cmd_serve, "run the mock model server (Anthropic + OpenAI over HTTP) until SIGINT"},
+    {"record", gt_cmd_record, "record provider traffic through a proxy as a replayable corpus"},
     {"client", gt_cmd_client, "run the reference pipeline against a base URL over HTTP (libcurl)"},
     {"help", gt_cmd_help, "print the help of gauntlet or of one command (or its man page)"},
     {"version", gt_cmd_version, "print gauntlet's version"},

@@ -18,6 +18,7 @@ int gt_cmd_transform(int argc, char **argv); /* wire layer */
 int gt_cmd_lint(int argc, char **argv);      /* wire layer */
 int gt_cmd_repair(int argc, char **argv);    /* repair loop */
 int gt_cmd_serve(int argc, char **argv);     /* mock model server */
+int gt_cmd_record(int argc, char **argv);    /* recording proxy */
 int gt_cmd_client(int argc, char **argv);    /* libcurl reference client */
 int gt_cmd_merge(int argc, char **argv);     /* join shard reports */
 int gt_cmd_show(int argc, char **argv);      /* one case, in detail */

@@ -120,4 +120,31 @@ unsigned long gt_mock_request_count(const gt_mock_server *server);
  * no-op. */
 void gt_mock_stop(gt_mock_server *server);
 
+/* ---- gauntlet record: the recording proxy (mocks/record.c, docs/record.md) ---- */
+
+/* Largest request or answer body kept for the recording; an answer above it
+ * is still passed through whole and its recording is marked cut. */
+#define GT_RECORD_MAX_ANSWER (16u << 20)
+
+typedef struct {
+    const char *host;     /* NULL = 127.0.0.1; others need allow_remote */
+    unsigned port;        /* 0 = ephemeral */
+    const char *upstream; /* base URL the requests are forwarded to */
+    const char *out_dir;  /* created when absent; must be empty or a recording */
+    const char *const *redact; /* more header names or dotted JSON fields */
+    size_t redact_count;
+    bool allow_remote;
+} gt_record_options;
+
+typedef struct gt_record_server gt_record_server;
+
+/* Start the proxy; NULL with `err` filled on a bad option or a bind failure. */
+gt_record_server *gt_record_start(const gt_record_options *options, char *err, size_t err_len);
+/* "http://HOST:PORT" the proxy bound. */
+const char *gt_record_base_url(const gt_record_server *server);
+/* Exchanges written so far. */
+unsigned long gt_record_exchange_count(gt_record_server *server);
+/* Stop accepting, finish exchanges in flight, free. NULL is a no-op. */
+void gt_record_stop(gt_record_server *server);
+
 #endif

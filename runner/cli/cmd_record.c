@@ -1,0 +1,106 @@
+/* cmd_record.c — `gauntlet record`: run the recording proxy until SIGINT or
+ * SIGTERM (docs/record.md).
+ *
+ * Contract: the first stdout line is the proxy's base URL, flushed, as
+ * `serve` prints it. Exit 0 after a clean stop, 2 on usage or startup
+ * errors. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "gauntlet/runner/mock.h"
+
+static void record_usage(FILE *out)
+{
+    fprintf(out, "usage: gauntlet record --upstream URL --out DIR [--host ADDR] [--port N] [--redact NAME]...\n"
+                 "                       [--allow-remote]\n"
+                 "\n"
+                 "Forward every request to URL + its path, stream the answer back as it arrives, and write\n"
+                 "each exchange to DIR as a scenario `gauntlet serve --corpus DIR` replays. See docs/record.md.\n"
+                 "  --upstream URL   the provider's base URL (http:// or https://)\n"
+                 "  --out DIR        the recording (created; an existing DIR must be empty or a recording)\n"
+                 "  --host ADDR      address to bind (default 127.0.0.1; others need --allow-remote)\n"
+                 "  --port N         port (default 0: ephemeral; the URL is printed)\n"
+                 "  --redact NAME    also redact this header or dotted JSON field (x-api-key, authorization,\n"
+                 "                   openai-organization, cookie, set-cookie, proxy-authorization always are)\n"
+                 "  --allow-remote   permit binding a non-loopback address\n"
+                 "exit: 0 clean shutdown, 2 usage or startup error\n");
+}
+
+int gt_cmd_record(int argc, char **argv)
+{
+    gt_record_options options = {0};
+    const char *redact[64];
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            record_usage(stdout);
+            return 0;
+        } else if (strcmp(arg, "--allow-remote") == 0) {
+            options.allow_remote = true;
+            continue;
+        }
+        if (value == NULL) {
+            fprintf(stderr, "gauntlet record: %s needs a value or is unknown\n(gauntlet record --help lists the options)\n", arg);
+            return 2;
+        }
+        i++;
+        if (strcmp(arg, "--upstream") == 0) {
+            options.upstream = value;
+        } else if (strcmp(arg, "--out") == 0) {
+            options.out_dir = value;
+        } else if (strcmp(arg, "--host") == 0) {
+            options.host = value;
+        } else if (strcmp(arg, "--port") == 0) {
+            char *end;
+            long port = strtol(value, &end, 10);
+            if (*end || port < 0 || port > 65535) {
+                fprintf(stderr, "gauntlet record: --port must be 0-65535, not '%s'\n", value);
+                return 2;
+            }
+            options.port = (unsigned)port;
+        } else if (strcmp(arg, "--redact") == 0) {
+            if (options.redact_count == 64) {
+                fprintf(stderr, "gauntlet record: at most 64 --redact\n");
+                return 2;
+            }
+            redact[options.redact_count++] = value;
+        } else {
+            fprintf(stderr, "gauntlet record: unknown option '%s'\n(gauntlet record --help lists the options)\n", arg);
+            return 2;
+        }
+    }
+    if (options.upstream == NULL || options.out_dir == NULL) {
+        fprintf(stderr, "gauntlet record: --upstream URL and --out DIR are required\n");
+        return 2;
+    }
+    options.redact = redact;
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    char err[1200];
+    gt_record_server *server = gt_record_start(&options, err, sizeof err);
+    if (server == NULL) {
+        fprintf(stderr, "gauntlet record: %s\n", err);
+        return 2;
+    }
+    printf("%s\n", gt_record_base_url(server));
+    fflush(stdout);
+    fprintf(stderr, "gauntlet record: forwarding to %s, writing %s; stop with Ctrl-C\n", options.upstream,
+            options.out_dir);
+    int signo = 0;
+    while (sigwait(&stop, &signo) != 0 && errno == EINTR)
+        ;
+    unsigned long written = gt_record_exchange_count(server);
+    gt_record_stop(server);
+    fprintf(stderr, "gauntlet record: signal %d, %lu exchanges recorded, stopping\n", signo, written);
+    return 0;
+}

@@ -1,0 +1,178 @@
+/* test_record.c — `gauntlet record` (mocks/record.c): a client's JSON and
+ * streamed exchanges through the proxy to the mock as upstream, then the
+ * recording replayed by a mock loaded from it; redaction; bad input; the
+ * latency the proxy adds to a stream. Loopback only. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gt_test.h"
+#include "gt_test_http.h"
+
+static const char *const secret_headers[] = {"x-api-key: SECRETKEY-7f3a", "anthropic-version: 2023-06-01", NULL};
+static const char json_request[] = "{\"model\":\"m\",\"max_tokens\":64,\"metadata\":{\"user_id\":\"SECRETUSER-91\"},"
+                                   "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+static const char stream_request[] = "{\"model\":\"m\",\"max_tokens\":64,\"stream\":true,"
+                                     "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+
+static void temp_dir(char *out, size_t len)
+{
+    snprintf(out, len, "/tmp/gt-record-XXXXXX");
+    ck_assert(mkdtemp(out) != NULL);
+}
+
+/* 1 when `needle` occurs in any file directly under `dir`. */
+static int dir_contains(const char *dir, const char *needle)
+{
+    DIR *listing = opendir(dir);
+    ck_assert(listing != NULL);
+    int found = 0;
+    for (struct dirent *e; (e = readdir(listing)) != NULL;) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (f == NULL)
+            continue;
+        char buf[1 << 16];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = '\0';
+        fclose(f);
+        if (strstr(buf, needle))
+            found = 1;
+    }
+    closedir(listing);
+    return found;
+}
+
+static gt_record_server *record_start(const char *upstream, const char *dir)
+{
+    static const char *const redact[] = {"metadata.user_id"};
+    gt_record_options options = {.upstream = upstream, .out_dir = dir, .redact = redact, .redact_count = 1};
+    char err[1200];
+    gt_record_server *proxy = gt_record_start(&options, err, sizeof err);
+    ck_assert_msg(proxy != NULL, "%s", err);
+    return proxy;
+}
+
+static gt_test_response via(const char *base, const char *path, const char *body)
+{
+    char url[1200];
+    snprintf(url, sizeof url, "%s%s", base, path);
+    return gt_test_http(NULL, url, body, secret_headers);
+}
+
+START_TEST(test_record_replays_json_and_stream)
+{
+    char dir[64];
+    temp_dir(dir, sizeof dir);
+    gt_mock_server *upstream = gt_test_mock_start(NULL, "suite/data/record", 1);
+    gt_record_server *proxy = record_start(gt_mock_base_url(upstream), dir);
+    const char *base = gt_record_base_url(proxy);
+    gt_test_response direct_json = gt_test_mock_request(upstream, NULL, "/s/answer/d1/v1/messages", json_request, NULL);
+    gt_test_response direct_stream = gt_test_mock_request(upstream, NULL, "/s/answer/d2/v1/messages", stream_request, NULL);
+    gt_test_response json = via(base, "/s/answer/r1/v1/messages", json_request);
+    gt_test_response stream = via(base, "/s/answer/r2/v1/messages", stream_request);
+    ck_assert_msg(json.status == 200, "%ld %s", json.status, json.body);
+    ck_assert_str_eq(json.body, direct_json.body);
+    ck_assert_int_eq(stream.status, 200);
+    ck_assert_ptr_nonnull(strstr(stream.body, "event: message_stop"));
+    ck_assert_str_eq(stream.body, direct_stream.body);
+    printf("record: streamed answer direct first byte %.2f ms total %.2f ms; via proxy first byte %.2f ms total %.2f ms\n",
+           direct_stream.first_byte_s * 1e3, direct_stream.total_s * 1e3, stream.first_byte_s * 1e3,
+           stream.total_s * 1e3);
+    ck_assert_uint_eq(gt_record_exchange_count(proxy), 2);
+    gt_record_stop(proxy);
+    gt_mock_stop(upstream);
+    ck_assert_msg(!dir_contains(dir, "SECRETKEY-7f3a"), "the API key reached %s", dir);
+    ck_assert_msg(!dir_contains(dir, "SECRETUSER-91"), "a --redact field reached %s", dir);
+    ck_assert(dir_contains(dir, "\"metadata.user_id\""));
+
+    gt_mock_server *replay = gt_test_mock_start(NULL, dir, 2);
+    gt_test_response again_json = gt_test_mock_request(replay, NULL, "/s/0001/x/v1/messages", json_request, NULL);
+    gt_test_response again_stream = gt_test_mock_request(replay, NULL, "/s/0002/x/v1/messages", stream_request, NULL);
+    ck_assert_int_eq(again_json.status, 200);
+    ck_assert_str_eq(again_json.body, json.body);
+    ck_assert_int_eq(again_stream.status, 200);
+    ck_assert_str_eq(again_stream.body, stream.body);
+    gt_mock_stop(replay);
+    gt_test_response *all[] = {&direct_json, &direct_stream, &json, &stream, &again_json, &again_stream};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        gt_test_response_free(all[i]);
+}
+END_TEST
+
+START_TEST(test_record_unreachable_upstream_is_502)
+{
+    char dir[64];
+    temp_dir(dir, sizeof dir);
+    gt_record_server *proxy = record_start("http://127.0.0.1:1", dir);
+    gt_test_response r = via(gt_record_base_url(proxy), "/v1/messages", json_request);
+    ck_assert_int_eq(r.status, 502);
+    ck_assert_ptr_nonnull(strstr(r.body, "upstream http://127.0.0.1:1/v1/messages"));
+    ck_assert_uint_eq(gt_record_exchange_count(proxy), 0);
+    gt_test_response_free(&r);
+    gt_record_stop(proxy);
+}
+END_TEST
+
+START_TEST(test_record_bad_options)
+{
+    char dir[64], err[1200];
+    temp_dir(dir, sizeof dir);
+    gt_record_options remote = {.upstream = "http://127.0.0.1:9", .out_dir = dir, .host = "0.0.0.0"};
+    ck_assert_ptr_null(gt_record_start(&remote, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "--allow-remote"));
+    char stray[128];
+    snprintf(stray, sizeof stray, "%s/notes.txt", dir);
+    FILE *f = fopen(stray, "w");
+    ck_assert(f != NULL);
+    fputs("mine\n", f);
+    fclose(f);
+    gt_record_options full = {.upstream = "http://127.0.0.1:9", .out_dir = dir};
+    ck_assert_ptr_null(gt_record_start(&full, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "not empty and not a recording"));
+    gt_record_options bad_url = {.upstream = "ftp://x", .out_dir = "/tmp/gt-record-never"};
+    ck_assert_ptr_null(gt_record_start(&bad_url, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "--upstream ftp://x"));
+}
+END_TEST
+
+/* A dripped stream reaches the client piece by piece through the proxy: its
+ * first byte comes long before its last (no whole-body buffering). */
+START_TEST(test_record_streams_as_it_arrives)
+{
+    char dir[64];
+    temp_dir(dir, sizeof dir);
+    gt_mock_server *upstream = gt_test_mock_start(NULL, "suite/data/record", 2);
+    gt_record_server *proxy = record_start(gt_mock_base_url(upstream), dir);
+    gt_test_response r = via(gt_record_base_url(proxy), "/s/drip/r1/v1/messages", stream_request);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_ptr_nonnull(strstr(r.body, "event: message_stop"));
+    printf("record: dripped stream via proxy first byte %.1f ms, total %.1f ms\n", r.first_byte_s * 1e3,
+           r.total_s * 1e3);
+    ck_assert_msg(r.total_s - r.first_byte_s > 0.1, "first byte %.3f s, total %.3f s: the proxy held the stream",
+                  r.first_byte_s, r.total_s);
+    gt_test_response_free(&r);
+    gt_record_stop(proxy);
+    gt_mock_stop(upstream);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("record");
+    TCase *tc = tcase_create("record");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_record_replays_json_and_stream);
+    tcase_add_test(tc, test_record_streams_as_it_arrives);
+    tcase_add_test(tc, test_record_unreachable_upstream_is_502);
+    tcase_add_test(tc, test_record_bad_options);
+    suite_add_tcase(suite, tc);
+    return suite;
+}
+
+GT_TEST_MAIN()
