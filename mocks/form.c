@@ -203,6 +203,7 @@ typedef struct form_report {
     bool cut_at_max_tokens; /* a JSON text marked max_tokens rendered cut in half */
     char inexpressible[240];
     const char *stream_fault; /* set by mock_form_render_stream */
+    bool cut_json_body;       /* a cut or malformed stream served to a client that did not stream */
 } form_report;
 
 static void write_note(const mock_request *request, const form_report *report, mock_reply *reply)
@@ -231,6 +232,8 @@ static void write_note(const mock_request *request, const form_report *report, m
         mock_buf_adds(&buf, ",\"stream_fault\":");
         mock_buf_add_json_cstr(&buf, report->stream_fault);
     }
+    if (report->cut_json_body)
+        mock_buf_adds(&buf, ",\"cut_json_body\":true");
     mock_buf_addf(&buf, ",\"expressible\":%s", report->inexpressible[0] ? "false" : "true");
     if (report->inexpressible[0]) {
         mock_buf_adds(&buf, ",\"inexpressible\":");
@@ -589,6 +592,8 @@ int mock_form_render_stream(const mock_request *request, gt_stream_provider prov
     if (fault && strcmp(fault, "stream_error") == 0)
         fail_after_blocks = true;
     form_report report = {.stream_fault = fault};
+    /* whatever was cut or malformed, a client that did not stream gets one JSON body cut in half */
+    report.cut_json_body = fault != NULL && strcmp(fault, "stream_error") != 0 && !request->stream;
     reply->form_fault = fault;
     if (fail_after_blocks && !request->stream) {
         /* the provider failed the response: a JSON client gets the overload error */

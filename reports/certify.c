@@ -153,7 +153,7 @@ void gt_report_coverage_of(const gt_run *run, const gt_report_info *info, unsign
         case GT_OUTCOME_FAIL: out->ran++; break;
         case GT_OUTCOME_ERROR: out->errors++; break;
         case GT_OUTCOME_SKIP: out->skipped++; break;
-        case GT_OUTCOME_NOT_APPLICABLE: break;
+        case GT_OUTCOME_NOT_APPLICABLE: out->not_applicable++; break;
         }
     }
     out->held = in_run;
@@ -188,7 +188,14 @@ size_t gt_report_claimed_coverage(const gt_run *run, const gt_report_info *info,
                      gt_report_thousands(skipped, sizeof skipped, row->coverage.skipped),
                      gt_report_thousands(errors, sizeof errors, row->coverage.errors));
         }
-        size_t selected = row->coverage.ran + row->coverage.skipped + row->coverage.errors;
+        if (row->coverage.not_applicable > 0) {
+            char na[32];
+            size_t used = strlen(row->text);
+            snprintf(row->text + used, sizeof row->text - used, "; %s not applicable to this client",
+                     gt_report_thousands(na, sizeof na, row->coverage.not_applicable));
+        }
+        size_t selected =
+            row->coverage.ran + row->coverage.skipped + row->coverage.errors + row->coverage.not_applicable;
         if (row->coverage.held > selected) {
             /* held in the loaded corpus but not in this run: say why it did not run */
             char unselected[32];

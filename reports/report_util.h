@@ -144,6 +144,8 @@ typedef struct gt_report_coverage {
     size_t ran;      /* of them, run to a verdict (pass or fail) */
     size_t passed;   /* of them, passed (an other-reason pass included) */
     size_t skipped;  /* of them, skipped (the target cannot express them) or never run */
+    size_t not_applicable; /* of them, found not applicable to the client when played (a stream fault to a
+                              client that did not stream) */
     size_t errors;   /* of them, errors */
 } gt_report_coverage;
 /* Coverage of the required cases in any profile of `mask`. */

@@ -2039,7 +2039,7 @@ const gt_load_problem *gt_corpus_problem(const gt_corpus *corpus, size_t index)
     return index < corpus->problem_count ? &corpus->problems[index] : NULL;
 }
 
-static bool case_has_tag(const gt_case *kase, const char *tag)
+bool gt_case_has_tag(const gt_case *kase, const char *tag)
 {
     for (size_t i = 0; i < kase->tag_count; i++)
         if (strcmp(kase->tags[i], tag) == 0)
@@ -2052,7 +2052,7 @@ size_t gt_corpus_filter(gt_corpus *corpus, const char *gate, const char *tag, co
     size_t kept = 0;
     for (size_t i = 0; i < corpus->count; i++) {
         gt_case *kase = corpus->cases[i];
-        bool keep = (gate == NULL || strcmp(kase->input.gate, gate) == 0) && (tag == NULL || case_has_tag(kase, tag)) &&
+        bool keep = (gate == NULL || strcmp(kase->input.gate, gate) == 0) && (tag == NULL || gt_case_has_tag(kase, tag)) &&
                     (id_glob == NULL || fnmatch(id_glob, kase->input.id, 0) == 0);
         if (keep)
             corpus->cases[kept++] = kase;

@@ -696,6 +696,8 @@ static char *note_from(const char *text, const char *fallback)
     return strdup(text != NULL && text[0] != '\0' ? text : fallback);
 }
 
+#define GT_NONSTREAM_REPRESENTATIVE_TAG "nonstream-representative"
+
 /* Run one case on one target and fill its result. Never fails: a target
  * failure or a malformed answer becomes an `error` result. A case in no
  * profile the target claims is not applicable and never sent. */
@@ -730,6 +732,15 @@ static void run_one(gt_target *target, unsigned claims, const gt_case *kase, gt_
     } else if (result->observed.verdict == GT_VERDICT_REJECT && result->observed.gate == NULL) {
         result->outcome = GT_OUTCOME_ERROR;
         result->note = note_from(NULL, "target rejected without naming a gate");
+    } else if (result->observed.unstreamed_stream_fault && !gt_case_has_tag(kase, GT_NONSTREAM_REPRESENTATIVE_TAG)) {
+        /* every cut or malformed stream reaches a client that did not stream as the same JSON body cut in
+         * half: only the cases tagged as that behaviour's representative are judged on it */
+        result->outcome = GT_OUTCOME_NOT_APPLICABLE;
+        result->verdict_class = GT_CLASS_NOT_APPLICABLE;
+        result->note = strdup("not applicable: stream fault: the client did not stream, so it was served a JSON body "
+                              "cut in half, judged once per API on the cases tagged '" GT_NONSTREAM_REPRESENTATIVE_TAG
+                              "' (docs/mock-server.md, \"Stream faults to a client that does not stream\")");
+        return;
     } else {
         char why[1024];
         result->outcome = gt_compare_claimed(&kase->expect, &result->observed, kase->input.gate, kase->profiles,

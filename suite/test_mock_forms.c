@@ -367,6 +367,14 @@ START_TEST(scripted_stream_faults_change_form)
     free(r.body);
     ck_assert(journal_has_fault("cut-inside-delta", "y4", 0, "cut"));
     assert_form("cut-inside-delta", "y4", 0, "tool", "tool_choice", true);
+    /* the journal says the client that did not stream got the cut JSON body; the streaming one did not */
+    cJSON *root;
+    cJSON *form = cJSON_GetObjectItem(journal_entry("cut-inside-delta", "y4", 0, &root), "answer_form");
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(form, "cut_json_body")));
+    cJSON_Delete(root);
+    form = cJSON_GetObjectItem(journal_entry("cut-inside-delta", "y1", 0, &root), "answer_form");
+    ck_assert_ptr_null(cJSON_GetObjectItem(form, "cut_json_body"));
+    cJSON_Delete(root);
     /* a malformed scripted stream: a malformed event in the new rendering */
     r = call("malformed-sse", "y3", "/v1/messages",
              "{\"model\":\"c\",\"max_tokens\":9,\"stream\":true," USER_MESSAGES

@@ -375,6 +375,10 @@ static void read_journal(http_target *target, const char *session, gt_observed *
         const char *ruled_out = inexpressible_turn(entry);
         if (ruled_out != NULL && inexpressible[0] == '\0')
             snprintf(inexpressible, inexpressible_len, "request %d: %s", api_attempts, ruled_out);
+        const gt_value *form = gt_value_get(entry, "answer_form", 11);
+        const gt_value *cut_body = form ? gt_value_get(form, "cut_json_body", 13) : NULL;
+        if (cut_body != NULL && cut_body->type == GT_TRUE)
+            observed->unstreamed_stream_fault = true;
         const gt_value *past_end = gt_value_get(entry, "beyond_script", 13);
         if (past_end != NULL && past_end->type == GT_TRUE)
             beyond++;

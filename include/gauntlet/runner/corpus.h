@@ -215,6 +215,8 @@ int gt_corpus_add_case(gt_corpus *corpus, const gt_case *kase);
 /* Record a load problem (copied) for a case source read outside the loader. */
 void gt_corpus_add_problem(gt_corpus *corpus, const char *file, unsigned line, const char *field, const char *message);
 
+/* Whether the case carries `tag` among its "tags". */
+bool gt_case_has_tag(const gt_case *kase, const char *tag);
 /* Keep only the cases that match every given filter (NULL = no filter):
  * gate equal, tag contained, id matching a shell glob (fnmatch). Returns the
  * number kept. Duplicate ids across the corpus are load problems. */

@@ -59,6 +59,8 @@ typedef struct gt_observed {
                           without an instance path, strict kept after a capability 400), or NULL */
     int beyond_script_calls; /* black box: model calls the client made after the scenario's script was
                                 played out (the mock's after_script answered them); 0 otherwise */
+    bool unstreamed_stream_fault; /* black box: the mock served a scripted stream fault (cut, malformed SSE) to
+                                     a request that did not stream, as a JSON body cut in half */
 } gt_observed;
 
 void gt_observed_clear(gt_observed *observed);
