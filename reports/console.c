@@ -120,9 +120,13 @@ void gt_report_console_classes(FILE *out, const gt_run *run, bool colour)
             total->refused_valid, total->figures, total->other_reason,
             reasons ? "failures: reasons is claimed" : "passes: reasons is not claimed", total->error, total->skip);
     fprintf(out, "profiles   claimed %s", claimed[0] ? claimed : "(none)");
-    if (total->not_applicable > 0)
-        fprintf(out, "; %zu case%s not applicable (in %s only)", total->not_applicable,
-                total->not_applicable == 1 ? "" : "s", unclaimed);
+    size_t client = gt_report_not_applicable_to_client(run);
+    if (total->not_applicable > client)
+        fprintf(out, "; %zu case%s not applicable (in %s only)", total->not_applicable - client,
+                total->not_applicable - client == 1 ? "" : "s", unclaimed);
+    if (client > 0)
+        fprintf(out, "; %zu case%s not applicable to this client (a stream fault it did not stream)", client,
+                client == 1 ? "" : "s");
     fputc('\n', out);
 }
 

@@ -202,6 +202,9 @@ const char *gt_report_other_reason_rule(const gt_run *run);
 /* The run's not-applicable cases per profile (a case counts under each of
  * its profiles), into `text`: "claude-code 2, repair-loop 1", "" when none. */
 char *gt_report_not_applicable_text(char *text, size_t len, const gt_run *run);
+/* The not-applicable cases that are in a claimed profile: the client put
+ * them out (a stream fault played to a client that did not stream). */
+size_t gt_report_not_applicable_to_client(const gt_run *run);
 /* Skips grouped by reason (their note): for the first skip of a reason, the
  * number of skips with that note; 0 for any other result. */
 size_t gt_report_skip_group(const gt_run *run, size_t index);

@@ -48,20 +48,44 @@ const char *gt_report_other_reason_rule(const gt_run *run)
                                                            : "passes: reasons is not claimed";
 }
 
+size_t gt_report_not_applicable_to_client(const gt_run *run)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (result->outcome == GT_OUTCOME_NOT_APPLICABLE && result->kase != NULL &&
+            (result->kase->profiles & gt_run_claims(run)))
+            count++; /* in a claimed profile: the client, not the claim, put it out (a stream fault not streamed) */
+    }
+    return count;
+}
+
 char *gt_report_not_applicable_text(char *text, size_t len, const gt_run *run)
 {
-    gt_run_counts rows[GT_PROFILE_COUNT];
-    gt_run_count_profiles(run, GT_TIER_COUNT, rows);
+    size_t counts[GT_PROFILE_COUNT] = {0};
+    for (size_t i = 0; i < run->count; i++) {
+        const gt_case_result *result = &run->results[i];
+        if (result->outcome != GT_OUTCOME_NOT_APPLICABLE || result->kase == NULL ||
+            (result->kase->profiles & gt_run_claims(run)))
+            continue;
+        for (int p = 0; p < GT_PROFILE_COUNT; p++)
+            if (result->kase->profiles & (1u << p))
+                counts[p]++;
+    }
     size_t used = 0;
     if (len > 0)
         text[0] = '\0';
     for (int p = 0; p < GT_PROFILE_COUNT; p++) {
-        if (rows[p].not_applicable == 0 || used >= len)
+        if (counts[p] == 0 || used >= len)
             continue;
         int n = snprintf(text + used, len - used, "%s%s %zu", used ? ", " : "", gt_profile_name((gt_profile)p),
-                         rows[p].not_applicable);
+                         counts[p]);
         used += n > 0 ? (size_t)n : 0;
     }
+    size_t client = gt_report_not_applicable_to_client(run);
+    if (client > 0 && used < len)
+        snprintf(text + used, len - used, "%s%zu to this client: a stream fault it did not stream", used ? "; " : "",
+                 client);
     return text;
 }
 
