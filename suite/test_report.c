@@ -1186,6 +1186,30 @@ static gt_run *classes_run(gt_corpus **corpus_out, bool reasons)
     return run;
 }
 
+/* A not-applicable case outside the claim is counted by its profile; one a
+ * claimed profile holds (the client put it out: a stream fault it did not
+ * stream) is counted apart, never as "in <unclaimed> only". */
+START_TEST(not_applicable_to_the_client_is_counted_apart)
+{
+    gt_corpus *corpus;
+    gt_run *run = classes_run(&corpus, false);
+    char text[256];
+    ck_assert_uint_eq(gt_report_not_applicable_to_client(run), 0);
+    ck_assert_str_eq(gt_report_not_applicable_text(text, sizeof text, run), "claude-code 1");
+    run->profiles |= 1u << GT_PROFILE_CLAUDE_CODE; /* now the case is in the claim */
+    ck_assert_uint_eq(gt_report_not_applicable_to_client(run), 1);
+    ck_assert_str_eq(gt_report_not_applicable_text(text, sizeof text, run),
+                     "1 to this client: a stream fault it did not stream");
+    char *console = render_info(gt_report_writer_for("console"), run, NULL);
+    ck_assert_msg(strstr(console, "; 1 case not applicable to this client (a stream fault it did not stream)\n") != NULL &&
+                      strstr(console, " only)") == NULL,
+                  "%s", console);
+    free(console);
+    gt_run_free(run);
+    gt_corpus_free(corpus);
+}
+END_TEST
+
 /* JUnit: the not-applicable case is no test case (and its gate no suite);
  * the properties give the claim, the not-applicable count and the coverage;
  * a failure's type is its class; the other-reason pass is a passing test
@@ -1492,6 +1516,7 @@ static Suite *make_suite(void)
     tcase_add_test(writers, corpus_hash_is_content_not_paths);
     tcase_add_test(writers, tiers_in_every_report);
     tcase_add_test(writers, junit_shows_classes_and_profiles);
+    tcase_add_test(writers, not_applicable_to_the_client_is_counted_apart);
     tcase_add_test(writers, tap_shows_classes_and_profiles);
     tcase_add_test(writers, markdown_shows_classes_and_profiles);
     tcase_add_test(writers, html_shows_classes_and_profiles);
