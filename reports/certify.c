@@ -243,24 +243,29 @@ bool gt_report_certified(const gt_run *run, const gt_report_info *info, char *wh
 {
     gt_report_coverage c;
     gt_report_coverage_of(run, info, gt_run_claims(run), &c);
-    char held[32], n[32];
-    gt_report_thousands(held, sizeof held, c.held);
-    if (c.held == 0) {
-        snprintf(why, len, "not certified: the claimed profiles hold no required case");
+    /* a case the client cannot be played (a stream fault to a client that does
+     * not stream) is neither held against it nor counted as judged */
+    size_t judged = c.held - c.not_applicable;
+    char held[32], n[32], apart[96] = "";
+    gt_report_thousands(held, sizeof held, judged);
+    if (c.not_applicable > 0)
+        snprintf(apart, sizeof apart, "; %zu more not applicable to this client", c.not_applicable);
+    if (judged == 0) {
+        snprintf(why, len, "not certified: the claimed profiles hold no required case%s", apart);
         return false;
     }
-    if (c.passed == c.held) {
+    if (c.passed == judged) {
         char cases[32];
         gt_report_thousands(cases, sizeof cases, info != NULL && info->corpus_cases ? info->corpus_cases : run->count);
         snprintf(why, len, "certified: all %s required cases of the claimed profiles in this corpus (%s cases) ran and "
-                 "passed", held, cases);
+                 "passed%s", held, cases, apart);
         return true;
     }
-    size_t not_run = c.held - c.ran - c.errors; /* skipped, filtered out or another shard's */
+    size_t not_run = judged - c.ran - c.errors; /* skipped, filtered out or another shard's */
     snprintf(why, len,
-             "not certified: %s of %s required cases did not pass (%zu failed, %zu error%s, %zu skipped or not run)",
-             gt_report_thousands(n, sizeof n, c.held - c.passed), held, c.ran - c.passed, c.errors,
-             c.errors == 1 ? "" : "s", not_run);
+             "not certified: %s of %s required cases did not pass (%zu failed, %zu error%s, %zu skipped or not run)%s",
+             gt_report_thousands(n, sizeof n, judged - c.passed), held, c.ran - c.passed, c.errors,
+             c.errors == 1 ? "" : "s", not_run, apart);
     return false;
 }
 
