@@ -1,5 +1,6 @@
-// gen.js — write the three validate workloads: <dir>/<name>.schema.json and
-// <dir>/<name>.jsonl (each line a JSON string literal holding one raw output).
+// gen.js — write the three validate workloads: <dir>/<name>.schema.json,
+// <dir>/<name>.jsonl (each line a JSON string literal holding one raw output)
+// and <dir>/<name>.values.jsonl (the outputs that are JSON, one value a line).
 // Deterministic (seeded), so gauntlet and ajv see identical bytes.
 'use strict';
 const fs = require('fs');
@@ -86,6 +87,10 @@ function orderDoc(nitems, badRate = 1) {
 function write(dir, name, schema, lines) {
   fs.writeFileSync(path.join(dir, name + '.schema.json'), JSON.stringify(schema, null, 2));
   fs.writeFileSync(path.join(dir, name + '.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  // the same outputs as JSON values, one a line (what Blaze, ajv-cli and `validate --jsonl --values` read):
+  // the raw text itself, byte for byte; a fenced output is no JSON value and is left out
+  const values = lines.filter((l) => !l.startsWith('```'));
+  fs.writeFileSync(path.join(dir, name + '.values.jsonl'), values.join('\n') + '\n');
 }
 
 const dir = process.argv[2] || '.';

@@ -5,7 +5,7 @@
 # schema ($ref/anyOf/pattern/multipleOf), and 100 KB+ documents. Prints
 # lines/s for both and the ratio (goal >= 2.0x, whole gauntlet process against
 # ajv's loop alone); never fails on the ratio. ROUNDS interleaved rounds, the
-# median of each side reported. ajv is installed with npm into bench/node/
+# median of each side reported. ajv (pinned, bench/package-lock.json) is installed with npm ci into bench/node/
 # (git-ignored). Needs node and python3 (bench/validate/cpu-run.py times the
 # gauntlet process): without them, one "skipped" line.
 set -u

@@ -1,0 +1,61 @@
+#!/bin/sh
+# run.sh — gauntlet's structure gate against Blaze (sourcemeta's validator,
+# through its CLI @sourcemeta/jsonschema, pinned in bench/package.json) on the
+# validate workloads (bench/validate/gen.js, their `.values.jsonl`: one JSON
+# value a line): the flat triage schema (the first BLAZE_SMALL_LINES lines,
+# default 20,000: Blaze prints a line per instance), the nested order
+# ($ref/anyOf/pattern/multipleOf) and 100 KB+ documents.
+#   Blaze:    `jsonschema validate S F --fast --benchmark --loop 20 --continue`
+#             prints each instance's mean evaluation time over 20 loops; the
+#             figure is the mean over the instances.
+#   gauntlet: `gauntlet validate --schema S --jsonl F --values --time`: the
+#             mean over the documents of each one's fastest of 5 structure-gate
+#             runs on its already-parsed value (docs/structure-gate.md).
+# ratio = Blaze ns/doc / gauntlet ns/doc (goal >= 1.0); median of ROUNDS
+# rounds per side, interleaved. Never fails on the ratio; a missing peer is one
+# "skipped" line.
+set -u
+GAUNTLET=${GAUNTLET:-build/gauntlet}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+WORK=${BENCH_WORK_BLAZE:-$ROOT/build/bench-blaze}
+. "$HERE/../ajv.sh"
+. "$HERE/../median.sh"
+ensure_peers bench/blaze || exit 0
+BLAZE="$NODE_DIR/node_modules/.bin/jsonschema"
+[ -x "$BLAZE" ] || { echo "bench/blaze: skipped: @sourcemeta/jsonschema is not in bench/node/"; exit 0; }
+version=$("$BLAZE" version 2>/dev/null | head -n 1)
+[ -n "$version" ] || { echo "bench/blaze: skipped: $BLAZE does not run on this machine"; exit 0; }
+mkdir -p "$WORK"
+node "$ROOT/bench/validate/gen.js" "$WORK" "${BENCH_SCALE:-1}"
+head -n "${BLAZE_SMALL_LINES:-20000}" "$WORK/small.values.jsonl" > "$WORK/small.head.jsonl"
+DIALECT=https://json-schema.org/draft/2020-12/schema
+ROUNDS=${BENCH_ROUNDS:-3}
+echo "peer: Blaze, @sourcemeta/jsonschema $version (--fast --benchmark --loop 20 --continue; mean per instance)"
+printf '%-8s %8s %14s %14s %14s %8s\n' workload docs "blaze ns/doc" "gauntlet ns" "(parse ns)" ratio
+for w in small nested large; do
+    schema="$WORK/$w.schema.json"; data="$WORK/$w.values.jsonl"
+    [ "$w" = small ] && data="$WORK/small.head.jsonl"
+    docs=$(wc -l < "$data" | tr -d ' ')
+    b_all=""; g_all=""; p_all=""; b_valid=""; g_valid=""
+    for round in $(seq "$ROUNDS"); do
+        # one line per instance: "FILE[N]: PASS 0.119 +- 0.432 us (0.034)"; the mean in microseconds
+        b=$("$BLAZE" validate "$schema" "$data" -d "$DIALECT" --fast --benchmark --loop 20 --continue 2>&1 |
+            awk '$2 == "PASS" || $2 == "FAIL" { n++; sum += $3; if ($2 == "PASS") ok++ }
+                 END { if (n) printf "%.1f %d %d\n", sum * 1000 / n, n, ok; else print "none" }')
+        [ "$b" = none ] && { echo "bench/blaze: skipped: $w: Blaze printed no per-instance time"; exit 0; }
+        b_all="$b_all $(echo "$b" | awk '{ print $1 }')"; b_valid=$(echo "$b" | awk '{ print $3 }')
+        t=$("$GAUNTLET" validate --schema "$schema" --jsonl "$data" --values --time)
+        g_all="$g_all $(echo "$t" | sed -n 's/^time: .* validate \([0-9.]*\) ns\/doc$/\1/p')"
+        p_all="$p_all $(echo "$t" | sed -n 's/^time: .* parse \([0-9.]*\) ns\/doc.*$/\1/p')"
+        g_valid=$(echo "$t" | sed -n 's/^\([0-9]*\) valid, .*/\1/p')
+    done
+    # shellcheck disable=SC2086 # word splitting of the lists is intended
+    bm=$(median $b_all); gm=$(median $g_all); pm=$(median $p_all)
+    echo "$w $docs $bm $gm $pm $b_valid $g_valid" | awk '{
+        printf "%-8s %8d %14.1f %14.1f %14.1f %7.2fx   (goal >= 1.00x; valid: blaze %s, gauntlet %s)\n",
+            $1, $2, $3, $4, $5, ($4 > 0 ? $3 / $4 : 0), $6, $7 }'
+done
+echo "median of $ROUNDS interleaved rounds per side; ratio = Blaze ns/doc / gauntlet validate ns/doc"
+echo "gauntlet's figure is each document's fastest of 5 runs, Blaze's the mean of 20 loops: the method favours gauntlet"
+echo "valid = the documents each side accepted (they must agree: the same verdicts)"
