@@ -605,6 +605,74 @@ START_TEST(sources_are_listed_by_rules_and_profiles)
 }
 END_TEST
 
+/* docs/profiles.md's table and README's corpus size are read by vendors
+ * choosing what to claim: they must be the bundled corpus's counts. Each
+ * profile row's last cell starts "N (R required" or "N (all required)"; the
+ * README says "corpus of N cases". Counted here from the loaded corpus. */
+static long leading_count(const char *text)
+{
+    long n = 0;
+    bool any = false;
+    for (; *text == ' '; text++)
+        ;
+    for (; (*text >= '0' && *text <= '9') || *text == ','; text++)
+        if (*text != ',')
+            n = n * 10 + (*text - '0'), any = true;
+    return any ? n : -1;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    ck_assert_msg(in != NULL, "%s: cannot open", path);
+    static char buf[1 << 20];
+    size_t got = fread(buf, 1, sizeof buf - 1, in);
+    fclose(in);
+    buf[got] = '\0';
+    return buf;
+}
+
+START_TEST(docs_count_the_bundled_corpus)
+{
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_gt(gt_corpus_load(corpus, GT_TEST_CORPUS), 0);
+    ck_assert_uint_eq(gt_corpus_problem_count(corpus), 0);
+    size_t total = gt_corpus_count(corpus), cases[GT_PROFILE_COUNT] = {0}, required[GT_PROFILE_COUNT] = {0};
+    for (size_t i = 0; i < total; i++) {
+        const gt_case *kase = gt_corpus_case(corpus, i);
+        for (int p = 0; p < GT_PROFILE_COUNT; p++)
+            if (kase->profiles & (1u << p))
+                cases[p]++, required[p] += kase->tier == GT_TIER_REQUIRED;
+    }
+    gt_corpus_free(corpus);
+    char *doc = read_text("docs/profiles.md");
+    for (int p = 0; p < GT_PROFILE_COUNT; p++) {
+        char head[64];
+        snprintf(head, sizeof head, "\n| `%s` |", gt_profile_name((gt_profile)p));
+        char *row = strstr(doc, head);
+        ck_assert_msg(row != NULL, "docs/profiles.md: no table row for profile %s", gt_profile_name((gt_profile)p));
+        char *end = strchr(row + 1, '\n');
+        ck_assert_ptr_nonnull(end);
+        *end = '\0';
+        char *last = strrchr(row, '|');
+        *last = '\0';
+        char *cell = strrchr(row, '|') + 1;
+        long n = leading_count(cell);
+        const char *paren = strchr(cell, '(');
+        long r = paren == NULL ? -1 : strncmp(paren, "(all required", 13) == 0 ? n : leading_count(paren + 1);
+        ck_assert_msg(n == (long)cases[p] && r == (long)required[p],
+                      "docs/profiles.md, row %s: says %ld cases (%ld required), the corpus has %zu (%zu required)",
+                      gt_profile_name((gt_profile)p), n, r, cases[p], required[p]);
+        *last = '|', *end = '\n';
+    }
+    char *readme = read_text("README.md");
+    char *at = strstr(readme, "corpus of ");
+    ck_assert_msg(at != NULL, "README.md: no \"corpus of N cases\"");
+    ck_assert_msg(leading_count(at + strlen("corpus of ")) == (long)total, "README.md: says a corpus of %ld cases, it has %zu",
+                  leading_count(at + strlen("corpus of ")), total);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("profiles");
@@ -628,6 +696,7 @@ static Suite *make_suite(void)
     tcase_add_test(runs, nothing_judged_is_never_green);
     tcase_add_test(runs, profiles_command_lists_the_contracts);
     tcase_add_test(runs, sources_are_listed_by_rules_and_profiles);
+    tcase_add_test(runs, docs_count_the_bundled_corpus);
     suite_add_tcase(suite, runs);
     return suite;
 }
