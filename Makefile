@@ -78,7 +78,7 @@ LIBAPP   := $(BUILD)/libgtapp.a
 GAUNTLET := $(BUILD)/gauntlet
 ADAPTER_BIN := $(ADAPTER_SRC:adapters/%/main.c=$(BUILD)/adapters/gauntlet-adapter-%)
 
-.PHONY: all test test-browser check-suite sanitize coverage bench bench-run format install clean help deps interop matrix matrix-deps
+.PHONY: all test test-browser check-suite sanitize coverage bench bench-run format install clean help deps interop matrix matrix-deps matrix-column matrix-merge
 
 all: $(GAUNTLET) $(LIBGT) $(ADAPTER_BIN)
 ifeq ($(BUILD),build)

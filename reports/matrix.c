@@ -10,7 +10,9 @@
  * The HTML page holds no script and carries the same Content-Security-Policy
  * as the run report; the observation of a cell is one click away in a
  * <details>. Not for: running anything (runner/cli/cmd_matrix.c). */
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "gauntlet/runner/matrix.h"
@@ -125,6 +127,124 @@ static const char *expect_text(const gt_case *kase)
     return kase->expect.verdict == GT_VERDICT_ACCEPT ? "accept" : "reject";
 }
 
+/* ---- the field section ------------------------------------------------------ */
+
+static const char *const field_status_names[] = {
+    [GT_MATRIX_FIELD_STILL] = "still_has_it",       [GT_MATRIX_FIELD_NOT_REPRODUCED] = "not_reproduced",
+    [GT_MATRIX_FIELD_NOT_APPLICABLE] = "not_applicable", [GT_MATRIX_FIELD_NOT_EXPRESSIBLE] = "not_expressible",
+    [GT_MATRIX_FIELD_NO_VERDICT] = "no_verdict",    [GT_MATRIX_FIELD_NOT_RUN] = "not_run",
+};
+
+const char *gt_matrix_field_status_name(gt_matrix_field_status status)
+{
+    return status <= GT_MATRIX_FIELD_NOT_RUN ? field_status_names[status] : "not_run";
+}
+
+bool gt_matrix_source_in_repos(const char *source, const char *repos, char *thread, size_t thread_len)
+{
+    size_t repo_len = gt_case_source_thread(source, thread, thread_len);
+    for (const char *item = repos; repo_len > 0 && item != NULL && *item;) {
+        const char *end = strchr(item, ',');
+        size_t len = end ? (size_t)(end - item) : strlen(item);
+        if (len == repo_len && strncasecmp(item, thread, len) == 0)
+            return true; /* GitHub names are case-insensitive */
+        item = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+/* One entry of a column's field section: case `index`, its source line. */
+typedef struct field_entry {
+    size_t index;
+    const char *source;
+    char thread[160];
+} field_entry;
+
+/* The column's field entries in case order (malloc'd; *count of them), or
+ * NULL when it names no repos or out of memory. */
+static field_entry *field_entries(const gt_matrix *matrix, const gt_matrix_column *column, size_t *count)
+{
+    *count = 0;
+    if (column->repos == NULL)
+        return NULL;
+    size_t cases = gt_corpus_count(matrix->corpus), room = 0;
+    for (size_t i = 0; i < cases; i++)
+        room += gt_corpus_case(matrix->corpus, i)->source_count;
+    field_entry *entries = malloc((room ? room : 1) * sizeof *entries);
+    for (size_t i = 0; entries != NULL && i < cases; i++) {
+        const gt_case *kase = gt_corpus_case(matrix->corpus, i);
+        for (size_t s = 0; s < kase->source_count; s++) {
+            field_entry *entry = &entries[*count];
+            if (gt_matrix_source_in_repos(kase->sources[s], column->repos, entry->thread, sizeof entry->thread)) {
+                entry->index = i;
+                entry->source = kase->sources[s];
+                (*count)++;
+            }
+        }
+    }
+    return entries;
+}
+
+static gt_matrix_field_status field_status(const gt_case_result *result)
+{
+    if (result == NULL)
+        return GT_MATRIX_FIELD_NOT_RUN;
+    switch (result->outcome) {
+    case GT_OUTCOME_FAIL: return GT_MATRIX_FIELD_STILL;
+    case GT_OUTCOME_PASS: return GT_MATRIX_FIELD_NOT_REPRODUCED;
+    case GT_OUTCOME_NOT_APPLICABLE: return GT_MATRIX_FIELD_NOT_APPLICABLE;
+    case GT_OUTCOME_SKIP: return GT_MATRIX_FIELD_NOT_EXPRESSIBLE;
+    case GT_OUTCOME_ERROR: break;
+    }
+    return GT_MATRIX_FIELD_NO_VERDICT;
+}
+
+/* The case's outcome in --previous, or -1. */
+static int previous_outcome(const gt_matrix_column *column, size_t index)
+{
+    return column->previous_outcomes != NULL ? column->previous_outcomes[index] : -1;
+}
+
+/* "fixed" (failed in the previous version, passes now), "new" (the other
+ * way), or NULL: nothing changed, no previous cell, or the same version. */
+static const char *field_change(const gt_matrix_column *column, size_t index)
+{
+    int before = previous_outcome(column, index);
+    const gt_case_result *result = gt_matrix_cell(column, index);
+    if (before < 0 || result == NULL || column->previous_version == NULL ||
+        (column->version != NULL && strcmp(column->version, column->previous_version) == 0))
+        return NULL;
+    if (before == GT_OUTCOME_FAIL && result->outcome == GT_OUTCOME_PASS)
+        return "fixed";
+    if (before == GT_OUTCOME_PASS && result->outcome == GT_OUTCOME_FAIL)
+        return "new";
+    return NULL;
+}
+
+/* What the entry says, as plain text (the writers escape it). */
+static void field_text(const gt_matrix_column *column, const field_entry *entry, char *out, size_t out_len)
+{
+    const gt_case_result *result = gt_matrix_cell(column, entry->index);
+    const char *version = column->version ? column->version : "?";
+    const char *note = result && result->note ? result->note : "(no note)";
+    int n;
+    switch (field_status(result)) {
+    case GT_MATRIX_FIELD_STILL: n = snprintf(out, out_len, "still has it in %s: %s", version, note); break;
+    case GT_MATRIX_FIELD_NOT_REPRODUCED: n = snprintf(out, out_len, "not reproduced in %s", version); break;
+    case GT_MATRIX_FIELD_NOT_APPLICABLE:
+        n = snprintf(out, out_len, "not applicable: outside the profiles it claims");
+        break;
+    case GT_MATRIX_FIELD_NOT_EXPRESSIBLE:
+        n = snprintf(out, out_len, "not expressible for this client: %s", note);
+        break;
+    case GT_MATRIX_FIELD_NO_VERDICT: n = snprintf(out, out_len, "no verdict (error): %s", note); break;
+    default: n = snprintf(out, out_len, "not run: the implementation could not run"); break;
+    }
+    const char *change = field_change(column, entry->index);
+    if (change != NULL && n >= 0 && (size_t)n < out_len)
+        snprintf(out + n, out_len - (size_t)n, "; %s since %s", change, column->previous_version);
+}
+
 /* ---- JSON ------------------------------------------------------------------ */
 
 static void json_counts(FILE *out, const gt_run_counts *row)
@@ -139,10 +259,38 @@ static void json_member(FILE *out, const char *key, const char *value, bool comm
     gt_report_json_string(out, value);
 }
 
+/* The column's "field" member: its field entries, or null without repos. */
+static void json_field(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
+{
+    size_t count;
+    field_entry *entries = field_entries(matrix, column, &count);
+    fputs(", \"field\": ", out);
+    if (entries == NULL) {
+        fputs("null", out);
+        return;
+    }
+    fputc('[', out);
+    for (size_t e = 0; e < count; e++) {
+        const field_entry *entry = &entries[e];
+        int before = previous_outcome(column, entry->index);
+        fputs(e ? ", {" : "{", out);
+        json_member(out, "thread", entry->thread, false);
+        json_member(out, "source", entry->source, true);
+        json_member(out, "case", gt_corpus_case(matrix->corpus, entry->index)->input.id, true);
+        json_member(out, "status",
+                    gt_matrix_field_status_name(field_status(gt_matrix_cell(column, entry->index))), true);
+        json_member(out, "previous", before >= 0 ? gt_outcome_name((gt_outcome)before) : NULL, true);
+        json_member(out, "change", field_change(column, entry->index), true);
+        fputc('}', out);
+    }
+    fputc(']', out);
+    free(entries);
+}
+
 int gt_matrix_json(FILE *out, const gt_matrix *matrix)
 {
     size_t count = gt_corpus_count(matrix->corpus);
-    fputs("{\"format\": \"gauntlet-matrix/1\"", out);
+    fprintf(out, "{\"format\": \"%s\", \"merge_version\": %d", GT_MATRIX_FORMAT, GT_MATRIX_MERGE_VERSION);
     json_member(out, "gauntlet_version", GAUNTLET_VERSION, true);
     json_member(out, "generated_at", matrix->generated_at, true);
     json_member(out, "command", matrix->command, true);
@@ -180,6 +328,10 @@ int gt_matrix_json(FILE *out, const gt_matrix *matrix)
         char profiles[128];
         json_member(out, "profiles", column->run ? column_profiles(column, profiles, sizeof profiles) : NULL, true);
         json_member(out, "evidence", column->evidence, true);
+        json_member(out, "notes", column->notes, true);
+        json_member(out, "repos", column->repos, true);
+        json_member(out, "previous_version", column->previous_version, true);
+        json_field(out, matrix, column);
         fprintf(out, ", \"played\": %zu, \"unsafe\": %zu, \"fail_closed\": %zu, \"limits\": %zu", stats.played,
                 stats.kinds[GT_MATRIX_UNSAFE], stats.kinds[GT_MATRIX_REFUSED_VALID] + stats.kinds[GT_MATRIX_FIGURES],
                 stats.kinds[GT_MATRIX_ERROR] + stats.kinds[GT_MATRIX_SKIP] + stats.kinds[GT_MATRIX_NOT_RUN]);
@@ -197,7 +349,14 @@ int gt_matrix_json(FILE *out, const gt_matrix *matrix)
         json_member(out, "category", kase->category, true);
         json_member(out, "tier", gt_tier_name(kase->tier), true);
         json_member(out, "expect", expect_text(kase), true);
-        fputs(", \"cells\": [", out);
+        char profiles[128];
+        json_member(out, "profiles", gt_profiles_format(kase->profiles, ",", profiles, sizeof profiles), true);
+        fputs(", \"sources\": [", out);
+        for (size_t s = 0; s < kase->source_count; s++) {
+            fputs(s ? ", " : "", out);
+            gt_report_json_string(out, kase->sources[s]);
+        }
+        fputs("], \"cells\": [", out);
         for (size_t c = 0; c < matrix->column_count; c++) {
             const gt_case_result *result = gt_matrix_cell(&matrix->columns[c], i);
             fputs(c ? ", {" : "{", out);
@@ -208,6 +367,7 @@ int gt_matrix_json(FILE *out, const gt_matrix *matrix)
             json_member(out, "verdict", result ? verdict_name(result->observed.verdict) : NULL, true);
             json_member(out, "subtype", result ? result->observed.subtype : NULL, true);
             json_member(out, "note", result ? result->note : matrix->columns[c].unavailable, true);
+            json_member(out, "output", result ? result->observed.output_json : NULL, true);
             fprintf(out, ", \"beyond_script_calls\": %d}", result ? result->observed.beyond_script_calls : 0);
         }
         fputs("]}", out);
@@ -415,6 +575,35 @@ static void md_kind_list(FILE *out, const gt_matrix *matrix, const gt_matrix_col
     }
 }
 
+/* "Reported in the field": each thread of the library's own repositories
+ * that a case of the selection comes from, and what its cell says. */
+static void md_field(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
+{
+    size_t count;
+    field_entry *entries = field_entries(matrix, column, &count);
+    if (entries == NULL)
+        return;
+    fputs("\n**Reported in the field** (threads of ", out);
+    gt_report_md_code(out, column->repos);
+    fprintf(out, "; %zu case%s)", count, count == 1 ? "" : "s");
+    if (count == 0)
+        fputs(": no case of the selection comes from these repositories.\n", out);
+    else
+        fputs("\n\n", out);
+    for (size_t e = 0; e < count; e++) {
+        char text[600];
+        field_text(column, &entries[e], text, sizeof text);
+        fprintf(out, "- %s ", md_symbol(gt_matrix_cell(column, entries[e].index)));
+        gt_report_md_code(out, entries[e].source);
+        fputs(" — ", out);
+        gt_report_md_code(out, gt_corpus_case(matrix->corpus, entries[e].index)->input.id);
+        fputs(": ", out);
+        gt_report_md_code(out, text);
+        fputc('\n', out);
+    }
+    free(entries);
+}
+
 static void md_implementation(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
 {
     fputs("\n### ", out);
@@ -450,6 +639,7 @@ static void md_implementation(FILE *out, const gt_matrix *matrix, const gt_matri
         if (column->notes[0] && column->notes[strlen(column->notes) - 1] != '\n')
             fputc('\n', out);
     }
+    md_field(out, matrix, column);
     if (column->run == NULL) {
         fputs("\n**Could not run**: ", out);
         gt_report_md_code(out, column->unavailable ? column->unavailable : "(no reason given)");
@@ -545,6 +735,37 @@ static void html_cell(FILE *out, const gt_matrix_column *column, const gt_case_r
     fputs("</details></td>", out);
 }
 
+/* The field section, as md_field. */
+static void html_field(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
+{
+    size_t count;
+    field_entry *entries = field_entries(matrix, column, &count);
+    if (entries == NULL)
+        return;
+    fputs("<p><b>Reported in the field</b> (threads of <code>", out);
+    gt_report_html_text(out, column->repos);
+    fprintf(out, "</code>; %zu case%s)%s</p>\n", count, count == 1 ? "" : "s",
+            count == 0 ? ": no case of the selection comes from these repositories." : "");
+    if (count > 0)
+        fputs("<ul>\n", out);
+    for (size_t e = 0; e < count; e++) {
+        const gt_case_result *result = gt_matrix_cell(column, entries[e].index);
+        char text[600];
+        field_text(column, &entries[e], text, sizeof text);
+        fprintf(out, "<li class=\"%s\">%s <code>", kind_name(gt_matrix_classify(result)),
+                kinds[gt_matrix_classify(result)].html);
+        gt_report_html_text(out, entries[e].source);
+        fputs("</code> — <code>", out);
+        gt_report_html_text(out, gt_corpus_case(matrix->corpus, entries[e].index)->input.id);
+        fputs("</code>: ", out);
+        gt_report_html_text(out, text);
+        fputs("</li>\n", out);
+    }
+    if (count > 0)
+        fputs("</ul>\n", out);
+    free(entries);
+}
+
 /* One implementation's cells in order of concern, as md_implementation; the
  * hand-written notes are shown as text (escaped), not rendered. */
 static void html_implementation(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
@@ -567,6 +788,7 @@ static void html_implementation(FILE *out, const gt_matrix *matrix, const gt_mat
         gt_report_html_text(out, column->notes);
         fputs("</pre>\n", out);
     }
+    html_field(out, matrix, column);
     if (column->run == NULL) {
         fputs("<p><b>Could not run</b>: ", out);
         gt_report_html_text(out, column->unavailable ? column->unavailable : "(no reason given)");

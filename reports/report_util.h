@@ -9,6 +9,7 @@
 #ifndef GT_REPORT_UTIL_H
 #define GT_REPORT_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -246,5 +247,15 @@ void gt_report_console_coverage(FILE *out, const gt_run *run, const gt_report_in
 /* The final totals line: "N passed, N failed, N skipped" (errors count as
  * failed). */
 void gt_report_console_totals(FILE *out, const gt_run *run);
+
+/* printf into `err` (cut to `err_len`): the message of a reader that fails. */
+static inline void gt_report_errorf(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static inline void gt_report_errorf(char *err, size_t err_len, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(err, err_len, fmt, args);
+    va_end(args);
+}
 
 #endif

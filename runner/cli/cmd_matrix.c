@@ -55,16 +55,18 @@ typedef struct matrix_report {
 
 typedef struct matrix_options {
     const char *names[MATRIX_MAX_TARGETS], *specs[MATRIX_MAX_TARGETS], *versions[MATRIX_MAX_TARGETS];
-    const char *languages[MATRIX_MAX_TARGETS], *evidence[MATRIX_MAX_TARGETS];
+    const char *languages[MATRIX_MAX_TARGETS], *evidence[MATRIX_MAX_TARGETS], *repos[MATRIX_MAX_TARGETS];
     unsigned profiles[MATRIX_MAX_TARGETS]; /* --profile NAME=LIST; 0 = what the target claims */
     size_t target_count;
     const char *paths[MATRIX_MAX_PATHS];
     size_t path_count;
     matrix_report reports[MATRIX_MAX_REPORTS];
     size_t report_count;
-    const char *gate, *tag, *id_glob, *notes_dir;
+    const char *gate, *tag, *id_glob, *notes_dir, *previous;
     unsigned jobs;
-    char *owned[MATRIX_MAX_TARGETS * 6 + MATRIX_MAX_REPORTS]; /* strdup'd values split in place */
+    bool merge; /* --merge: PATHs are matrix JSON files whose columns are joined */
+    const char *run_only; /* the first option that runs columns, refused with --merge */
+    char *owned[MATRIX_MAX_TARGETS * 8 + MATRIX_MAX_REPORTS]; /* strdup'd values split in place */
     size_t owned_count;
 } matrix_options;
 
@@ -72,7 +74,8 @@ static void matrix_usage(FILE *out)
 {
     fputs("usage: gauntlet matrix --target NAME=SPEC [--target NAME=SPEC]... [--report FORMAT:FILE[,...]]\n"
           "                       [--gate G] [--tag T] [--id GLOB] [-j N] [--notes DIR] [--version NAME=TEXT]...\n"
-          "                       [PATH...]\n"
+          "                       [--repos NAME=OWNER/REPO,...]... [--previous OLD.json] [PATH...]\n"
+          "       gauntlet matrix --merge FILE.json [FILE.json]... --report FORMAT:FILE[,...] [--previous OLD.json]\n"
           "\n"
           "Run one corpus selection against several implementations and report them side by side.\n"
           "  --target NAME=SPEC   an implementation: NAME labels its column, SPEC is what `run --target` takes\n"
@@ -86,7 +89,13 @@ static void matrix_usage(FILE *out)
           "  --profile NAME=LIST  judge NAME on these profiles (as `run --profile`; default: what it claims,\n"
           "                       core for http: targets); cases of other profiles are not applicable\n"
           "  --evidence NAME=TEXT why NAME claims its profiles (the library's docs), shown with the claim\n"
-          "Exit: 0 every implementation ran, 1 one could not run (its smoke failed), 2 usage, I/O or case-file error.\n",
+          "  --repos NAME=LIST    the library's own repositories (owner/repo, comma-separated): NAME's section\n"
+          "                       lists each case whose source is a thread of them (\"Reported in the field\")\n"
+          "  --previous OLD.json  a previous matrix JSON: a field case fixed or new since that column's version\n"
+          "  --merge FILE.json... join the columns of matrix JSON reports (same corpus and cases, each column\n"
+          "                       once), in the order given, into the reports one run over them would write\n"
+          "Exit: 0 every implementation ran, 1 one could not run (its smoke failed), 2 usage, I/O or case-file error\n"
+          "(with --merge: a file that is not a matrix JSON of this gauntlet, or columns that do not belong together).\n",
           out);
 }
 
@@ -122,6 +131,24 @@ static bool split_pair(matrix_options *options, const char *text, const char **n
     return true;
 }
 
+/* owner/repo[,owner/repo]...: each of two non-empty names of GitHub's letters. */
+static bool repos_valid(const char *list)
+{
+    for (const char *item = list; item != NULL;) {
+        const char *end = strchr(item, ',');
+        size_t len = end ? (size_t)(end - item) : strlen(item);
+        const char *slash = memchr(item, '/', len);
+        if (len == 0 || slash == NULL || slash == item || slash == item + len - 1 ||
+            memchr(slash + 1, '/', len - (size_t)(slash + 1 - item)) != NULL)
+            return false;
+        for (size_t i = 0; i < len; i++)
+            if (item[i] != '/' && strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", item[i]) == NULL)
+                return false;
+        item = end ? end + 1 : NULL;
+    }
+    return true;
+}
+
 static int add_reports(matrix_options *options, const char *value)
 {
     char *copy = own(options, value);
@@ -154,11 +181,19 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
                            strcmp(arg, "--tag") == 0 || strcmp(arg, "--id") == 0 || strcmp(arg, "-j") == 0 ||
                            strcmp(arg, "--jobs") == 0 || strcmp(arg, "--notes") == 0 || strcmp(arg, "--version") == 0 ||
                            strcmp(arg, "--profile") == 0 || strcmp(arg, "--language") == 0 ||
-                           strcmp(arg, "--evidence") == 0;
+                           strcmp(arg, "--evidence") == 0 || strcmp(arg, "--repos") == 0 ||
+                           strcmp(arg, "--previous") == 0;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             *help = true;
             return 0;
         }
+        if (strcmp(arg, "--merge") == 0) {
+            options->merge = true;
+            continue;
+        }
+        if (takes_value && strcmp(arg, "--report") != 0 && strcmp(arg, "--previous") != 0 &&
+            options->run_only == NULL)
+            options->run_only = arg;
         if (!takes_value) {
             if (arg[0] == '-')
                 return usage_error("unknown option ", arg);
@@ -180,15 +215,19 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
                 if (strcmp(options->names[j], options->names[at]) == 0)
                     return usage_error("--target names must differ: ", options->names[at]);
             options->target_count++;
-        } else if (strcmp(arg, "--version") == 0 || strcmp(arg, "--language") == 0 || strcmp(arg, "--evidence") == 0) {
+        } else if (strcmp(arg, "--version") == 0 || strcmp(arg, "--language") == 0 || strcmp(arg, "--evidence") == 0 ||
+                   strcmp(arg, "--repos") == 0) {
             const char *name, *text;
             char message[64];
             if (!split_pair(options, value, &name, &text)) {
                 snprintf(message, sizeof message, "%s needs NAME=TEXT, got ", arg);
                 return usage_error(message, value);
             }
+            if (strcmp(arg, "--repos") == 0 && !repos_valid(text))
+                return usage_error("--repos needs NAME=OWNER/REPO[,OWNER/REPO]..., got ", value);
             const char **slot = strcmp(arg, "--version") == 0    ? options->versions
                                 : strcmp(arg, "--language") == 0 ? options->languages
+                                : strcmp(arg, "--repos") == 0    ? options->repos
                                                                  : options->evidence;
             bool known = false;
             for (size_t j = 0; j < options->target_count; j++)
@@ -227,6 +266,8 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
             options->id_glob = value;
         } else if (strcmp(arg, "--notes") == 0) {
             options->notes_dir = value;
+        } else if (strcmp(arg, "--previous") == 0) {
+            options->previous = value;
         } else {
             char *end;
             errno = 0;
@@ -235,6 +276,15 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
                 return usage_error("-j needs a number from 1 to 64, got ", value);
             options->jobs = (unsigned)jobs;
         }
+    }
+    if (options->merge) {
+        if (options->run_only != NULL)
+            return usage_error("--merge joins columns already run: it takes no ", options->run_only);
+        if (options->path_count == 0)
+            return usage_error("--merge needs at least one matrix JSON file", NULL);
+        if (options->report_count == 0)
+            return usage_error("--merge needs --report FORMAT:FILE", NULL);
+        return 0;
     }
     if (options->target_count == 0)
         return usage_error("at least one --target NAME=SPEC is needed", NULL);
@@ -357,6 +407,73 @@ static int write_report(const matrix_report *report, const gt_matrix *matrix)
     fprintf(stderr, "gauntlet matrix: cannot write the %s report %s: %s\n", report->format, report->path,
             strerror(errno ? errno : EIO));
     return -1;
+}
+
+/* The console lines (one per implementation, then the total) and every
+ * report; -1 when a report could not be written. */
+static int print_and_write(const matrix_options *options, const gt_matrix *matrix)
+{
+    size_t unavailable = 0;
+    for (size_t t = 0; t < matrix->column_count; t++) {
+        const gt_matrix_column *column = &matrix->columns[t];
+        if (column->run == NULL) {
+            printf("%s: could not run\n", column->name);
+            unavailable++;
+            continue;
+        }
+        gt_run_counts counts[GT_GATE_COUNT + 1];
+        gt_run_count(column->run, counts);
+        size_t unsafe = 0;
+        for (size_t i = 0; i < column->run->count; i++)
+            unsafe += gt_matrix_classify(&column->run->results[i]) == GT_MATRIX_UNSAFE;
+        const gt_run_counts *total = &counts[GT_GATE_COUNT];
+        printf("%s: played %zu, pass %zu, fail %zu (unsafe %zu), error %zu, skip %zu\n", column->name,
+               total->pass + total->fail, total->pass, total->fail, unsafe, total->error, total->skip);
+    }
+    bool io_failed = false;
+    for (size_t i = 0; i < options->report_count; i++)
+        io_failed |= write_report(&options->reports[i], matrix) != 0;
+    printf("matrix: %zu implementations, %zu cases, %zu could not run\n", matrix->column_count,
+           gt_corpus_count(matrix->corpus), unavailable);
+    return io_failed ? -1 : 0;
+}
+
+/* --merge: the columns of every file, in order, written as one matrix. */
+static int merge_matrices(const matrix_options *options, const char *command)
+{
+    gt_matrix_set *set = gt_matrix_set_new();
+    char err[1024] = "";
+    int status = set == NULL ? 2 : 0;
+    if (set == NULL)
+        fputs("gauntlet matrix: out of memory\n", stderr);
+    for (size_t i = 0; status == 0 && i < options->path_count; i++)
+        if (gt_matrix_set_add(set, options->paths[i], err, sizeof err) != 0) {
+            fprintf(stderr, "gauntlet matrix --merge: %s\n", err);
+            status = 2;
+        }
+    gt_matrix_previous *previous = NULL;
+    if (status == 0 && options->previous != NULL) {
+        if ((previous = gt_matrix_previous_load(options->previous, err, sizeof err)) == NULL) {
+            fprintf(stderr, "gauntlet matrix --previous: %s\n", err);
+            status = 2;
+        } else {
+            size_t count;
+            gt_matrix_column *columns = gt_matrix_set_columns(set, &count);
+            gt_matrix_previous_apply(previous, columns, count, gt_matrix_set_matrix(set, command, "")->corpus);
+        }
+    }
+    if (status == 0) {
+        char generated[32];
+        iso_now(generated);
+        const gt_matrix *matrix = gt_matrix_set_matrix(set, command, generated);
+        size_t unavailable = 0;
+        for (size_t c = 0; c < matrix->column_count; c++)
+            unavailable += matrix->columns[c].run == NULL;
+        status = print_and_write(options, matrix) != 0 ? 2 : unavailable > 0 ? 1 : 0;
+    }
+    gt_matrix_set_free(set);
+    gt_matrix_previous_free(previous);
+    return status;
 }
 
 static void print_problems(const gt_corpus *corpus)
@@ -486,6 +603,14 @@ int gt_cmd_matrix(int argc, char **argv)
             free(options.owned[i]);
         return status;
     }
+    if (options.merge) {
+        char *command = gt_cmd_command_line(argc, argv);
+        status = command ? merge_matrices(&options, command) : 2;
+        free(command);
+        for (size_t i = 0; i < options.owned_count; i++)
+            free(options.owned[i]);
+        return status;
+    }
     gt_corpus *corpus = gt_corpus_new();
     char bundled[PATH_MAX];
     if (options.path_count == 0 && gt_cmd_default_corpus(bundled, sizeof bundled))
@@ -513,6 +638,18 @@ int gt_cmd_matrix(int argc, char **argv)
         return 2;
     }
 
+    gt_matrix_previous *previous = NULL;
+    if (options.previous != NULL) {
+        char err[1024];
+        if ((previous = gt_matrix_previous_load(options.previous, err, sizeof err)) == NULL) {
+            fprintf(stderr, "gauntlet matrix --previous: %s\n", err);
+            gt_corpus_free(corpus);
+            free(command);
+            for (size_t i = 0; i < options.owned_count; i++)
+                free(options.owned[i]);
+            return 2;
+        }
+    }
     gt_matrix_column columns[MATRIX_MAX_TARGETS];
     column_text texts[MATRIX_MAX_TARGETS];
     gt_run *runs[MATRIX_MAX_TARGETS];
@@ -597,30 +734,16 @@ int gt_cmd_matrix(int argc, char **argv)
             .packages = text->packages[0] ? text->packages : NULL,
             .notes = text->notes,
             .evidence = options.evidence[t],
+            .repos = options.repos[t],
         };
     }
+    if (previous != NULL)
+        gt_matrix_previous_apply(previous, columns, options.target_count, corpus);
     char generated[32];
     iso_now(generated);
     gt_matrix matrix = {corpus, columns, options.target_count, command, sha256, generated};
 
-    for (size_t t = 0; t < options.target_count; t++) {
-        if (runs[t] == NULL) {
-            printf("%s: could not run\n", options.names[t]);
-            continue;
-        }
-        gt_run_counts counts[GT_GATE_COUNT + 1];
-        gt_run_count(runs[t], counts);
-        size_t unsafe = 0;
-        for (size_t i = 0; i < runs[t]->count; i++)
-            unsafe += gt_matrix_classify(&runs[t]->results[i]) == GT_MATRIX_UNSAFE;
-        const gt_run_counts *total = &counts[GT_GATE_COUNT];
-        printf("%s: played %zu, pass %zu, fail %zu (unsafe %zu), error %zu, skip %zu\n", options.names[t],
-               total->pass + total->fail, total->pass, total->fail, unsafe, total->error, total->skip);
-    }
-    bool io_failed = false;
-    for (size_t i = 0; i < options.report_count; i++)
-        io_failed |= write_report(&options.reports[i], &matrix) != 0;
-    printf("matrix: %zu implementations, %zu cases, %zu could not run\n", options.target_count, selected, unavailable);
+    bool io_failed = print_and_write(&options, &matrix) != 0;
     print_problems(corpus);
     status = io_failed || gt_corpus_problem_count(corpus) > 0 ? 2 : unavailable > 0 ? 1 : 0;
     for (size_t t = 0; t < options.target_count; t++) {
@@ -628,6 +751,7 @@ int gt_cmd_matrix(int argc, char **argv)
         free(texts[t].unavailable);
         free(texts[t].notes);
     }
+    gt_matrix_previous_free(previous);
     gt_corpus_free(corpus);
     free(command);
     for (size_t i = 0; i < options.owned_count; i++)

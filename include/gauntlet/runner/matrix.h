@@ -13,6 +13,7 @@
 #ifndef GAUNTLET_MATRIX_H
 #define GAUNTLET_MATRIX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -30,7 +31,28 @@ typedef struct gt_matrix_column {
     const char *packages;    /* "ai 7.0.173, @ai-sdk/anthropic 4.0.105, zod 4.6.7" */
     const char *notes;       /* hand-written explanation (Markdown) for the implementation's section */
     const char *evidence;    /* why it claims its profiles (the library's docs), one line */
+    const char *repos;       /* --repos: the library's own repositories ("owner/repo,owner/repo"), or NULL */
+    const char *previous_version;         /* its version in --previous, or NULL (no --previous, no such column) */
+    const signed char *previous_outcomes; /* per case: its gt_outcome in --previous, -1 where the case was not
+                                           * there; NULL without --previous */
 } gt_matrix_column;
+
+/* The "Reported in the field" section of a column: one entry per case source
+ * naming an issue thread of one of the column's repos. */
+typedef enum gt_matrix_field_status {
+    GT_MATRIX_FIELD_STILL,          /* the cell failed: the pinned version still has it */
+    GT_MATRIX_FIELD_NOT_REPRODUCED, /* the cell passed */
+    GT_MATRIX_FIELD_NOT_APPLICABLE, /* outside the claimed profiles */
+    GT_MATRIX_FIELD_NOT_EXPRESSIBLE, /* skipped: the case cannot be expressed for this client */
+    GT_MATRIX_FIELD_NO_VERDICT,     /* error */
+    GT_MATRIX_FIELD_NOT_RUN,        /* the column could not run */
+} gt_matrix_field_status;
+
+/* "still_has_it", "not_reproduced", "not_applicable", "not_expressible", "no_verdict", "not_run". */
+const char *gt_matrix_field_status_name(gt_matrix_field_status status);
+/* Whether a source line ("owner/repo#N URL") names a thread of one of `repos`
+ * (comma-separated "owner/repo"); the thread ("owner/repo#N") into `thread`. */
+bool gt_matrix_source_in_repos(const char *source, const char *repos, char *thread, size_t thread_len);
 
 typedef struct gt_matrix {
     const gt_corpus *corpus; /* the selection every column ran, in order */
@@ -64,9 +86,45 @@ gt_matrix_kind gt_matrix_classify(const gt_case_result *result);
 /* "agrees", "unsafe", "refused_valid", "figures", "other_reason", "error", "skip", "not_applicable", "not_run". */
 const char *gt_matrix_kind_name(gt_matrix_kind kind);
 
+/* The JSON's "format", and its "merge_version": what a matrix JSON must
+ * carry for `gauntlet matrix --merge` to rebuild its columns exactly (bumped
+ * when a member the writers need is added). */
+#define GT_MATRIX_FORMAT "gauntlet-matrix/1"
+#define GT_MATRIX_MERGE_VERSION 1
+
 /* Writers; 0 or -1 on a write error. */
 int gt_matrix_json(FILE *out, const gt_matrix *matrix);     /* "format": "gauntlet-matrix/1" */
 int gt_matrix_markdown(FILE *out, const gt_matrix *matrix); /* docs/matrix.md */
 int gt_matrix_html(FILE *out, const gt_matrix *matrix);     /* one page, no script, CSP */
+
+/* Matrix JSON files read back and joined column by column (`gauntlet matrix
+ * --merge`, reports/matrix_merge.c): the writers format the result exactly as
+ * one run over the same columns. */
+typedef struct gt_matrix_set gt_matrix_set;
+
+/* An empty set; NULL when out of memory. Free with gt_matrix_set_free. */
+gt_matrix_set *gt_matrix_set_new(void);
+void gt_matrix_set_free(gt_matrix_set *set);
+/* Add the columns of the matrix JSON at `path`, after those added before.
+ * 0, or -1 with `err` naming the file (and the column, or the member): not
+ * a matrix JSON, another format or merge version, another gauntlet version,
+ * another corpus digest or case list, a column already added. */
+int gt_matrix_set_add(gt_matrix_set *set, const char *path, char *err, size_t err_len);
+/* The joined columns (borrowed, editable: --previous applies to them). */
+gt_matrix_column *gt_matrix_set_columns(gt_matrix_set *set, size_t *count);
+/* The joined matrix (borrowed from the set, valid until it is freed or
+ * added to), stamped with `command` and `generated_at`; NULL when empty. */
+const gt_matrix *gt_matrix_set_matrix(gt_matrix_set *set, const char *command, const char *generated_at);
+
+/* A previous matrix JSON (`--previous OLD.json`, any gauntlet-matrix/1 with
+ * implementations and cases): what the field section compares with. */
+typedef struct gt_matrix_previous gt_matrix_previous;
+/* NULL with `err` naming the file when it cannot be read or is not a matrix JSON. */
+gt_matrix_previous *gt_matrix_previous_load(const char *path, char *err, size_t err_len);
+/* Set previous_version and previous_outcomes (owned by `previous`) of every
+ * column the previous matrix has by name, matching cases by id. */
+void gt_matrix_previous_apply(gt_matrix_previous *previous, gt_matrix_column *columns, size_t count,
+                              const gt_corpus *corpus);
+void gt_matrix_previous_free(gt_matrix_previous *previous);
 
 #endif

@@ -1,0 +1,163 @@
+/* test_matrix_ci.c — the matrix as CI runs it: matrix/run.sh's column mode
+ * (MATRIX_COLUMN_ONLY, `make matrix-column`) and merge mode (MATRIX_MERGE,
+ * `make matrix-merge`) give the reports of one full run over the same
+ * columns; a missing column file stops the merge; and the workflow
+ * .github/workflows/matrix.yml has one column job per column run.sh knows
+ * (no more, no fewer), a merge job that needs them, and only make targets
+ * that exist (`make -n`). Runs over one case, reference-client and
+ * naive-node (no npm packages: MATRIX_NO_INSTALL). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gt_test.h"
+
+static char *slurp(const char *path)
+{
+    FILE *file = fopen(path, "rb");
+    ck_assert_msg(file != NULL, "no %s", path);
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, file);
+    fclose(file);
+    text[len] = '\0';
+    return strdup(text);
+}
+
+/* The output of `command` (its first 64 KiB) and its exit status. */
+static int capture(const char *command, char *out, size_t out_len)
+{
+    FILE *pipe = popen(command, "r");
+    ck_assert_ptr_nonnull(pipe);
+    size_t len = fread(out, 1, out_len - 1, pipe);
+    out[len] = '\0';
+    int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* `text` after the generated-by line: from `marker` on. */
+static const char *after(const char *text, const char *marker)
+{
+    const char *at = strstr(text, marker);
+    ck_assert_msg(at != NULL, "no %s", marker);
+    return at;
+}
+
+#define ENV                                                                                                            \
+    "MATRIX_NO_INSTALL=1 MATRIX_PATHS=corpus/loop/attempts MATRIX_SELECT='--id loop.attempts.f*' "                     \
+    "MATRIX_TARGETS='reference-client naive-node' GAUNTLET=build/gauntlet "
+
+START_TEST(column_jobs_then_merge_equal_one_run)
+{
+    char dir[] = "/tmp/gt-matrix-ci-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    static char out[1 << 16];
+    char command[1024], path[300];
+    snprintf(command, sizeof command, ENV "MATRIX_OUT=%s/one sh matrix/run.sh 2>&1", dir);
+    ck_assert_msg(capture(command, out, sizeof out) == 0, "%s", out);
+    snprintf(command, sizeof command, ENV "MATRIX_OUT=%s/ci MATRIX_COLUMN_ONLY=1 sh matrix/run.sh 2>&1", dir);
+    ck_assert_msg(capture(command, out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "--report json:") != NULL, "%s", out);
+    /* the column files, one folder per artifact as download-artifact leaves them, or flat */
+    snprintf(command, sizeof command,
+             "mkdir -p %s/ci/columns/matrix-column-naive-node && mv %s/ci/columns/naive-node.json "
+             "%s/ci/columns/matrix-column-naive-node/",
+             dir, dir, dir);
+    ck_assert_int_eq(system(command), 0);
+    snprintf(command, sizeof command, ENV "MATRIX_OUT=%s/ci MATRIX_MERGE=1 sh matrix/run.sh 2>&1", dir);
+    ck_assert_msg(capture(command, out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "matrix: 2 implementations, 4 cases, 0 could not run") != NULL, "%s", out);
+    static const char *const reports[] = {"matrix.md", "matrix.html", "matrix.json"};
+    static const char *const markers[] = {"\n## Summary", "<h2>Legend</h2>", "\"corpus_sha256\""};
+    for (size_t r = 0; r < 3; r++) {
+        snprintf(path, sizeof path, "%s/one/%s", dir, reports[r]);
+        char *one = slurp(path);
+        snprintf(path, sizeof path, "%s/ci/%s", dir, reports[r]);
+        char *merged = slurp(path);
+        ck_assert_msg(strcmp(after(one, markers[r]), after(merged, markers[r])) == 0, "%s differs", reports[r]);
+        ck_assert_ptr_nonnull(strstr(merged, "naive-node"));
+        ck_assert_ptr_nonnull(strstr(merged, "reference-client"));
+        free(one);
+        free(merged);
+    }
+    /* a column without its file: exit 2, naming it */
+    snprintf(command, sizeof command, "rm -r %s/ci/columns/matrix-column-naive-node", dir);
+    ck_assert_int_eq(system(command), 0);
+    snprintf(command, sizeof command, ENV "MATRIX_OUT=%s/ci MATRIX_MERGE=1 sh matrix/run.sh 2>&1", dir);
+    ck_assert_int_eq(capture(command, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "no column file") != NULL && strstr(out, "naive-node.json") != NULL, "%s", out);
+    snprintf(command, sizeof command, "rm -rf %s", dir);
+    ck_assert_int_eq(system(command), 0);
+}
+END_TEST
+
+/* The workflow's jobs, read with PyYAML: "LIBRARY name" per column-job matrix
+ * value, "NEEDS job" for the merge job, "MAKE args" per make command. */
+#define READ_WORKFLOW                                                                                                  \
+    "python3 -c 'import re, yaml\n"                                                                                    \
+    "w = yaml.safe_load(open(\".github/workflows/matrix.yml\"))\n"                                                     \
+    "jobs = w[\"jobs\"]\n"                                                                                             \
+    "for n in jobs[\"column\"][\"strategy\"][\"matrix\"][\"library\"]: print(\"LIBRARY\", n)\n"                        \
+    "print(\"NEEDS\", jobs[\"merge\"][\"needs\"])\n"                                                                   \
+    "for job in jobs.values():\n"                                                                                      \
+    "    for step in job[\"steps\"]:\n"                                                                                \
+    "        for line in step.get(\"run\", \"\").splitlines():\n"                                                      \
+    "            line = line.strip()\n"                                                                                \
+    "            if line.startswith(\"make \"): print(\"MAKE\", line[5:])\n"                                           \
+    "            elif line and not line.startswith((\"cat \", \"cp \")): print(\"OTHER\", line)\n"                     \
+    "' 2>&1"
+
+START_TEST(workflow_has_a_job_per_column_and_real_targets)
+{
+    static char workflow[1 << 16], names[1 << 14];
+    ck_assert_msg(capture(READ_WORKFLOW, workflow, sizeof workflow) == 0, "%s", workflow);
+    ck_assert_int_eq(capture("MATRIX_LIST=1 sh matrix/run.sh", names, sizeof names), 0);
+    /* every column run.sh knows is a job, and every job is a column */
+    size_t columns = 0, jobs = 0;
+    for (char *name = strtok(names, "\n"); name; name = strtok(NULL, "\n")) {
+        char want[200];
+        snprintf(want, sizeof want, "LIBRARY %s\n", name);
+        ck_assert_msg(strstr(workflow, want) != NULL, "no column job for %s", name);
+        columns++;
+    }
+    for (const char *at = workflow; (at = strstr(at, "LIBRARY ")) != NULL; at++)
+        jobs++;
+    ck_assert_int_eq(jobs, columns);
+    ck_assert_int_ge(columns, 15);
+    ck_assert_ptr_nonnull(strstr(workflow, "NEEDS column\n"));
+    ck_assert_msg(strstr(workflow, "OTHER") == NULL, "a step the test cannot check: %s", workflow);
+    /* every make command names targets that exist */
+    size_t makes = 0;
+    bool column = false, merge = false;
+    char *copy = strdup(workflow);
+    for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n")) {
+        if (strncmp(line, "MAKE ", 5) != 0)
+            continue;
+        char args[512], command[700], out[4096];
+        snprintf(args, sizeof args, "%s", line + 5);
+        char *expr = strstr(args, "${{ matrix.library }}");
+        if (expr != NULL)
+            memcpy(expr, "naive-node", 10), memmove(expr + 10, expr + 21, strlen(expr + 21) + 1);
+        column |= strstr(args, "matrix-column NAME=naive-node") != NULL;
+        merge |= strcmp(args, "matrix-merge") == 0;
+        snprintf(command, sizeof command, "make -n %s 2>&1", args);
+        ck_assert_msg(capture(command, out, sizeof out) == 0, "%s: %s", command, out);
+        makes++;
+    }
+    free(copy);
+    ck_assert(column && merge);
+    ck_assert_int_ge(makes, 6);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *suite = suite_create("matrix_ci");
+    TCase *ci = tcase_create("ci");
+    tcase_set_timeout(ci, 300);
+    tcase_add_test(ci, column_jobs_then_merge_equal_one_run);
+    tcase_add_test(ci, workflow_has_a_job_per_column_and_real_targets);
+    suite_add_tcase(suite, ci);
+    return suite;
+}
+
+GT_TEST_MAIN()
