@@ -53,6 +53,9 @@ export function gauntletEnv() {
         formats: env.GAUNTLET_FORMATS === '1',
         noSchema: env.GAUNTLET_NO_SCHEMA === '1',
         model: script.model,
+        /* MATRIX_VARIANT=documented (adapters/<name>/documented.sh): the column "library as documented",
+           the wrapper also makes the one check the vendor's docs tell the caller to make */
+        documented: env.MATRIX_VARIANT === 'documented',
     };
 }
 
@@ -138,13 +141,26 @@ function implementation(about) {
     for (const name of about.packages ?? [])
         packages[name] = installedVersion(name);
     const first = (about.packages ?? [])[0];
-    return { name: about.name ?? first, version: first ? packages[first] : null, language: 'JavaScript',
+    const name = about.name ?? first;
+    return { name: process.env.MATRIX_VARIANT === 'documented' && about.check ? `${name} + ${about.check}` : name,
+             version: first ? packages[first] : null, language: `JavaScript (node ${process.version})`,
              node: process.version, packages };
 }
 
+/* The check a vendor documents for the caller (the "library as documented"
+ * column): `failed` true means the documented check refuses the answer; the
+ * error names the check and the doc that asks for it. */
+export function documentedCheck(failed, what) {
+    if (failed)
+        throw new DocumentedCheckError(`the documented caller check refused the answer: ${what}`);
+}
+
+export class DocumentedCheckError extends Error {}
+
 /* Run the library call; print success with its object, or is_error with the
  * error's class and message (the library's own words). `about`: {name,
- * packages: [the library first, then its providers, zod]}. */
+ * packages: [the package that does the work first, then the others, zod],
+ * check: the documented caller check of the "as documented" variant}. */
 export async function run(call, about = {}) {
     const impl = implementation(about);
     let value;

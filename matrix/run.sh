@@ -21,6 +21,8 @@
 #   MATRIX_LIST=1         print the column names, one a line, and exit.
 # MATRIX_OUT=DIR writes the reports to DIR/matrix.{md,json,html} and the
 # columns to DIR/columns (default: docs/matrix.md, build/matrix/...);
+# MATRIX_REPORT replaces the --report list of a whole run (to explore without
+# overwriting docs/matrix.md);
 # MATRIX_PATHS (default "corpus/loop corpus/stream corpus/field") and
 # MATRIX_SELECT (more selection options, e.g. "--id GLOB") narrow the cases;
 # MATRIX_PREVIOUS=OLD.json (a matrix JSON of an earlier make matrix, e.g.
@@ -43,7 +45,7 @@ if [ -n "${MATRIX_OUT:-}" ]; then
 else
     MD=docs/matrix.md JSON=build/matrix/matrix.json HTML=build/matrix/matrix.html COLUMNS=build/matrix/columns
 fi
-REPORTS=md:$MD,json:$JSON,html:$HTML
+REPORTS=${MATRIX_REPORT:-md:$MD,json:$JSON,html:$HTML}
 MODE=run
 [ "${MATRIX_COLUMN_ONLY:-}" = 1 ] && MODE=column
 [ "${MATRIX_MERGE:-}" = 1 ] && MODE=merge
@@ -74,7 +76,7 @@ column reference-client http:adapters/http-reference-client/run.sh all \
     "gauntlet's reference loop (seed 000's StructuredOutput contract, seed 002's repair, seed 004's transform): it claims every profile"
 if want claude-code && { [ "$MODE" = merge ] || [ "$MODE" = list ] || have_claude; }; then
     column claude-code http:adapters/claude-code/run.sh core,repair-loop,claude-code \
-        "seed 000 is Claude Code's own --json-schema loop: StructuredOutput tool, MAX_STRUCTURED_OUTPUT_RETRIES (default 5) re-prompts with the validation errors"
+        "seed 000 is Claude Code's own --json-schema loop: StructuredOutput tool, MAX_STRUCTURED_OUTPUT_RETRIES (default 5) re-prompts with the validation errors; run with --fallback-model (claude --help) so a provider fallback is a model fallback"
 fi
 column naive-node http:adapters/naive-node/run.sh core \
     "one fetch and JSON.parse, no validation and no retry: it claims nothing beyond what every pipeline must do"
@@ -86,6 +88,14 @@ column openai-chat-parse http:adapters/openai-chat-parse/run.sh core \
     "chat.completions.parse() makes one request and parses message.content with the zod schema (openai-node helpers.md); maxRetries is transport only"
 column openai-responses-parse http:adapters/openai-responses-parse/run.sh core \
     "responses.parse() makes one request and parses output_text into output_parsed (openai-node helpers.md); maxRetries is transport only"
+# "library as documented": the same wrappers plus the one check the vendor's
+# docs tell the caller to make before using the parsed object
+column anthropic-sdk-parse.documented http:adapters/anthropic-sdk-parse/documented.sh core \
+    "messages.parse() as above, plus the caller check Anthropic's docs ask for (Handle streaming refusals: \"Include stop_reason: refusal checks in your error handling\")"
+column openai-chat-parse.documented http:adapters/openai-chat-parse/documented.sh core \
+    "chat.completions.parse() as above, plus the caller check OpenAI's Structured Outputs guide shows (Refusals: message.refusal before message.parsed)"
+column openai-responses-parse.documented http:adapters/openai-responses-parse/documented.sh core \
+    "responses.parse() as above, plus the caller check OpenAI's Structured Outputs guide shows (Refusals: an output item of type refusal before output_parsed)"
 for name in ai-sdk-anthropic ai-sdk-anthropic-stream ai-sdk-openai ai-sdk-openai-stream; do
     column "$name" "http:adapters/$name/run.sh" core \
         "generateObject/streamObject make one model call and throw NoObjectGeneratedError when the object fails the schema (AI SDK docs, Generating Structured Data); maxRetries is for API call errors"
@@ -107,6 +117,9 @@ repos anthropic-sdk-parse anthropics/anthropic-sdk-typescript
 repos anthropic-sdk-tool anthropics/anthropic-sdk-typescript
 repos openai-chat-parse openai/openai-node
 repos openai-responses-parse openai/openai-node
+repos anthropic-sdk-parse.documented anthropics/anthropic-sdk-typescript
+repos openai-chat-parse.documented openai/openai-node
+repos openai-responses-parse.documented openai/openai-node
 for name in ai-sdk-anthropic ai-sdk-anthropic-stream ai-sdk-openai ai-sdk-openai-stream; do repos "$name" vercel/ai; done
 for name in langchain-anthropic langchain-openai; do repos "$name" langchain-ai/langchainjs; done
 for name in instructor-tools instructor-json-schema; do repos "$name" instructor-ai/instructor-js; done
@@ -152,7 +165,14 @@ fi
 case " $NAMES " in *" claude-code "*)
     claude=${CLAUDE:-$ROOT/interop/node/node_modules/.bin/claude}
     [ -x "$claude" ] || claude=$(command -v claude)
-    more claude-code --version "claude-code=$("$claude" --version 2>/dev/null | head -n 1)" --language claude-code=JavaScript
+    # its language: what the installed package ships (a node script, or the
+    # platform package's compiled executable)
+    claude_bin=$(readlink -f "$claude")
+    case $(head -c 4 "$claude_bin" | od -An -c | tr -d ' ') in
+    *177ELF*) claude_language="JavaScript (compiled ELF executable $(basename "$claude_bin"))" ;;
+    *) claude_language="JavaScript (node $(node --version 2>/dev/null))" ;;
+    esac
+    more claude-code --version "claude-code=$("$claude" --version 2>/dev/null | head -n 1)" --language "claude-code=$claude_language"
     ;;
 esac
 

@@ -12,4 +12,4 @@ await run(async () => {
                                  onError: () => {} });
     for await (const partial of result.partialObjectStream) void partial; // consumed as a UI would
     return await result.object;
-}, { name: 'ai streamObject + @ai-sdk/anthropic', packages: ['ai', '@ai-sdk/anthropic', 'zod'] });
+}, { name: 'ai streamObject + @ai-sdk/anthropic', packages: ['@ai-sdk/anthropic', 'ai', 'zod'] });

@@ -10,4 +10,4 @@ await run(async () => {
     const model = createAnthropic({ baseURL: `${env.anthropicBaseURL}/v1`, apiKey: env.apiKey })(env.model ?? 'claude-sonnet-4-5');
     const result = await generateObject({ model, schema: await zodSchema(env), prompt: env.prompt, maxRetries: env.apiRetries });
     return result.object;
-}, { name: 'ai generateObject + @ai-sdk/anthropic', packages: ['ai', '@ai-sdk/anthropic', 'zod'] });
+}, { name: 'ai generateObject + @ai-sdk/anthropic', packages: ['@ai-sdk/anthropic', 'ai', 'zod'] });

@@ -10,4 +10,4 @@ await run(async () => {
     const model = createOpenAI({ baseURL: env.openaiBaseURL, apiKey: env.apiKey })(env.model ?? 'gpt-4o');
     const result = await generateObject({ model, schema: await zodSchema(env), prompt: env.prompt, maxRetries: env.apiRetries });
     return result.object;
-}, { name: 'ai generateObject + @ai-sdk/openai', packages: ['ai', '@ai-sdk/openai', 'zod'] });
+}, { name: 'ai generateObject + @ai-sdk/openai', packages: ['@ai-sdk/openai', 'ai', 'zod'] });

@@ -1,7 +1,7 @@
 // @anthropic-ai/sdk's structured-output helper: messages.parse() with
 // output_config.format = zodOutputFormat(schema) (the SDK README's example);
 // the answer is parsed and validated by the SDK into message.parsed_output.
-import { gauntletEnv, libraryFormat, load, run, zodSchema } from '../../matrix/harness.mjs';
+import { documentedCheck, gauntletEnv, libraryFormat, load, run, zodSchema } from '../../matrix/harness.mjs';
 
 const env = gauntletEnv();
 const { default: Anthropic } = await load('@anthropic-ai/sdk');
@@ -16,5 +16,10 @@ await run(async () => {
         messages: [{ role: 'user', content: env.prompt }],
         output_config: { format },
     });
+    /* as documented (documented.sh): Anthropic's docs, "Handle streaming refusals": "Include
+       `stop_reason: refusal` checks in your error handling"; the SDK's parser never reads it */
+    if (env.documented)
+        documentedCheck(message.stop_reason === 'refusal', `stop_reason is "refusal"`);
     return message.parsed_output;
-}, { name: '@anthropic-ai/sdk messages.parse', packages: ['@anthropic-ai/sdk', 'zod'] });
+}, { name: '@anthropic-ai/sdk messages.parse', packages: ['@anthropic-ai/sdk', 'zod'],
+     check: 'stop_reason refusal check' });

@@ -24,6 +24,12 @@ set -- -p --output-format json
 [ -z "${GAUNTLET_NO_SCHEMA:-}" ] && set -- "$@" --json-schema "$(cat "$GAUNTLET_SCHEMA_FILE")"
 [ -n "${GAUNTLET_MAX_TURNS:-}" ] && set -- "$@" --max-turns "$GAUNTLET_MAX_TURNS"
 [ -n "${GAUNTLET_DISALLOWED_TOOLS:-}" ] && set -- "$@" --disallowedTools "$GAUNTLET_DISALLOWED_TOOLS"
+# With a fallback model: a provider failing the response in flight
+# (docs/adapter-protocol.md "Fallbacks") is a model fallback only when the CLI
+# has one ("--fallback-model: Models to fall back to when the main model is busy
+# or unavailable", claude --help). The client never sees the script's turns,
+# so every case runs configured with one, as a user who sets it.
+set -- "$@" --fallback-model "${GAUNTLET_FALLBACK_MODEL:-claude-haiku-4-5}"
 cd "$home" && HOME="$home" DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
     DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 \
     exec "$CLAUDE" "$@" "$GAUNTLET_PROMPT"
