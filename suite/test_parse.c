@@ -349,6 +349,12 @@ START_TEST(test_positions_and_excerpt)
     text = "{\"a\":1}\xc2\xa0x";
     ck_assert_ptr_null(gt_parse(arena, text, strlen(text), NULL, &error));
     ck_assert_ptr_nonnull(strstr(error.excerpt, "\\u00a0"));
+    /* each escape of the excerpt (the C API's only reader: no target or report carries it), and visible
+       characters of 2 to 4 bytes kept as they are; U+200A is visible, U+200B and U+200C are not */
+    text = "\r\t[\"\x7f\xc3\xa9\xe2\x82\xac\", x \"\xf0\x9f\x98\x80\xe2\x80\x8b\xe2\x80\x8a\xe2\x80\x8c\"]";
+    ck_assert_ptr_null(gt_parse(arena, text, strlen(text), NULL, &error));
+    ck_assert_uint_eq(error.offset, 13);
+    ck_assert_str_eq(error.excerpt, "\\r\\t[\"\\x7f\xc3\xa9\xe2\x82\xac\", x \"\xf0\x9f\x98\x80\\u200b\xe2\x80\x8a\\u200c\"]");
 }
 END_TEST
 
