@@ -1169,6 +1169,19 @@ static bool load_expect(file_ctx *ctx, const gt_value *value, const char *case_p
         snprintf(pointer, sizeof pointer, "%s/expect/message_contains", case_pointer);
         problem(ctx, message_texts, pointer, "expect.message_contains is only for reject (the rejection's message)");
     }
+    const gt_value *message_present = member_value(value, "message_present");
+    if (message_present != NULL) {
+        snprintf(pointer, sizeof pointer, "%s/expect/message_present", case_pointer);
+        if (message_present->type != GT_TRUE)
+            problem(ctx, message_present, pointer,
+                    "expect.message_present must be true (the rejection carries a non-empty message), not %s",
+                    message_present->type == GT_FALSE ? "false" : json_type_name(message_present));
+        else if (expect->verdict == GT_VERDICT_ACCEPT)
+            problem(ctx, message_present, pointer,
+                    "expect.message_present is only for reject (the rejection's message)");
+        else
+            expect->message_present = true;
+    }
     snprintf(pointer, sizeof pointer, "%s/expect/reason", case_pointer);
     if (reason != NULL) {
         if (!is_reason_code(reason))

@@ -432,6 +432,24 @@ static gt_outcome compare_message(const char *expected, const gt_observed *obser
     return outcome;
 }
 
+/* expect.message_present: a rejection carries a message, one non-empty human
+ * line (its wording is the target's own). Judged on every claim: the seeds
+ * give a rejection its message ("Output does not match required schema" with
+ * the error's message, a semantic error's text, a deterministic denial). A
+ * black-box client's message is not observable and is not compared. */
+static bool message_missing(const gt_expect *expect, const gt_observed *observed, text_buf *buf)
+{
+    if (!expect->message_present || expect->verdict != GT_VERDICT_REJECT || observed->black_box ||
+        observed->verdict != GT_VERDICT_REJECT)
+        return false;
+    for (const char *c = observed->message; c != NULL && *c != '\0'; c++)
+        if (*c != ' ' && *c != '\t' && *c != '\n' && *c != '\r')
+            return false;
+    buf_printf(buf, "expected a rejection message (expect.message_present), observed %s",
+               observed->message == NULL ? "none" : "an empty one");
+    return true;
+}
+
 /* What a target's claim makes a comparison judge (docs/profiles.md#what-a-claim-judges). */
 typedef struct judge {
     bool reasons;    /* claims `reasons`: another reason code, error set or message fails (else other_reason) */
@@ -658,6 +676,8 @@ gt_outcome gt_compare_claimed(const gt_expect *expect, const gt_observed *observ
     gt_outcome outcome = compare_layers(expect, observed, &j, &buf, verdict_class);
     if (outcome != GT_OUTCOME_PASS)
         return outcome;
+    if (message_missing(expect, observed, &buf))
+        return failed_as(verdict_class, GT_CLASS_FIGURES);
     if (other.len == 0 && expect->message_contains_json != NULL && expect->verdict == GT_VERDICT_REJECT) {
         if (j.reasons) {
             outcome = compare_message(expect->message_contains_json, observed, &buf);

@@ -472,6 +472,34 @@ START_TEST(output_at_and_trace_expectations)
 }
 END_TEST
 
+/* expect.message_present: true on a rejection only; false, another type or an
+ * accept is a problem naming the field, and the case is skipped. */
+START_TEST(message_present_expectation)
+{
+    const char *text = "{\"format\": \"gauntlet-corpus/1\", \"defaults\": {\"gate\": \"policy\", \"category\": \"c\"}, \"cases\": [\n"
+                       " {\"id\": \"a\", \"input\": \"{}\", \"expect\": {\"verdict\": \"reject\", \"gate\": \"policy\","
+                       " \"reason\": \"role_not_permitted\", \"message_present\": true}},\n"
+                       " {\"id\": \"b\", \"input\": \"{}\", \"expect\": {\"verdict\": \"accept\", \"message_present\": true}},\n"
+                       " {\"id\": \"c\", \"input\": \"{}\", \"expect\": {\"verdict\": \"reject\", \"gate\": \"policy\","
+                       " \"reason\": \"x\", \"message_present\": false}},\n"
+                       " {\"id\": \"d\", \"input\": \"{}\", \"expect\": {\"verdict\": \"reject\", \"gate\": \"policy\","
+                       " \"reason\": \"x\", \"message_present\": \"yes\"}},\n"
+                       " {\"id\": \"e\", \"input\": \"{}\", \"expect\": {\"verdict\": \"reject\", \"gate\": \"policy\","
+                       " \"reason\": \"x\"}}]}";
+    gt_corpus *corpus = gt_corpus_new();
+    ck_assert_int_eq(gt_corpus_load_text(corpus, "x.cases.json", text, strlen(text)), 2);
+    ck_assert(find_case(corpus, "a")->expect.message_present);
+    ck_assert(!find_case(corpus, "e")->expect.message_present);
+    ck_assert_ptr_null(find_case(corpus, "b"));
+    ck_assert_ptr_null(find_case(corpus, "c"));
+    ck_assert_ptr_null(find_case(corpus, "d"));
+    ck_problem(corpus, "x.cases.json", "/cases/1/expect/message_present", 3, "only for reject");
+    ck_problem(corpus, "x.cases.json", "/cases/2/expect/message_present", 4, "must be true");
+    ck_problem(corpus, "x.cases.json", "/cases/3/expect/message_present", 5, "not a string");
+    gt_corpus_free(corpus);
+}
+END_TEST
+
 /* max_bytes: the syntax gate's size limit for one case, a positive integer. */
 START_TEST(max_bytes_option)
 {
@@ -524,6 +552,7 @@ static Suite *make_suite(void)
     tcase_add_test(loader, rule_list_problems);
     tcase_add_test(loader, bundled_rule_list);
     tcase_add_test(loader, output_at_and_trace_expectations);
+    tcase_add_test(loader, message_present_expectation);
     tcase_add_test(loader, max_bytes_option);
     tcase_add_test(loader, source_is_normalized_and_checked);
     suite_add_tcase(suite, loader);

@@ -339,6 +339,13 @@ START_TEST(test_missing_evidence_escalates_and_denial_is_final)
     ck_assert_int_eq(result.status, GT_REPAIR_DENIED);
     ck_assert_str_eq(result.reason, "role_not_permitted");
     ck_assert_int_eq(t.asked, 0);
+    /* The denial's machine error (gt_repair_errors_of, C API only: no request
+     * is built for a denial) names the policy's pointer as a $-path. */
+    gt_repair_error *denial = NULL;
+    ck_assert_int_eq(gt_repair_errors_of(&outcome, arena, &denial), 1);
+    ck_assert_str_eq(denial[0].path, "$.action");
+    ck_assert_ptr_nonnull(denial[0].message);
+    ck_assert_uint_gt(strlen(denial[0].message), 0);
     gt_repair_result_free(&result);
     gt_schema_free(open);
     gt_policy_free(policy);

@@ -199,6 +199,45 @@ START_TEST(compare_output_at_and_trace)
 }
 END_TEST
 
+/* expect.message_present: a rejection without a non-empty message fails on
+ * every claim (a figure, not wording); any wording passes; a black box's
+ * message is not observable and is not compared. */
+START_TEST(compare_message_present)
+{
+    char why[512];
+    gt_class verdict_class = GT_CLASS_PASS;
+    const unsigned core = 1u << GT_PROFILE_CORE;
+    gt_expect expect = {.verdict = GT_VERDICT_REJECT, .gate = "semantic", .reason = "cross_field",
+                        .message_present = true};
+    gt_observed observed = {0};
+    ck_assert_int_eq(gt_observed_reject(&observed, "semantic", "cross_field", NULL), 0);
+    ck_assert_int_eq(gt_compare_claimed(&expect, &observed, "semantic", core, core, &verdict_class, why, sizeof why),
+                     GT_OUTCOME_FAIL);
+    ck_assert_int_eq(verdict_class, GT_CLASS_FIGURES);
+    ck_assert_str_eq(why, "expected a rejection message (expect.message_present), observed none");
+    gt_observed_clear(&observed);
+    ck_assert_int_eq(gt_observed_reject(&observed, "semantic", "cross_field", " \t"), 0);
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_str_eq(why, "expected a rejection message (expect.message_present), observed an empty one");
+    gt_observed_clear(&observed);
+    /* any wording, and another reason code on a claim without `reasons`, passes */
+    ck_assert_int_eq(gt_observed_reject(&observed, "semantic", "rule_failed", "needs_human must be true"), 0);
+    ck_assert_int_eq(gt_compare_claimed(&expect, &observed, "semantic", core, core, &verdict_class, why, sizeof why),
+                     GT_OUTCOME_PASS);
+    ck_assert_int_eq(verdict_class, GT_CLASS_OTHER_REASON);
+    gt_observed_clear(&observed);
+    ck_assert_int_eq(gt_observed_reject(&observed, "semantic", "cross_field", NULL), 0);
+    observed.black_box = true;
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_PASS);
+    observed.black_box = false;
+    /* the wrong gate is still the failure reported first */
+    expect.gate = "policy";
+    ck_assert_int_eq(gt_compare(&expect, &observed, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_ptr_null(strstr(why, "message_present"));
+    gt_observed_clear(&observed);
+}
+END_TEST
+
 /* expect.message_contains: texts in the rejection's message; a target that
  * reports no message, and a black box, skip the case (never a pass). */
 START_TEST(compare_message_contains)
@@ -736,6 +775,7 @@ static Suite *make_suite(void)
     tcase_add_test(compare, compare_subtype_accounting_and_output);
     tcase_add_test(compare, compare_output_at_and_trace);
     tcase_add_test(compare, compare_message_contains);
+    tcase_add_test(compare, compare_message_present);
     tcase_add_test(compare, gate_names_round_trip);
     suite_add_tcase(suite, compare);
 

@@ -130,6 +130,7 @@ typedef struct gt_expect {
     const char *output_contains_json; /* expect.output_contains: {JSON Pointer: text or [texts]} that the string there holds */
     const char *output_excludes_json; /* expect.output_excludes: the same, texts the string there must not hold */
     const char *message_contains_json; /* expect.message_contains: text or [texts] the rejection's message holds */
+    bool message_present; /* expect.message_present: the rejection carries a non-empty message (any wording) */
 } gt_expect;
 
 typedef struct gt_case {
