@@ -209,7 +209,11 @@ typedef struct form_report {
 static void write_note(const mock_request *request, const form_report *report, mock_reply *reply)
 {
     const mock_form *form = &request->form;
-    if (form->kind == MOCK_FORM_AS_SCRIPTED && report->inexpressible[0] == '\0' && report->stream_fault == NULL &&
+    /* a derive turn the client's schema rules out (derive.c) is inexpressible whatever the form */
+    const char *ruled_out = report->inexpressible[0]         ? report->inexpressible
+                            : request->derive_inexpressible ? request->derive_inexpressible
+                                                            : "";
+    if (form->kind == MOCK_FORM_AS_SCRIPTED && ruled_out[0] == '\0' && report->stream_fault == NULL &&
         request->api != MOCK_API_RESPONSES)
         return;
     mock_buf buf;
@@ -234,10 +238,10 @@ static void write_note(const mock_request *request, const form_report *report, m
     }
     if (report->cut_json_body)
         mock_buf_adds(&buf, ",\"cut_json_body\":true");
-    mock_buf_addf(&buf, ",\"expressible\":%s", report->inexpressible[0] ? "false" : "true");
-    if (report->inexpressible[0]) {
+    mock_buf_addf(&buf, ",\"expressible\":%s", ruled_out[0] ? "false" : "true");
+    if (ruled_out[0]) {
         mock_buf_adds(&buf, ",\"inexpressible\":");
-        mock_buf_add_json_cstr(&buf, report->inexpressible);
+        mock_buf_add_json_cstr(&buf, ruled_out);
     }
     mock_buf_adds(&buf, "}");
     if (!buf.failed && buf.len < sizeof reply->form_note)
@@ -358,6 +362,13 @@ static int render_mapped(const mock_request *request, const mock_turn *turn, boo
     write_note(request, report, reply);
     free(blocks);
     return rc;
+}
+
+void mock_form_note(const mock_request *request, mock_reply *reply)
+{
+    form_report report = {0};
+    if (reply->form_note[0] == '\0')
+        write_note(request, &report, reply);
 }
 
 int mock_form_render(const mock_request *request, const mock_turn *turn, bool scripted, mock_reply *reply)

@@ -29,6 +29,11 @@ void mock_form_detect(const struct cJSON *body, mock_api api, mock_form *form);
  * inexpressible in reply->form_note. Returns 0 or -1 (out of memory). */
 int mock_form_render(const mock_request *request, const mock_turn *turn, bool scripted, mock_reply *reply);
 
+/* Write the journal's answer_form note into `reply` when no rendering path
+ * wrote one (a stream sent verbatim): used for a derive turn the client's
+ * schema rules out (request->derive_inexpressible). */
+void mock_form_note(const mock_request *request, mock_reply *reply);
+
 /* True when a scripted stream must be re-rendered for this request rather
  * than sent verbatim or converted by render.c: a mapped form, or the
  * Responses API. */

@@ -160,6 +160,7 @@ typedef struct mock_request {
     bool include_usage;       /* OpenAI stream_options.include_usage */
     bool mirror;              /* x-gauntlet-mirror: answer in the script's own form (JSON or SSE) */
     mock_form form;           /* the answer form the client asked for */
+    const char *derive_inexpressible; /* a derive turn the client's schema rules out (derive.c), or NULL */
     char request_id[40];
 } mock_request;
 

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mock_derive.h"
 #include "mock_faults.h"
 #include "mock_form.h"
 #include "mock_impl.h"
@@ -431,6 +432,7 @@ typedef struct journal_info {
     bool beyond_script;
     const char *request_id;
     const char *answer_form; /* the answer form's JSON object (form.c), or NULL */
+    const char *derive;      /* a derive turn's JSON object (derive.c), or NULL */
 } journal_info;
 
 static bool header_journaled(const char *name)
@@ -557,6 +559,10 @@ static void journal_request(gt_mock_server *server, struct MHD_Connection *conne
     if (info->answer_form) {
         mock_buf_adds(&buf, ",\"answer_form\":");
         mock_buf_adds(&buf, info->answer_form);
+    }
+    if (info->derive) {
+        mock_buf_adds(&buf, ",\"derive\":");
+        mock_buf_adds(&buf, info->derive);
     }
     mock_buf_adds(&buf, "}");
     if (!buf.failed)
@@ -739,6 +745,9 @@ typedef struct play {
                                  "stream_error" (journal), or NULL */
     gt_loop_reply reply;
     const mock_turn_ext *ext;
+    bool cut;                /* the stream ends abruptly after its bytes: a scripted `cut`, or a derived cut-at */
+    char derive_note[700];   /* the journal's "derive" object (derive.c), or "" */
+    char derive_inexpressible[400]; /* the derive operator cannot apply to the client's schema, or "" */
     long index;
     bool side;
     int error_status;        /* answer this error instead */
@@ -833,6 +842,8 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
     p->index = (long)p->reply.turn;
     p->ext = p->reply.turn < sc->turn_count ? &sc->turns[p->reply.turn] : NULL;
     const mock_turn_ext *ext = p->ext;
+    const gt_derive_spec *derive = gt_loop_script_turn_derive(sc->script, p->reply.turn);
+    p->cut = (ext && ext->cut) || (derive && derive->op == GT_DERIVE_CUT_AT && !derive->max_tokens);
     if (ext == NULL || ext->expect.tool_results)
         for (size_t i = 0; i < s->pending_count; i++)
             if (!body_answers_tool(request->body, s->pending_tools[i]))
@@ -844,7 +855,7 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
     if (!faulted && p->reply.kind == GT_LOOP_REPLY_MESSAGE)
         complete = p->reply.message;
     gt_stream_result assembled;
-    if (!faulted && p->reply.kind == GT_LOOP_REPLY_STREAM && !(ext && ext->cut) &&
+    if (!faulted && p->reply.kind == GT_LOOP_REPLY_STREAM && !p->cut &&
         gt_stream_assemble(p->reply.provider, p->reply.sse, p->reply.sse_len, arena, &assembled) == GT_STREAM_OK)
         complete = assembled.message;
     p->on_wire_fallback = !request->mirror && mock_fallback_on_wire(&p->reply, arena);
@@ -854,13 +865,24 @@ static void play_script(gt_mock_server *server, mock_scenario *scenario, const c
     if (p->reply.kind == GT_LOOP_REPLY_STREAM && !faulted) {
         gt_stream_result sent_as_is;
         gt_stream_reason why = gt_stream_assemble(p->reply.provider, p->reply.sse, p->reply.sse_len, arena, &sent_as_is);
-        p->stream_fault = ext && ext->cut                       ? "cut"
+        p->stream_fault = p->cut                                ? "cut"
                           : why == GT_STREAM_TRUNCATED          ? "cut"
                           : why == GT_STREAM_PROVIDER_ERROR     ? "stream_error"
                           : why >= GT_STREAM_SSE_BAD_JSON && why <= GT_STREAM_SSE_OUT_OF_ORDER ? "malformed_sse"
                                                                 : NULL;
     }
     pthread_mutex_unlock(&server->session_lock);
+    /* a derive turn: the answer computed again from the schema this client sent (outside the lock: it
+     * compiles the schema); its tool ids are the script's, so the pending tool results above still hold */
+    if (derive && mock_derive_apply(request, derive, arena, &p->reply, p->derive_note, sizeof p->derive_note,
+                                    p->derive_inexpressible, sizeof p->derive_inexpressible) != 0) {
+        p->played = false;
+        p->error_status = 500;
+        p->error_type = "api_error";
+        snprintf(p->error_message, sizeof p->error_message, "gauntlet mock: out of memory deriving turn %ld",
+                 p->index);
+        return;
+    }
     if (ext) {
         if (ext->expect.stream >= 0 && ext->expect.stream != (int)request->stream)
             add_deviation(p, "expected stream %s", ext->expect.stream ? "true" : "false");
@@ -1194,8 +1216,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         rendered = error_reply(api, &reply, p.error_status, p.error_type, p.error_message, request_id);
     } else if (p.played) {
         const char *script_model = p.hold ? p.hold->model : NULL;
-        rendered = mock_render_reply(&request, &p.reply, p.ext ? p.ext->cut : false, p.on_wire_fallback,
+        if (p.derive_inexpressible[0])
+            request.derive_inexpressible = p.derive_inexpressible;
+        rendered = mock_render_reply(&request, &p.reply, p.cut, p.on_wire_fallback,
                                      p.ext ? p.ext->error_body : NULL, script_model, arena, &reply);
+        if (rendered == 0 && p.derive_inexpressible[0])
+            mock_form_note(&request, &reply); /* a stream sent verbatim writes no note of its own */
         if (rendered == 0 && p.ext)
             rendered = mock_faults_apply(&reply, &p.ext->faults);
     } else {
@@ -1228,6 +1254,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         info.extra_faults[info.extra_fault_count++] = reply.form_fault;
     if (reply.form_note[0])
         info.answer_form = reply.form_note;
+    if (p.derive_note[0])
+        info.derive = p.derive_note;
 
 respond:
     info.status = reply.faults.reset ? 0 : reply.status;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gauntlet/derive.h"
 #include "gauntlet/loop.h"
 #include "gauntlet/parse.h"
 
@@ -32,6 +33,9 @@ typedef struct script_turn {
     const char *tool_use_id; /* LATE_ATTACHMENT */
     const char *input_text;
     size_t input_len;
+    bool derived; /* a derive turn (docs/loop-scripts.md "Derived turns"), resolved against the script's schema
+                     into the MESSAGE or STREAM above */
+    gt_derive_spec derive;
 } script_turn;
 
 struct gt_loop_script {
@@ -505,12 +509,64 @@ static bool load_stream(loader *ld, const gt_value *value, const char *pointer, 
     return turn->sse != NULL || oom(ld);
 }
 
+/* A derive turn: the answer computed from the script's schema, kept as the
+ * message or stream it resolves to (the mock recomputes it from the schema
+ * its client sent, gt_loop_script_turn_derive). */
+static bool load_derive(loader *ld, const gt_value *value, const char *pointer, const char *message_id, size_t index,
+                        script_turn *turn)
+{
+    char tool_id[32];
+    snprintf(tool_id, sizeof tool_id, "toolu_d%zu", index);
+    const char *tool_use_id = gt_arena_strndup(ld->script->arena, tool_id, strlen(tool_id));
+    if (tool_use_id == NULL)
+        return oom(ld);
+    char field[64], message[300];
+    if (gt_derive_spec_read(value, message_id, tool_use_id, &turn->derive, field, sizeof field, message,
+                            sizeof message) != 0) {
+        char at[256];
+        if (field[0])
+            child(at, sizeof at, pointer, field);
+        else
+            snprintf(at, sizeof at, "%s", pointer);
+        return fail(ld, at, "%s", message);
+    }
+    const gt_loop_config *config = &ld->script->config;
+    if (config->json_schema_text == NULL)
+        return fail(ld, pointer, "a derive turn needs a schema to derive from: the script's json_schema or the "
+                                 "case's schema");
+    gt_loop_reply reply;
+    char why[300];
+    int rc = gt_derive_reply(&turn->derive, config->json_schema_text, config->json_schema_len, index,
+                             ld->script->provider, ld->script->model_name, ld->script->arena, &reply, why, sizeof why);
+    if (rc < 0)
+        return oom(ld);
+    if (rc > 0)
+        return fail(ld, pointer, "%s cannot be derived from the script's schema: %s",
+                    gt_derive_op_name(turn->derive.op), why);
+    turn->derived = true;
+    if (reply.kind == GT_LOOP_REPLY_STREAM) {
+        turn->kind = TURN_STREAM;
+        turn->provider = reply.provider;
+        turn->sse = reply.sse;
+        turn->sse_len = reply.sse_len;
+    } else {
+        turn->kind = TURN_MESSAGE;
+        turn->message = *reply.message;
+    }
+    return true;
+}
+
+const gt_derive_spec *gt_loop_script_turn_derive(const gt_loop_script *script, size_t index)
+{
+    return index < script->turn_count && script->turns[index].derived ? &script->turns[index].derive : NULL;
+}
+
 static bool load_turn(loader *ld, const gt_value *value, const char *pointer, size_t index, script_turn *turn)
 {
-    static const char *const kinds[] = {"message", "stream", "error", "fallback", "late_attachment"};
+    static const char *const kinds[] = {"message", "stream", "error", "fallback", "late_attachment", "derive"};
     /* faults and expect_request are the mock server's (docs/mock-server.md): not the loop's, and ignored here */
-    static const char *const known[] = {"message", "stream", "error", "fallback", "late_attachment", "note",
-                                        "faults", "expect_request", NULL};
+    static const char *const known[] = {"message", "stream", "error", "fallback", "late_attachment", "derive",
+                                        "note",    "faults", "expect_request", NULL};
     memset(turn, 0, sizeof *turn);
     if (!object_at(ld, value, pointer, "a turn") || !only_known(ld, value, pointer, known))
         return false;
@@ -518,17 +574,16 @@ static bool load_turn(loader *ld, const gt_value *value, const char *pointer, si
     if (!opt_string(ld, value, pointer, "note", &note, NULL))
         return false;
     int kind = -1;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 6; k++) {
         if (get(value, kinds[k]) == NULL)
             continue;
         if (kind >= 0)
-            return fail(ld, pointer, "a turn has exactly one of message, stream, error, fallback, late_attachment "
-                                     "(found %s and %s)", kinds[kind], kinds[k]);
+            return fail(ld, pointer, "a turn has exactly one of message, stream, error, fallback, late_attachment, "
+                                     "derive (found %s and %s)", kinds[kind], kinds[k]);
         kind = k;
     }
     if (kind < 0)
-        return fail(ld, pointer, "a turn needs one of message, stream, error, fallback, late_attachment");
-    turn->kind = (turn_kind)kind;
+        return fail(ld, pointer, "a turn needs one of message, stream, error, fallback, late_attachment, derive");
     char at[256];
     child(at, sizeof at, pointer, kinds[kind]);
     const gt_value *body = get(value, kinds[kind]);
@@ -537,6 +592,9 @@ static bool load_turn(loader *ld, const gt_value *value, const char *pointer, si
     const char *id = gt_arena_strndup(ld->script->arena, default_id, strlen(default_id));
     if (id == NULL)
         return oom(ld);
+    if (kind == 5)
+        return load_derive(ld, body, at, id, index, turn);
+    turn->kind = (turn_kind)kind;
     switch (turn->kind) {
     case TURN_MESSAGE:
         return load_message(ld, body, at, id, &turn->message);

@@ -10,6 +10,7 @@
 #define GT_TEST_HTTP_H
 
 #include <check.h>
+#include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +102,18 @@ static inline gt_test_response gt_test_mock_request(const gt_mock_server *server
     char url[1024];
     snprintf(url, sizeof url, "%s%s", gt_mock_base_url(server), path);
     return gt_test_http(method, url, body, extra);
+}
+
+/* The item at "a.0.b" below `item` (members and array indexes), or NULL. */
+static inline const cJSON *gt_test_json_at(const cJSON *item, const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    char *state = NULL;
+    for (char *part = strtok_r(buf, ".", &state); part && item; part = strtok_r(NULL, ".", &state))
+        item = (part[0] >= '0' && part[0] <= '9') ? cJSON_GetArrayItem(item, atoi(part))
+                                                    : cJSON_GetObjectItemCaseSensitive(item, part);
+    return item;
 }
 
 static inline void gt_test_response_free(gt_test_response *r)

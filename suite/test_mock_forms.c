@@ -68,13 +68,7 @@ static const char *str(const cJSON *object, const char *key)
 
 static const cJSON *at(const cJSON *item, const char *path)
 {
-    /* "a.0.b": members and array indexes */
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *part = strtok(buf, "."); part && item; part = strtok(NULL, "."))
-        item = (part[0] >= '0' && part[0] <= '9') ? cJSON_GetArrayItem(item, atoi(part))
-                                                    : cJSON_GetObjectItemCaseSensitive(item, part);
-    return item;
+    return gt_test_json_at(item, path);
 }
 
 static const char *str_at(const cJSON *item, const char *path)
