@@ -5,12 +5,13 @@
  * thread; the answer's bytes go through a pipe to the client as they arrive
  * (an MHD callback response), so nothing holds the whole answer for the
  * client. A copy up to GT_RECORD_MAX_ANSWER is kept for the recording; when
- * the exchange ends it is written atomically (temp file + rename) as
- * DIR/NNNN.scenario.json, a script `gauntlet serve --corpus DIR` replays:
- * an SSE answer as a stream turn with "sse", any other answer as an error
- * turn {"status","body"} whose raw body the mock sends as-is. The request
- * (headers redacted, dotted JSON fields redacted) goes to DIR/NNNN.exchange.txt.
- * Not for: grouping conversations, record-on-miss, cases (docs/record.md). */
+ * the exchange ends its conversation is written atomically (temp file +
+ * rename) as DIR/NNNN.scenario.json (the recorded bytes, which `gauntlet
+ * serve --corpus DIR` replays), DIR/NNNN.cases.json and DIR/NNNN.exchange.txt
+ * (the requests, headers and dotted JSON fields redacted).
+ * Requests that continue one another make one conversation (record_case.c
+ * rec_continues), written as one scenario and one case with the reference's
+ * verdict (record_case.c). Not for: record-on-miss (docs/record.md). */
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -28,6 +29,18 @@
 #include <unistd.h>
 
 #include "gauntlet/runner/mock.h"
+#include "record_impl.h"
+
+/* Conversations a new request is matched against (the most recent ones);
+ * an older one stays on disk but is not continued. */
+#define REC_OPEN_CONVERSATIONS 64
+
+typedef struct {
+    unsigned long number;
+    rec_exchange **exchanges;
+    size_t count;
+    cJSON *infos; /* what NNNN.exchange.txt lists: each exchange's request, redacted */
+} rec_conversation;
 
 static const char *const default_redacted[] = {"x-api-key", "authorization", "openai-organization", "cookie",
                                               "set-cookie", "proxy-authorization", NULL};
@@ -39,8 +52,15 @@ struct gt_record_server {
     char base_url[128];
     const char *const *redact;
     size_t redact_count;
+    bool record_errors;
     pthread_mutex_t lock;
-    unsigned long exchanges;
+    unsigned long exchanges;     /* exchanges recorded */
+    unsigned long conversations; /* the highest conversation number in DIR */
+    rec_conversation *open; /* the latest conversations, which a request may continue (oldest first) */
+    size_t open_count, open_cap;
+    size_t open_limit;      /* REC_OPEN_CONVERSATIONS; unbounded when replaying (record_missing) */
+    bool record_missing;    /* answer a request the recording holds from it; forward and record the rest */
+    unsigned long replayed; /* answers served from the recording */
 };
 
 typedef struct {
@@ -86,6 +106,9 @@ typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t ready_cond;
     bool ready, done, failed;
+    bool cut; /* the upstream's answer broke off after it had started */
+    char *hit;            /* record-on-miss: the recorded answer served instead of forwarding */
+    size_t hit_len, hit_pos;
     char cause[CURL_ERROR_SIZE + 4200];
 } exchange;
 
@@ -205,65 +228,167 @@ static int write_atomic(const char *dir, const char *name, const char *text)
     return 0;
 }
 
-static void save_exchange(exchange *ex)
+static void conversation_free(rec_conversation *c)
 {
-    gt_record_server *s = ex->server;
-    pthread_mutex_lock(&s->lock);
-    unsigned long number = ++s->exchanges;
-    pthread_mutex_unlock(&s->lock);
+    for (size_t k = 0; k < c->count; k++)
+        rec_exchange_free(c->exchanges[k]);
+    free(c->exchanges);
+    cJSON_Delete(c->infos);
+}
+
+/* A new empty slot at the end of the table (the oldest conversation is
+ * forgotten when the table is at its limit); NULL when out of memory. */
+static rec_conversation *conversation_new(gt_record_server *s)
+{
+    if (s->open_count > 0 && s->open_count >= s->open_limit) {
+        conversation_free(&s->open[0]);
+        memmove(s->open, s->open + 1, (s->open_count - 1) * sizeof *s->open);
+        s->open_count--;
+    }
+    if (s->open_count == s->open_cap) {
+        size_t cap = s->open_cap ? s->open_cap * 2 : 16;
+        rec_conversation *grown = realloc(s->open, cap * sizeof *grown);
+        if (grown == NULL)
+            return NULL;
+        s->open = grown;
+        s->open_cap = cap;
+    }
+    rec_conversation *c = &s->open[s->open_count++];
+    memset(c, 0, sizeof *c);
+    return c;
+}
+
+/* The conversation `x` continues, or a new one (the oldest open one is
+ * forgotten when the table is full). Called with the server's lock held. */
+static rec_conversation *conversation_for(gt_record_server *s, const rec_exchange *x)
+{
+    for (size_t i = s->open_count; i-- > 0;) {
+        rec_conversation *c = &s->open[i];
+        if (c->count > 0 && rec_continues(c->exchanges[c->count - 1], x)) {
+            rec_conversation moved = *c; /* the latest conversation goes last */
+            memmove(c, c + 1, (s->open_count - i - 1) * sizeof *c);
+            s->open[s->open_count - 1] = moved;
+            return &s->open[s->open_count - 1];
+        }
+    }
+    rec_conversation *c = conversation_new(s);
+    if (c != NULL) {
+        c->number = ++s->conversations;
+        c->infos = cJSON_CreateArray();
+    }
+    return c;
+}
+
+static cJSON *exchange_info(const exchange *ex, const rec_exchange *x, cJSON *fields)
+{
+    const gt_record_server *s = ex->server;
     cJSON *redacted = cJSON_CreateArray();
     for (size_t i = 0; default_redacted[i]; i++)
         cJSON_AddItemToArray(redacted, cJSON_CreateString(default_redacted[i]));
     for (size_t i = 0; i < s->redact_count; i++)
         cJSON_AddItemToArray(redacted, cJSON_CreateString(s->redact[i]));
+    cJSON *info = cJSON_CreateObject();
+    cJSON_AddStringToObject(info, "method", ex->method);
+    cJSON_AddStringToObject(info, "path", x->path);
+    cJSON_AddNumberToObject(info, "status", (double)x->status);
+    cJSON_AddStringToObject(info, "content_type", x->content_type);
+    cJSON_AddBoolToObject(info, "answer_cut_at_limit", x->over_limit);
+    cJSON_AddBoolToObject(info, "cut", x->cut);
+    if (x->unreachable)
+        cJSON_AddStringToObject(info, "upstream_error", ex->cause);
+    cJSON_AddStringToObject(info, "request_headers", ex->request_headers.data ? ex->request_headers.data : "");
+    cJSON_AddStringToObject(info, "request_body", x->request);
+    cJSON_AddItemToObject(info, "redacted_headers", redacted);
+    cJSON_AddItemToObject(info, "redacted_fields", fields);
+    return info;
+}
+
+/* Write the conversation's replay script, its case (or the reason it has
+ * none) and its exchanges, each file atomically. Lock held. */
+static void write_conversation(gt_record_server *s, const rec_conversation *c)
+{
+    char name[64], number[32];
+    snprintf(number, sizeof number, "%04lu", c->number);
+    cJSON *index = cJSON_CreateObject();
+    cJSON_AddStringToObject(index, "format", "gauntlet-recording/1");
+    cJSON_AddStringToObject(index, "scenario", number);
+    char why[512] = "";
+    cJSON *cases = rec_case_file(c->exchanges, c->count, number, why, sizeof why);
+    if (cases == NULL)
+        cJSON_AddStringToObject(index, "no_case", why);
+    cJSON_AddItemReferenceToObject(index, "exchanges", c->infos);
+    cJSON *script = rec_replay_script(c->exchanges, c->count);
+    char *texts[3] = {cJSON_Print(index), cJSON_Print(script), cases ? cJSON_Print(cases) : NULL};
+    const char *suffix[3] = {"exchange.txt", "scenario.json", "cases.json"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, "%s.%s", number, suffix[i]);
+        if (texts[i])
+            write_atomic(s->out_dir, name, texts[i]);
+        else if (i == 2) {
+            char path[2200];
+            snprintf(path, sizeof path, "%s/%s", s->out_dir, name);
+            unlink(path); /* a conversation that no longer makes a case */
+        }
+        free(texts[i]);
+    }
+    cJSON_Delete(index);
+    cJSON_Delete(script);
+    cJSON_Delete(cases);
+}
+
+static void save_exchange(exchange *ex)
+{
+    gt_record_server *s = ex->server;
+    rec_exchange *x = calloc(1, sizeof *x);
+    if (x == NULL)
+        return;
     cJSON *fields = cJSON_CreateArray();
     char *request = redact_fields(s, ex->request.data, fields);
     char *answer = redact_fields(s, ex->answer.data, fields);
-    const char *answer_text = answer ? answer : ex->answer.data ? ex->answer.data : "";
-    bool sse = strncasecmp(ex->content_type, "text/event-stream", 17) == 0;
-    const char *provider = strstr(ex->path, "/v1/messages") ? "anthropic"
-                           : strstr(ex->path, "/v1/chat/completions") ? "openai"
-                                                                       : NULL;
-    cJSON *script = cJSON_CreateObject();
-    if (provider)
-        cJSON_AddStringToObject(script, "provider", provider);
-    cJSON *turns = cJSON_AddArrayToObject(script, "turns");
-    cJSON *turn = cJSON_CreateObject();
-    if (sse && ex->status == 200) {
-        cJSON *stream = cJSON_AddObjectToObject(turn, "stream");
-        cJSON_AddStringToObject(stream, "sse", answer_text);
+    x->path = strdup(ex->path);
+    x->request = request ? request : strdup(ex->request.data ? ex->request.data : "");
+    if (answer) {
+        x->answer = answer;
+        x->answer_len = strlen(answer);
     } else {
-        cJSON *error = cJSON_AddObjectToObject(turn, "error");
-        cJSON_AddNumberToObject(error, "status", (double)ex->status);
-        cJSON_AddStringToObject(error, "body", answer_text);
+        x->answer = malloc(ex->answer.len + 1);
+        if (x->answer) {
+            memcpy(x->answer, ex->answer.data ? ex->answer.data : "", ex->answer.len);
+            x->answer[ex->answer.len] = '\0';
+        }
+        x->answer_len = ex->answer.len;
     }
-    cJSON_AddItemToArray(turns, turn);
-    cJSON *info = cJSON_CreateObject();
-    cJSON_AddStringToObject(info, "format", "gauntlet-recording/1");
-    cJSON_AddStringToObject(info, "method", ex->method);
-    cJSON_AddStringToObject(info, "path", ex->path);
-    cJSON_AddNumberToObject(info, "status", (double)ex->status);
-    cJSON_AddStringToObject(info, "content_type", ex->content_type);
-    cJSON_AddBoolToObject(info, "answer_cut_at_limit", ex->answer.truncated);
-    cJSON_AddStringToObject(info, "request_headers", ex->request_headers.data ? ex->request_headers.data : "");
-    cJSON_AddStringToObject(info, "request_body", request ? request : ex->request.data ? ex->request.data : "");
-    cJSON_AddItemToObject(info, "redacted_headers", redacted);
-    cJSON_AddItemToObject(info, "redacted_fields", fields);
-    char *script_text = cJSON_Print(script);
-    char *info_text = cJSON_Print(info);
-    char name[64];
-    if (script_text && info_text) {
-        snprintf(name, sizeof name, "%04lu.exchange.txt", number);
-        write_atomic(s->out_dir, name, info_text);
-        snprintf(name, sizeof name, "%04lu.scenario.json", number);
-        write_atomic(s->out_dir, name, script_text);
+    x->status = ex->failed ? 502 : ex->status;
+    snprintf(x->content_type, sizeof x->content_type, "%s", ex->failed ? "text/plain" : ex->content_type);
+    x->cut = ex->cut;
+    x->over_limit = ex->answer.truncated;
+    x->unreachable = ex->failed;
+    if (x->unreachable) {
+        free(x->answer);
+        x->answer = malloc(strlen(ex->cause) + 2);
+        if (x->answer)
+            sprintf(x->answer, "%s\n", ex->cause);
+        x->answer_len = x->answer ? strlen(x->answer) : 0;
     }
-    free(script_text);
-    free(info_text);
-    cJSON_Delete(script);
-    cJSON_Delete(info);
-    free(request);
-    free(answer);
+    if (x->path == NULL || x->request == NULL || x->answer == NULL) {
+        rec_exchange_free(x);
+        cJSON_Delete(fields);
+        return;
+    }
+    pthread_mutex_lock(&s->lock);
+    rec_conversation *c = conversation_for(s, x);
+    rec_exchange **grown = c ? realloc(c->exchanges, (c->count + 1) * sizeof *grown) : NULL;
+    if (grown != NULL) {
+        c->exchanges = grown;
+        c->exchanges[c->count++] = x;
+        cJSON_AddItemToArray(c->infos, exchange_info(ex, x, fields));
+        s->exchanges++;
+        write_conversation(s, c);
+    } else {
+        rec_exchange_free(x);
+        cJSON_Delete(fields);
+    }
+    pthread_mutex_unlock(&s->lock);
 }
 
 static void *forward(void *arg)
@@ -296,7 +421,10 @@ static void *forward(void *arg)
         ex->failed = true;
         snprintf(ex->cause, sizeof ex->cause, "gauntlet record: upstream %s: %s", url,
                  errbuf[0] ? errbuf : curl_easy_strerror(rc));
+        if (ex->server->record_errors)
+            save_exchange(ex);
     } else if (ex->status > 0) {
+        ex->cut = rc != CURLE_OK; /* the upstream's answer broke off: the client's ends the same way */
         save_exchange(ex);
     }
     if (ex->pipe_fd[1] >= 0) {
@@ -323,6 +451,7 @@ static void exchange_free(void *arg)
     free(ex->request.data);
     free(ex->request_headers.data);
     free(ex->answer.data);
+    free(ex->hit);
     pthread_mutex_destroy(&ex->lock);
     pthread_cond_destroy(&ex->ready_cond);
     free(ex);
@@ -338,7 +467,7 @@ static ssize_t read_answer(void *cls, uint64_t pos, char *buf, size_t max)
             return n;
         if (n < 0 && errno == EINTR)
             continue;
-        return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
+        return n == 0 && !ex->cut ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
     }
 }
 
@@ -360,6 +489,21 @@ static enum MHD_Result copy_header(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
+/* Append one query argument to the path sent upstream, escaped again. */
+static enum MHD_Result copy_argument(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    exchange *ex = cls;
+    char *k = curl_easy_escape(NULL, key, 0), *v = value ? curl_easy_escape(NULL, value, 0) : NULL;
+    size_t used = strlen(ex->path);
+    if (k)
+        snprintf(ex->path + used, sizeof ex->path - used, "%s%s%s%s", strchr(ex->path, '?') ? "&" : "?", k,
+                 v ? "=" : "", v ? v : "");
+    curl_free(k);
+    curl_free(v);
+    return MHD_YES;
+}
+
 static enum MHD_Result reply_text(struct MHD_Connection *connection, unsigned status, const char *text)
 {
     struct MHD_Response *response =
@@ -368,6 +512,66 @@ static enum MHD_Result reply_text(struct MHD_Connection *connection, unsigned st
         return MHD_NO;
     MHD_add_response_header(response, "content-type", "text/plain");
     enum MHD_Result rc = MHD_queue_response(connection, status, response);
+    MHD_destroy_response(response);
+    return rc;
+}
+
+static ssize_t read_hit(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    exchange *ex = cls;
+    if (ex->hit_pos == ex->hit_len)
+        return ex->cut ? MHD_CONTENT_READER_END_WITH_ERROR : MHD_CONTENT_READER_END_OF_STREAM;
+    size_t n = ex->hit_len - ex->hit_pos < max ? ex->hit_len - ex->hit_pos : max;
+    memcpy(buf, ex->hit + ex->hit_pos, n);
+    ex->hit_pos += n;
+    return (ssize_t)n;
+}
+
+/* Record-on-miss: the recorded exchange that answers this request (the first
+ * not yet replayed, else the last one), copied into `ex`; false on a miss. */
+static bool find_recorded(gt_record_server *s, exchange *ex, char *number, size_t number_len)
+{
+    cJSON *unused = cJSON_CreateArray();
+    char *redacted = redact_fields(s, ex->request.data, unused);
+    cJSON_Delete(unused);
+    const char *request = redacted ? redacted : ex->request.data ? ex->request.data : "";
+    pthread_mutex_lock(&s->lock);
+    rec_exchange *found = NULL;
+    unsigned long found_in = 0;
+    for (size_t i = 0; i < s->open_count && (found == NULL || found->replayed); i++)
+        for (size_t k = 0; k < s->open[i].count && (found == NULL || found->replayed); k++)
+            if (rec_same_request(s->open[i].exchanges[k], ex->path, request)) {
+                found = s->open[i].exchanges[k];
+                found_in = s->open[i].number;
+            }
+    if (found) {
+        found->replayed = true;
+        ex->hit = malloc(found->answer_len + 1);
+        if (ex->hit) {
+            memcpy(ex->hit, found->answer, found->answer_len);
+            ex->hit_len = found->answer_len;
+            ex->status = found->status;
+            ex->cut = found->cut || found->over_limit;
+            snprintf(ex->content_type, sizeof ex->content_type, "%s", found->content_type);
+            snprintf(number, number_len, "%04lu", found_in);
+            s->replayed++;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    free(redacted);
+    return ex->hit != NULL;
+}
+
+static enum MHD_Result serve_recorded(struct MHD_Connection *connection, exchange *ex, const char *number)
+{
+    struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, read_hit, ex, NULL);
+    if (response == NULL)
+        return MHD_NO;
+    if (ex->content_type[0])
+        MHD_add_response_header(response, "content-type", ex->content_type);
+    MHD_add_response_header(response, "x-gauntlet-recorded", number);
+    enum MHD_Result rc = MHD_queue_response(connection, (unsigned)(ex->status > 0 ? ex->status : 502), response);
     MHD_destroy_response(response);
     return rc;
 }
@@ -400,6 +604,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
     if (ex->request.truncated)
         return reply_text(connection, 413, "gauntlet record: request body over the recording limit\n");
     MHD_get_connection_values(connection, MHD_HEADER_KIND, copy_header, ex);
+    MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, copy_argument, ex);
+    char number[32];
+    if (s->record_missing && find_recorded(s, ex, number, sizeof number))
+        return serve_recorded(connection, ex, number);
     if (pipe(ex->pipe_fd) != 0)
         return reply_text(connection, 500, "gauntlet record: cannot create a pipe\n");
     if (pthread_create(&ex->thread, NULL, forward, ex) != 0)
@@ -467,6 +675,73 @@ static int prepare_dir(const char *dir, char *err, size_t err_len)
     return 0;
 }
 
+/* Free a server whose daemon is stopped or never started. */
+static void gt_record_stop_free(gt_record_server *server)
+{
+    for (size_t i = 0; i < server->open_count; i++)
+        conversation_free(&server->open[i]);
+    free(server->open);
+    pthread_mutex_destroy(&server->lock);
+    free(server);
+}
+
+/* Read the conversations DIR already holds (NNNN.exchange.txt with its
+ * NNNN.scenario.json), in number order, so that a request may continue one
+ * or, with record_missing, be answered from it. 0, or -1 with `err`. */
+static int load_recording(gt_record_server *s, char *err, size_t err_len)
+{
+    struct dirent **names = NULL;
+    int n = scandir(s->out_dir, &names, NULL, alphasort);
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = names[i]->d_name;
+        size_t len = strlen(name);
+        if (rc == 0 && len > 13 && strcmp(name + len - 13, ".exchange.txt") == 0 && name[0] != '.') {
+            char stem[256];
+            snprintf(stem, sizeof stem, "%.*s", (int)(len - 13), name);
+            rec_exchange **list = NULL;
+            cJSON *infos = NULL;
+            err[0] = '\0';
+            int count = rec_load_conversation(s->out_dir, stem, &list, &infos, err, err_len);
+            rec_conversation *c = count >= 0 ? conversation_new(s) : NULL;
+            if (c == NULL) {
+                if (count >= 0) {
+                    for (int k = 0; k < count; k++)
+                        rec_exchange_free(list[k]);
+                    free(list);
+                    cJSON_Delete(infos);
+                    snprintf(err, err_len, "out of memory");
+                }
+                rc = -1;
+            } else {
+                c->number = strtoul(stem, NULL, 10);
+                c->exchanges = list;
+                c->count = (size_t)count;
+                c->infos = infos;
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+/* The highest NNNN of DIR/NNNN.*.json (0 when none). */
+static unsigned long highest_number(const char *dir)
+{
+    unsigned long highest = 0;
+    DIR *listing = opendir(dir);
+    for (struct dirent *entry; listing && (entry = readdir(listing)) != NULL;) {
+        char *end;
+        unsigned long n = strtoul(entry->d_name, &end, 10);
+        if (end != entry->d_name && *end == '.' && n > highest)
+            highest = n;
+    }
+    if (listing)
+        closedir(listing);
+    return highest;
+}
+
 gt_record_server *gt_record_start(const gt_record_options *options, char *err, size_t err_len)
 {
     const char *host = options->host ? options->host : "127.0.0.1";
@@ -493,7 +768,15 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
     snprintf(s->out_dir, sizeof s->out_dir, "%s", options->out_dir);
     s->redact = options->redact;
     s->redact_count = options->redact_count;
+    s->record_errors = options->record_errors;
+    s->conversations = highest_number(s->out_dir); /* an existing recording grows, never overwritten */
+    s->record_missing = options->record_missing;
+    s->open_limit = options->record_missing ? (size_t)-1 : REC_OPEN_CONVERSATIONS;
     pthread_mutex_init(&s->lock, NULL);
+    if (load_recording(s, err, err_len) != 0) {
+        gt_record_stop_free(s);
+        return NULL;
+    }
     char marker[4096];
     snprintf(marker, sizeof marker, "gauntlet-recording/1\nupstream %s\n", s->upstream);
     write_atomic(s->out_dir, "recording.txt", marker);
@@ -503,7 +786,7 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
     addr.sin_port = htons((uint16_t)options->port);
     if (inet_pton(AF_INET, strcmp(host, "localhost") == 0 ? "127.0.0.1" : host, &addr.sin_addr) != 1) {
         snprintf(err, err_len, "--host %s: not an IPv4 address", host);
-        free(s);
+        gt_record_stop_free(s);
         return NULL;
     }
     s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL, NULL,
@@ -511,7 +794,7 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
                                  on_completed, NULL, MHD_OPTION_END);
     if (s->daemon == NULL) {
         snprintf(err, err_len, "cannot listen on %s:%u", host, options->port);
-        free(s);
+        gt_record_stop_free(s);
         return NULL;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
@@ -538,6 +821,13 @@ void gt_record_stop(gt_record_server *server)
     if (server == NULL)
         return;
     MHD_stop_daemon(server->daemon);
-    pthread_mutex_destroy(&server->lock);
-    free(server);
+    gt_record_stop_free(server);
+}
+
+unsigned long gt_record_replayed_count(gt_record_server *server)
+{
+    pthread_mutex_lock(&server->lock);
+    unsigned long n = server->replayed;
+    pthread_mutex_unlock(&server->lock);
+    return n;
 }

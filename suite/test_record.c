@@ -12,6 +12,7 @@
 
 #include "gt_test.h"
 #include "gt_test_http.h"
+#include "runner/cli/commands.h"
 
 static const char *const secret_headers[] = {"x-api-key: SECRETKEY-7f3a", "anthropic-version: 2023-06-01", NULL};
 static const char json_request[] = "{\"model\":\"m\",\"max_tokens\":64,\"metadata\":{\"user_id\":\"SECRETUSER-91\"},"
@@ -48,14 +49,63 @@ static int dir_contains(const char *dir, const char *needle)
     return found;
 }
 
-static gt_record_server *record_start(const char *upstream, const char *dir)
+static gt_record_server *record_start_with(const char *upstream, const char *dir, bool record_errors)
 {
     static const char *const redact[] = {"metadata.user_id"};
-    gt_record_options options = {.upstream = upstream, .out_dir = dir, .redact = redact, .redact_count = 1};
+    gt_record_options options = {.upstream = upstream, .out_dir = dir, .redact = redact, .redact_count = 1,
+                                 .record_errors = record_errors};
     char err[1200];
     gt_record_server *proxy = gt_record_start(&options, err, sizeof err);
     ck_assert_msg(proxy != NULL, "%s", err);
     return proxy;
+}
+
+static gt_record_server *record_start(const char *upstream, const char *dir)
+{
+    return record_start_with(upstream, dir, false);
+}
+
+/* DIR/NAME as text (fails the test when absent). */
+static char *dir_file(const char *dir, const char *name)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return gt_test_slurp(path);
+}
+
+static bool dir_has(const char *dir, const char *name)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+/* `gauntlet run DIR` against the reference: its exit code, output in `out`. */
+static int run_dir(const char *dir, char *out, size_t out_len)
+{
+    char *argv[] = {"run", (char *)dir, NULL};
+    return gt_test_cli(gt_cmd_run, argv, out, out_len);
+}
+
+static const char triage_schema[] = "{\"type\":\"object\",\"properties\":{\"cause\":{\"type\":\"string\"},"
+                                    "\"fixes\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
+                                    "\"required\":[\"cause\",\"fixes\"],\"additionalProperties\":false}";
+
+/* The reference client (libcurl, gauntlet/client.h) runs one query against
+ * BASE; returns the terminal subtype's name. */
+static const char *client_query(const char *base, bool stream, gt_stream_provider provider)
+{
+    gt_client_options options = {.base_url = base, .stream = stream, .provider = provider,
+                                 .api_key = "SECRETKEY-7f3a", .backoff_ms = -1};
+    gt_loop_model model;
+    gt_loop_config config;
+    gt_client *client = gt_test_client_loop(&options, triage_schema, &model, &config);
+    gt_loop_result result;
+    ck_assert_int_eq(gt_loop_run(&config, &model, &result), 0);
+    const char *subtype = gt_loop_subtype_name(result.subtype);
+    gt_loop_result_free(&result);
+    gt_client_free(client);
+    return subtype;
 }
 
 static gt_test_response via(const char *base, const char *path, const char *body)
@@ -162,6 +212,109 @@ START_TEST(test_record_streams_as_it_arrives)
 }
 END_TEST
 
+/* A tool loop (an invalid StructuredOutput call, its is_error tool_result,
+ * a valid call) records as ONE scenario of two turns and one case whose
+ * expectation is the reference's verdict; `gauntlet run DIR` passes; the
+ * recorded scenario replays to the same verdict; no key reaches DIR. */
+START_TEST(test_record_tool_loop_is_one_case)
+{
+    char dir[64], out[16384], url[1200];
+    temp_dir(dir, sizeof dir);
+    gt_mock_server *upstream = gt_test_mock_start(NULL, "suite/data/mock", 10);
+    gt_record_server *proxy = record_start(gt_mock_base_url(upstream), dir);
+    const char *base = gt_record_base_url(proxy);
+    snprintf(url, sizeof url, "%s/s/cc-invalid-then-valid/r1", base);
+    ck_assert_str_eq(client_query(url, true, GT_PROVIDER_ANTHROPIC), "success");
+    snprintf(url, sizeof url, "%s/s/openai-tool-call/r2", base);
+    ck_assert_str_eq(client_query(url, false, GT_PROVIDER_OPENAI), "success");
+    /* a cut JSON body, the resend (past the script: plain text), the enforce message, text again */
+    snprintf(url, sizeof url, "%s/s/fault-cut-bytes/r3", base);
+    ck_assert_str_eq(client_query(url, false, GT_PROVIDER_ANTHROPIC), "error_no_structured_output");
+    ck_assert_uint_eq(gt_record_exchange_count(proxy), 6);
+    gt_record_stop(proxy);
+    gt_mock_stop(upstream);
+    ck_assert_msg(!dir_contains(dir, "SECRETKEY-7f3a"), "the API key reached %s", dir);
+    ck_assert(!dir_has(dir, "0004.scenario.json"));
+
+    char *loop = dir_file(dir, "0001.scenario.json");
+    ck_assert_uint_eq(gt_test_count_of(loop, "\"stream\""), 2); /* two turns, one scenario */
+    free(loop);
+    char *kase = dir_file(dir, "0001.cases.json");
+    ck_assert_ptr_nonnull(strstr(kase, "\"recorded.0001\""));
+    ck_assert_ptr_nonnull(strstr(kase, "\"recorded\""));
+    ck_assert_ptr_nonnull(strstr(kase, "\"tier\":\t\"optional\""));
+    ck_assert_ptr_nonnull(strstr(kase, "\"attempts_used\":\t2"));
+    ck_assert_ptr_nonnull(strstr(kase, "\"answer_form\":\t\"structured_output_tool\""));
+    free(kase);
+    char *cut = dir_file(dir, "0003.scenario.json");
+    ck_assert_ptr_nonnull(strstr(cut, "\"cut_after_bytes\""));
+    free(cut);
+    char *cut_case = dir_file(dir, "0003.cases.json");
+    ck_assert_ptr_nonnull(strstr(cut_case, "\"api_attempts\":\t3"));
+    ck_assert_ptr_nonnull(strstr(cut_case, "\"reason\":\t\"error_no_structured_output\""));
+    free(cut_case);
+    int code = run_dir(dir, out, sizeof out);
+    ck_assert_msg(code == 0 && strstr(out, "3 passed, 0 failed"), "exit %d:\n%s", code, out);
+
+    gt_mock_server *replay = gt_test_mock_start(NULL, dir, 3);
+    snprintf(url, sizeof url, "%s/s/0001/x", gt_mock_base_url(replay));
+    ck_assert_str_eq(client_query(url, true, GT_PROVIDER_ANTHROPIC), "success");
+    snprintf(url, sizeof url, "%s/s/0002/x", gt_mock_base_url(replay));
+    ck_assert_str_eq(client_query(url, false, GT_PROVIDER_OPENAI), "success");
+    gt_mock_stop(replay);
+}
+END_TEST
+
+/* An upstream that never answers: the client gets a 502 naming the cause,
+ * recorded as that fault only with --record-errors. */
+START_TEST(test_record_errors_on_request)
+{
+    char dir[64];
+    temp_dir(dir, sizeof dir);
+    gt_record_server *proxy = record_start_with("http://127.0.0.1:1", dir, true);
+    gt_test_response r = via(gt_record_base_url(proxy), "/v1/messages", json_request);
+    ck_assert_int_eq(r.status, 502);
+    gt_test_response_free(&r);
+    gt_record_stop(proxy);
+    char *script = dir_file(dir, "0001.scenario.json");
+    ck_assert_ptr_nonnull(strstr(script, "\"status\":\t502"));
+    ck_assert_ptr_nonnull(strstr(script, "Failed to connect") ? script : strstr(script, "upstream http://127.0.0.1:1"));
+    free(script);
+    char *info = dir_file(dir, "0001.exchange.txt");
+    ck_assert_ptr_nonnull(strstr(info, "\"upstream_error\""));
+    free(info);
+}
+END_TEST
+
+/* Record-on-miss: a second run against the same recording is answered from
+ * it (the upstream is gone by then), request by request; a request it does
+ * not hold is forwarded (here: 502, the upstream is unreachable). */
+START_TEST(test_record_missing_replays_then_forwards)
+{
+    char dir[64], url[1200];
+    temp_dir(dir, sizeof dir);
+    gt_mock_server *upstream = gt_test_mock_start(NULL, "suite/data/mock", 10);
+    gt_record_server *proxy = record_start(gt_mock_base_url(upstream), dir);
+    snprintf(url, sizeof url, "%s/s/cc-invalid-then-valid/r1", gt_record_base_url(proxy));
+    ck_assert_str_eq(client_query(url, false, GT_PROVIDER_ANTHROPIC), "success");
+    gt_record_stop(proxy);
+    gt_mock_stop(upstream);
+
+    gt_record_options options = {.upstream = "http://127.0.0.1:1", .out_dir = dir, .record_missing = true};
+    char err[1200];
+    gt_record_server *again = gt_record_start(&options, err, sizeof err);
+    ck_assert_msg(again != NULL, "%s", err);
+    snprintf(url, sizeof url, "%s/s/cc-invalid-then-valid/r1", gt_record_base_url(again));
+    ck_assert_str_eq(client_query(url, false, GT_PROVIDER_ANTHROPIC), "success");
+    ck_assert_uint_eq(gt_record_replayed_count(again), 2);
+    ck_assert_uint_eq(gt_record_exchange_count(again), 0);
+    gt_test_response miss = via(gt_record_base_url(again), "/s/other/r9/v1/messages", json_request);
+    ck_assert_int_eq(miss.status, 502);
+    gt_test_response_free(&miss);
+    gt_record_stop(again);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("record");
@@ -171,6 +324,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_record_streams_as_it_arrives);
     tcase_add_test(tc, test_record_unreachable_upstream_is_502);
     tcase_add_test(tc, test_record_bad_options);
+    tcase_add_test(tc, test_record_tool_loop_is_one_case);
+    tcase_add_test(tc, test_record_errors_on_request);
+    tcase_add_test(tc, test_record_missing_replays_then_forwards);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -17,10 +17,11 @@
 static void record_usage(FILE *out)
 {
     fprintf(out, "usage: gauntlet record --upstream URL --out DIR [--host ADDR] [--port N] [--redact NAME]...\n"
-                 "                       [--allow-remote]\n"
+                 "                       [--allow-remote] [--record-errors]\n"
                  "\n"
                  "Forward every request to URL + its path, stream the answer back as it arrives, and write\n"
-                 "each exchange to DIR as a scenario `gauntlet serve --corpus DIR` replays. See docs/record.md.\n"
+                 "each conversation to DIR as a scenario `gauntlet serve --corpus DIR` replays and a case with\n"
+                 "the reference's verdict `gauntlet run DIR` checks. See docs/record.md.\n"
                  "  --upstream URL   the provider's base URL (http:// or https://)\n"
                  "  --out DIR        the recording (created; an existing DIR must be empty or a recording)\n"
                  "  --host ADDR      address to bind (default 127.0.0.1; others need --allow-remote)\n"
@@ -28,6 +29,7 @@ static void record_usage(FILE *out)
                  "  --redact NAME    also redact this header or dotted JSON field (x-api-key, authorization,\n"
                  "                   openai-organization, cookie, set-cookie, proxy-authorization always are)\n"
                  "  --allow-remote   permit binding a non-loopback address\n"
+                 "  --record-errors  also record an upstream that never answered (the 502 the client gets)\n"
                  "exit: 0 clean shutdown, 2 usage or startup error\n");
 }
 
@@ -43,6 +45,9 @@ int gt_cmd_record(int argc, char **argv)
             return 0;
         } else if (strcmp(arg, "--allow-remote") == 0) {
             options.allow_remote = true;
+            continue;
+        } else if (strcmp(arg, "--record-errors") == 0) {
+            options.record_errors = true;
             continue;
         }
         if (value == NULL) {
@@ -80,6 +85,11 @@ int gt_cmd_record(int argc, char **argv)
         return 2;
     }
     options.redact = redact;
+    return gt_record_serve(&options, "gauntlet record");
+}
+
+int gt_record_serve(const gt_record_options *options, const char *who)
+{
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
@@ -87,20 +97,25 @@ int gt_cmd_record(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
     char err[1200];
-    gt_record_server *server = gt_record_start(&options, err, sizeof err);
+    gt_record_server *server = gt_record_start(options, err, sizeof err);
     if (server == NULL) {
-        fprintf(stderr, "gauntlet record: %s\n", err);
+        fprintf(stderr, "%s: %s\n", who, err);
         return 2;
     }
     printf("%s\n", gt_record_base_url(server));
     fflush(stdout);
-    fprintf(stderr, "gauntlet record: forwarding to %s, writing %s; stop with Ctrl-C\n", options.upstream,
-            options.out_dir);
+    fprintf(stderr, "%s: %s %s, writing %s; stop with Ctrl-C\n", who,
+            options->record_missing ? "answering from the recording, forwarding misses to" : "forwarding to",
+            options->upstream, options->out_dir);
     int signo = 0;
     while (sigwait(&stop, &signo) != 0 && errno == EINTR)
         ;
-    unsigned long written = gt_record_exchange_count(server);
+    unsigned long written = gt_record_exchange_count(server), replayed = gt_record_replayed_count(server);
     gt_record_stop(server);
-    fprintf(stderr, "gauntlet record: signal %d, %lu exchanges recorded, stopping\n", signo, written);
+    if (options->record_missing)
+        fprintf(stderr, "%s: signal %d, %lu answered from the recording, %lu exchanges recorded, stopping\n", who,
+                signo, replayed, written);
+    else
+        fprintf(stderr, "%s: signal %d, %lu exchanges recorded, stopping\n", who, signo, written);
     return 0;
 }

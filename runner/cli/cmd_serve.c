@@ -21,6 +21,8 @@ static void serve_usage(FILE *out)
     fprintf(out,
             "usage: gauntlet serve [--host ADDR] [--port N] [--corpus PATH]... [--scenario NAME=FILE]...\n"
             "                      [--journal FILE] [--max-body SIZE] [--allow-remote]\n"
+            "       gauntlet serve --corpus DIR --upstream URL --record-missing [--host ADDR] [--port N]\n"
+            "                      [--redact NAME]... [--allow-remote]\n"
             "\n"
             "Serve scripted model behaviour over HTTP: Anthropic Messages (/v1/messages) and\n"
             "OpenAI Chat Completions (/v1/chat/completions), JSON and SSE. See docs/mock-server.md.\n"
@@ -31,6 +33,10 @@ static void serve_usage(FILE *out)
             "  --journal FILE       append every request as one JSON line\n"
             "  --max-body SIZE      largest request body (default 32M; 413 above)\n"
             "  --allow-remote       permit binding a non-loopback address\n"
+            "  --upstream URL       with --record-missing: the provider a request DIR does not hold goes to\n"
+            "  --record-missing     answer a request the recording DIR holds from it; forward any other to\n"
+            "                       URL and record it into DIR (`gauntlet record`, docs/record.md)\n"
+            "  --redact NAME        with --record-missing: as `gauntlet record --redact`\n"
             "Select a scenario with a base URL of BASE/s/<scenario>/<run-id>, the x-gauntlet-scenario\n"
             "header, or an API key gauntlet-<scenario>. Stops on SIGINT or SIGTERM.\n"
             "exit: 0 clean shutdown, 2 usage or startup error\n");
@@ -43,6 +49,9 @@ int gt_cmd_serve(int argc, char **argv)
     size_t corpus_count = 0;
     const char *scenarios[64];
     size_t scenario_count = 0;
+    gt_record_options record = {0};
+    const char *redact[64];
+    bool record_missing = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -51,6 +60,9 @@ int gt_cmd_serve(int argc, char **argv)
             return 0;
         } else if (strcmp(arg, "--allow-remote") == 0) {
             options.allow_remote = true;
+            continue;
+        } else if (strcmp(arg, "--record-missing") == 0) {
+            record_missing = true;
             continue;
         }
         if (value == NULL) {
@@ -74,6 +86,10 @@ int gt_cmd_serve(int argc, char **argv)
             scenarios[scenario_count++] = value;
         } else if (strcmp(arg, "--journal") == 0) {
             options.journal_path = value;
+        } else if (strcmp(arg, "--upstream") == 0) {
+            record.upstream = value;
+        } else if (strcmp(arg, "--redact") == 0 && record.redact_count < 64) {
+            redact[record.redact_count++] = value;
         } else if (strcmp(arg, "--max-body") == 0) {
             if (gt_parse_size(value, &options.max_body) != 0 || options.max_body == 0) {
                 fprintf(stderr, "gauntlet serve: --max-body must be a size (64k, 32M), not '%s'\n", value);
@@ -83,6 +99,20 @@ int gt_cmd_serve(int argc, char **argv)
             fprintf(stderr, "gauntlet serve: unknown option '%s'\n(gauntlet serve --help lists the options)\n", arg);
             return 2;
         }
+    }
+    if (record_missing || record.upstream || record.redact_count) {
+        if (!record_missing || record.upstream == NULL || corpus_count != 1 || scenario_count || options.journal_path) {
+            fprintf(stderr, "gauntlet serve: --upstream and --redact go with --record-missing, which needs --upstream "
+                            "URL and exactly one --corpus DIR (a recording), and no --scenario or --journal\n");
+            return 2;
+        }
+        record.out_dir = corpora[0];
+        record.host = options.host;
+        record.port = options.port;
+        record.allow_remote = options.allow_remote;
+        record.redact = redact;
+        record.record_missing = true;
+        return gt_record_serve(&record, "gauntlet serve");
     }
     /* Block the stop signals before any thread starts, then wait for them. */
     sigset_t stop;

@@ -7,6 +7,8 @@
 #ifndef GT_COMMANDS_H
 #define GT_COMMANDS_H
 
+#include "gauntlet/runner/mock.h"
+
 int gt_cmd_parse(int argc, char **argv);
 int gt_cmd_run(int argc, char **argv);
 int gt_cmd_validate(int argc, char **argv);
@@ -19,6 +21,10 @@ int gt_cmd_lint(int argc, char **argv);      /* wire layer */
 int gt_cmd_repair(int argc, char **argv);    /* repair loop */
 int gt_cmd_serve(int argc, char **argv);     /* mock model server */
 int gt_cmd_record(int argc, char **argv);    /* recording proxy */
+/* Run the recording proxy `options` describes until SIGINT/SIGTERM, as
+ * `gauntlet record` and `gauntlet serve --record-missing` do (messages start
+ * with `who`). Returns the exit code: 0 after a clean stop, 2 on start-up. */
+int gt_record_serve(const gt_record_options *options, const char *who);
 int gt_cmd_client(int argc, char **argv);    /* libcurl reference client */
 int gt_cmd_merge(int argc, char **argv);     /* join shard reports */
 int gt_cmd_show(int argc, char **argv);      /* one case, in detail */

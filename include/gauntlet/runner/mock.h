@@ -134,6 +134,9 @@ typedef struct {
     const char *const *redact; /* more header names or dotted JSON fields */
     size_t redact_count;
     bool allow_remote;
+    bool record_errors;   /* also record an upstream that never answered (the 502 the client got) */
+    bool record_missing;  /* `serve --record-missing`: answer a request out_dir holds from it, forward and
+                             record the others */
 } gt_record_options;
 
 typedef struct gt_record_server gt_record_server;
@@ -142,8 +145,10 @@ typedef struct gt_record_server gt_record_server;
 gt_record_server *gt_record_start(const gt_record_options *options, char *err, size_t err_len);
 /* "http://HOST:PORT" the proxy bound. */
 const char *gt_record_base_url(const gt_record_server *server);
-/* Exchanges written so far. */
+/* Exchanges written so far (a conversation of several is one scenario). */
 unsigned long gt_record_exchange_count(gt_record_server *server);
+/* Requests answered from the recording (record_missing). */
+unsigned long gt_record_replayed_count(gt_record_server *server);
 /* Stop accepting, finish exchanges in flight, free. NULL is a no-op. */
 void gt_record_stop(gt_record_server *server);
 

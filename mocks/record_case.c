@@ -1,0 +1,867 @@
+/* record_case.c — a recorded conversation as a replay script and as a case
+ * with the reference's verdict (docs/record.md).
+ *
+ * The replay script serves the recorded bytes: an SSE answer as a raw `sse`
+ * stream turn, a JSON answer as a `message` turn (what the loop reads) whose
+ * `faults.body` is the recorded body (what the mock sends), an error as an
+ * `error` turn with the recorded body. The case's script is the same
+ * conversation in the form the reference loop plays: the answer form the
+ * request asked for (a forced or only tool, Anthropic's output format, a
+ * response_format) is mapped back to a StructuredOutput call, the inverse of
+ * the mock's answer forms (docs/mock-server.md), and the reference loop is
+ * run on it in process to get the expectation.
+ * Not for: HTTP (record.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gauntlet/loop.h"
+#include "gauntlet/stream.h"
+#include "record_impl.h"
+
+void rec_exchange_free(rec_exchange *exchange)
+{
+    if (exchange == NULL)
+        return;
+    free(exchange->path);
+    free(exchange->request);
+    free(exchange->answer);
+    free(exchange);
+}
+
+typedef enum { API_OTHER, API_MESSAGES, API_CHAT, API_RESPONSES } rec_api;
+
+static bool path_ends(const char *path, const char *suffix)
+{
+    size_t len = strcspn(path, "?"), slen = strlen(suffix);
+    return len >= slen && strncmp(path + len - slen, suffix, slen) == 0;
+}
+
+static rec_api api_of(const char *path)
+{
+    return path_ends(path, "/v1/messages")           ? API_MESSAGES
+           : path_ends(path, "/v1/chat/completions") ? API_CHAT
+           : path_ends(path, "/v1/responses")        ? API_RESPONSES
+                                                     : API_OTHER;
+}
+
+static bool is_sse(const rec_exchange *x)
+{
+    return strncasecmp(x->content_type, "text/event-stream", 17) == 0;
+}
+
+static const char *str_at(const cJSON *object, const char *name)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, name);
+    return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+/* ---- conversation grouping ---- */
+
+static cJSON *messages_of(const rec_exchange *x)
+{
+    cJSON *body = cJSON_Parse(x->request);
+    cJSON *messages = cJSON_DetachItemFromObjectCaseSensitive(body, api_of(x->path) == API_RESPONSES ? "input"
+                                                                                                    : "messages");
+    cJSON_Delete(body);
+    if (!cJSON_IsArray(messages)) {
+        cJSON_Delete(messages);
+        return NULL;
+    }
+    return messages;
+}
+
+static void strip_cache_control(cJSON *node)
+{
+    if (cJSON_IsObject(node))
+        cJSON_DeleteItemFromObjectCaseSensitive(node, "cache_control");
+    for (cJSON *child = node ? node->child : NULL; child; child = child->next)
+        strip_cache_control(child);
+}
+
+/* An answer the client cannot use as a reply: the request is sent again. */
+static bool unusable(const rec_exchange *x)
+{
+    if (x->status != 200 || x->cut || x->unreachable)
+        return true;
+    if (is_sse(x))
+        return strstr(x->answer, "message_stop") == NULL && strstr(x->answer, "[DONE]") == NULL &&
+               strstr(x->answer, "response.completed") == NULL;
+    return false;
+}
+
+bool rec_continues(const rec_exchange *last, const rec_exchange *next)
+{
+    if (strcmp(last->path, next->path) != 0 || api_of(next->path) == API_OTHER)
+        return false;
+    cJSON *before = messages_of(last), *now = messages_of(next);
+    bool continues = false;
+    if (before && now) {
+        strip_cache_control(before);
+        strip_cache_control(now);
+        int n_before = cJSON_GetArraySize(before), n_now = cJSON_GetArraySize(now);
+        bool prefix = n_now >= n_before;
+        for (int i = 0; prefix && i < n_before; i++)
+            prefix = cJSON_Compare(cJSON_GetArrayItem(before, i), cJSON_GetArrayItem(now, i), true);
+        if (prefix && n_now == n_before)
+            continues = unusable(last);
+        else if (prefix && !unusable(last)) {
+            const cJSON *reply = cJSON_GetArrayItem(now, n_before);
+            const char *role = str_at(reply, "role"), *type = str_at(reply, "type");
+            continues = (role && strcmp(role, "assistant") == 0) || (type && strcmp(type, "function_call") == 0);
+        }
+    }
+    cJSON_Delete(before);
+    cJSON_Delete(now);
+    return continues;
+}
+
+bool rec_same_request(const rec_exchange *recorded, const char *path, const char *request)
+{
+    if (strcmp(recorded->path, path) != 0)
+        return false;
+    cJSON *a = cJSON_Parse(recorded->request), *b = cJSON_Parse(request);
+    bool same = a && b ? cJSON_Compare(a, b, true) : !a && !b && strcmp(recorded->request, request) == 0;
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    return same;
+}
+
+static char *read_text(const char *dir, const char *name, const char *suffix, char *err, size_t err_len)
+{
+    char path[2200];
+    snprintf(path, sizeof path, "%s/%s.%s", dir, name, suffix);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        snprintf(err, err_len, "%s: cannot read", path);
+        return NULL;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    size_t got;
+    while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+            char *grown = realloc(text, cap * 2);
+            if (grown == NULL) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = grown;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (text)
+        text[len] = '\0';
+    else
+        snprintf(err, err_len, "%s: out of memory", path);
+    return text;
+}
+
+/* The answer bytes a replay turn serves: faults.body, stream.sse or error.body. */
+static const char *turn_answer(const cJSON *turn)
+{
+    const char *body = str_at(cJSON_GetObjectItemCaseSensitive(turn, "faults"), "body");
+    if (body == NULL)
+        body = str_at(cJSON_GetObjectItemCaseSensitive(turn, "stream"), "sse");
+    if (body == NULL)
+        body = str_at(cJSON_GetObjectItemCaseSensitive(turn, "error"), "body");
+    return body;
+}
+
+int rec_load_conversation(const char *dir, const char *name, rec_exchange ***out, cJSON **infos, char *err,
+                          size_t err_len)
+{
+    char *index_text = read_text(dir, name, "exchange.txt", err, err_len);
+    char *script_text = index_text ? read_text(dir, name, "scenario.json", err, err_len) : NULL;
+    cJSON *index = cJSON_Parse(index_text), *script = cJSON_Parse(script_text);
+    bool read = index_text && script_text;
+    free(index_text);
+    free(script_text);
+    cJSON *exchanges = cJSON_DetachItemFromObjectCaseSensitive(index, "exchanges");
+    const cJSON *turns = cJSON_GetObjectItemCaseSensitive(script, "turns");
+    int count = cJSON_GetArraySize(exchanges);
+    int result = -1;
+    rec_exchange **list = NULL;
+    if (script == NULL || index == NULL || !cJSON_IsArray(exchanges) || count != cJSON_GetArraySize(turns)) {
+        if (script && index)
+            snprintf(err, err_len, "%s/%s: exchange.txt and scenario.json do not list the same exchanges", dir, name);
+        else if (read)
+            snprintf(err, err_len, "%s/%s: not a recording (not JSON)", dir, name);
+        goto done;
+    }
+    list = calloc((size_t)count + 1, sizeof *list);
+    for (int i = 0; list && i < count; i++) {
+        const cJSON *info = cJSON_GetArrayItem(exchanges, i);
+        const char *answer = turn_answer(cJSON_GetArrayItem(turns, i));
+        const char *path = str_at(info, "path"), *request = str_at(info, "request_body");
+        rec_exchange *x = calloc(1, sizeof *x);
+        if (x == NULL || answer == NULL || path == NULL || request == NULL) {
+            snprintf(err, err_len, "%s/%s: exchange %d has no path, request or answer", dir, name, i + 1);
+            free(x);
+            for (int k = 0; k < i; k++)
+                rec_exchange_free(list[k]);
+            free(list);
+            list = NULL;
+            goto done;
+        }
+        x->path = strdup(path);
+        x->request = strdup(request);
+        x->answer = strdup(answer);
+        x->answer_len = strlen(answer);
+        x->status = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(info, "status"));
+        snprintf(x->content_type, sizeof x->content_type, "%s", str_at(info, "content_type") ? str_at(info, "content_type") : "");
+        x->cut = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(info, "cut"));
+        x->over_limit = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(info, "answer_cut_at_limit"));
+        x->unreachable = cJSON_GetObjectItemCaseSensitive(info, "upstream_error") != NULL;
+        list[i] = x;
+    }
+    if (list) {
+        *out = list;
+        *infos = exchanges;
+        exchanges = NULL;
+        result = count;
+    } else if (err[0] == '\0') {
+        snprintf(err, err_len, "out of memory");
+    }
+done:
+    cJSON_Delete(exchanges);
+    cJSON_Delete(index);
+    cJSON_Delete(script);
+    return result;
+}
+
+/* ---- answers as script messages ---- */
+
+static void add_usage(cJSON *message, long long input, long long output, long long cache_create, long long cache_read)
+{
+    cJSON *usage = cJSON_AddObjectToObject(message, "usage");
+    cJSON_AddNumberToObject(usage, "input_tokens", (double)(input > 0 ? input : 0));
+    cJSON_AddNumberToObject(usage, "output_tokens", (double)(output > 0 ? output : 0));
+    cJSON_AddNumberToObject(usage, "cache_creation_input_tokens", (double)(cache_create > 0 ? cache_create : 0));
+    cJSON_AddNumberToObject(usage, "cache_read_input_tokens", (double)(cache_read > 0 ? cache_read : 0));
+}
+
+static long long int_at(const cJSON *object, const char *name)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, name);
+    return cJSON_IsNumber(item) ? (long long)item->valuedouble : 0;
+}
+
+static void add_text_block(cJSON *content, const char *text)
+{
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", "text");
+    cJSON_AddStringToObject(block, "text", text);
+    cJSON_AddItemToArray(content, block);
+}
+
+static void add_tool_block(cJSON *content, const char *id, const char *name, const char *input_text, size_t len)
+{
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", "tool_use");
+    cJSON_AddStringToObject(block, "id", id ? id : "toolu_recorded");
+    cJSON_AddStringToObject(block, "name", name ? name : "");
+    char *text = strndup(input_text ? input_text : "", input_text ? len : 0);
+    cJSON_AddStringToObject(block, "input_text", text ? text : "");
+    free(text);
+    cJSON_AddItemToArray(content, block);
+}
+
+/* An Anthropic Messages JSON body as a script message; NULL when it is none. */
+static cJSON *message_from_anthropic(const cJSON *body)
+{
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(body, "content");
+    if (!cJSON_IsArray(content))
+        return NULL;
+    cJSON *message = cJSON_CreateObject();
+    if (str_at(body, "id"))
+        cJSON_AddStringToObject(message, "id", str_at(body, "id"));
+    cJSON *blocks = cJSON_AddArrayToObject(message, "content");
+    const cJSON *block;
+    cJSON_ArrayForEach(block, content)
+    {
+        const char *type = str_at(block, "type");
+        if (type && strcmp(type, "text") == 0 && str_at(block, "text")) {
+            add_text_block(blocks, str_at(block, "text"));
+        } else if (type && strcmp(type, "thinking") == 0 && str_at(block, "thinking")) {
+            cJSON *thinking = cJSON_CreateObject();
+            cJSON_AddStringToObject(thinking, "type", "thinking");
+            cJSON_AddStringToObject(thinking, "thinking", str_at(block, "thinking"));
+            cJSON_AddItemToArray(blocks, thinking);
+        } else if (type && strcmp(type, "tool_use") == 0) {
+            char *input = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(block, "input"));
+            add_tool_block(blocks, str_at(block, "id"), str_at(block, "name"), input ? input : "{}",
+                           input ? strlen(input) : 2);
+            free(input);
+        } /* server tool blocks and redacted thinking have no script form: left out */
+    }
+    if (str_at(body, "stop_reason"))
+        cJSON_AddStringToObject(message, "stop_reason", str_at(body, "stop_reason"));
+    const cJSON *usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
+    add_usage(message, int_at(usage, "input_tokens"), int_at(usage, "output_tokens"),
+              int_at(usage, "cache_creation_input_tokens"), int_at(usage, "cache_read_input_tokens"));
+    return message;
+}
+
+/* An OpenAI finish_reason in the Anthropic spelling the loop reads. */
+static const char *stop_from_finish(const char *finish)
+{
+    if (finish == NULL)
+        return NULL;
+    if (strcmp(finish, "stop") == 0)
+        return "end_turn";
+    if (strcmp(finish, "tool_calls") == 0 || strcmp(finish, "function_call") == 0)
+        return "tool_use";
+    if (strcmp(finish, "length") == 0)
+        return "max_tokens";
+    if (strcmp(finish, "content_filter") == 0)
+        return "refusal";
+    return finish;
+}
+
+/* A Chat Completions JSON body (choices[0]) as a script message. */
+static cJSON *message_from_chat(const cJSON *body)
+{
+    const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(body, "choices"), 0);
+    const cJSON *said = cJSON_GetObjectItemCaseSensitive(choice, "message");
+    if (!cJSON_IsObject(said))
+        return NULL;
+    cJSON *message = cJSON_CreateObject();
+    if (str_at(body, "id"))
+        cJSON_AddStringToObject(message, "id", str_at(body, "id"));
+    cJSON *blocks = cJSON_AddArrayToObject(message, "content");
+    const char *stop = stop_from_finish(str_at(choice, "finish_reason"));
+    if (str_at(said, "refusal")) {
+        add_text_block(blocks, str_at(said, "refusal"));
+        stop = "refusal";
+    } else if (str_at(said, "content") && str_at(said, "content")[0]) {
+        add_text_block(blocks, str_at(said, "content"));
+    }
+    const cJSON *call;
+    cJSON_ArrayForEach(call, cJSON_GetObjectItemCaseSensitive(said, "tool_calls"))
+    {
+        const cJSON *function = cJSON_GetObjectItemCaseSensitive(call, "function");
+        const char *arguments = str_at(function, "arguments");
+        add_tool_block(blocks, str_at(call, "id"), str_at(function, "name"), arguments ? arguments : "",
+                       arguments ? strlen(arguments) : 0);
+    }
+    if (stop)
+        cJSON_AddStringToObject(message, "stop_reason", stop);
+    const cJSON *usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
+    add_usage(message, int_at(usage, "prompt_tokens"), int_at(usage, "completion_tokens"), 0, 0);
+    return message;
+}
+
+static cJSON *message_from_json_answer(const rec_exchange *x)
+{
+    cJSON *body = cJSON_Parse(x->answer);
+    cJSON *message = NULL;
+    if (cJSON_IsObject(body))
+        message = api_of(x->path) == API_MESSAGES ? message_from_anthropic(body)
+                  : api_of(x->path) == API_CHAT   ? message_from_chat(body)
+                                                  : NULL;
+    cJSON_Delete(body);
+    return message;
+}
+
+/* The message a complete stream assembles to (refusal and max_tokens too);
+ * NULL for a transport fault or another API. */
+static cJSON *message_from_stream(const rec_exchange *x)
+{
+    rec_api api = api_of(x->path);
+    if (api != API_MESSAGES && api != API_CHAT)
+        return NULL;
+    gt_arena *arena = gt_arena_new();
+    if (arena == NULL)
+        return NULL;
+    gt_stream_result result;
+    gt_stream_assemble(api == API_MESSAGES ? GT_PROVIDER_ANTHROPIC : GT_PROVIDER_OPENAI, x->answer, x->answer_len,
+                       arena, &result);
+    cJSON *message = NULL;
+    const gt_message *m = result.message;
+    if (m != NULL && !gt_stream_reason_is_transport(result.reason)) {
+        message = cJSON_CreateObject();
+        if (m->id)
+            cJSON_AddStringToObject(message, "id", m->id);
+        cJSON *blocks = cJSON_AddArrayToObject(message, "content");
+        for (size_t i = 0; i < m->block_count; i++) {
+            const gt_block *b = &m->blocks[i];
+            if (b->type == GT_BLOCK_TEXT) {
+                char *text = strndup(b->text ? b->text : "", b->text ? b->text_len : 0);
+                add_text_block(blocks, text ? text : "");
+                free(text);
+            } else if (b->type == GT_BLOCK_TOOL_USE) {
+                add_tool_block(blocks, b->id, b->name, b->input_text, b->input_len);
+            }
+        }
+        if (m->stop_reason)
+            cJSON_AddStringToObject(message, "stop_reason", m->stop_reason);
+        add_usage(message, m->usage.input_tokens, m->usage.output_tokens, m->usage.cache_creation_input_tokens,
+                  m->usage.cache_read_input_tokens);
+    }
+    gt_arena_free(arena);
+    return message;
+}
+
+/* ---- the replay script ---- */
+
+static cJSON *error_turn(const rec_exchange *x)
+{
+    cJSON *turn = cJSON_CreateObject();
+    cJSON *error = cJSON_AddObjectToObject(turn, "error");
+    long status = x->status >= 100 && x->status <= 599 ? x->status : 502;
+    cJSON_AddNumberToObject(error, "status", (double)status);
+    cJSON *body = cJSON_Parse(x->answer);
+    const cJSON *inner = cJSON_GetObjectItemCaseSensitive(body, "error");
+    if (str_at(inner, "type"))
+        cJSON_AddStringToObject(error, "type", str_at(inner, "type"));
+    if (str_at(inner, "message"))
+        cJSON_AddStringToObject(error, "message", str_at(inner, "message"));
+    cJSON_Delete(body);
+    cJSON_AddStringToObject(error, "body", x->answer);
+    if (x->content_type[0]) {
+        cJSON *faults = cJSON_AddObjectToObject(turn, "faults");
+        cJSON_AddStringToObject(faults, "content_type", x->content_type);
+    }
+    return turn;
+}
+
+static const char *provider_of(const rec_exchange *x)
+{
+    return api_of(x->path) == API_CHAT ? "openai" : "anthropic";
+}
+
+/* A cut answer ends with an abrupt close after its last recorded byte. */
+static void add_cut(cJSON *turn, const rec_exchange *x)
+{
+    if (!x->cut && !x->over_limit)
+        return;
+    cJSON *faults = cJSON_GetObjectItemCaseSensitive(turn, "faults");
+    if (faults == NULL)
+        faults = cJSON_AddObjectToObject(turn, "faults");
+    cJSON_AddNumberToObject(faults, "cut_after_bytes", (double)x->answer_len);
+    cJSON_AddStringToObject(turn, "note", x->over_limit ? "answer over the recording limit (GT_RECORD_MAX_ANSWER): "
+                                                          "recorded up to it, replayed as cut"
+                                                        : "the upstream's connection broke mid-answer");
+}
+
+static cJSON *replay_turn(const rec_exchange *x)
+{
+    cJSON *turn = NULL;
+    if (x->status == 200 && is_sse(x)) {
+        turn = cJSON_CreateObject();
+        cJSON *stream = cJSON_AddObjectToObject(turn, "stream");
+        cJSON_AddStringToObject(stream, "provider", provider_of(x));
+        cJSON_AddStringToObject(stream, "sse", x->answer);
+    } else if (x->status == 200 && !x->cut && !x->over_limit) {
+        cJSON *message = message_from_json_answer(x);
+        if (message) {
+            turn = cJSON_CreateObject();
+            cJSON_AddItemToObject(turn, "message", message);
+            cJSON *faults = cJSON_AddObjectToObject(turn, "faults");
+            cJSON_AddStringToObject(faults, "body", x->answer);
+            if (x->content_type[0])
+                cJSON_AddStringToObject(faults, "content_type", x->content_type);
+        }
+    }
+    if (turn == NULL)
+        turn = error_turn(x);
+    add_cut(turn, x);
+    return turn;
+}
+
+cJSON *rec_replay_script(rec_exchange *const *exchanges, size_t count)
+{
+    cJSON *script = cJSON_CreateObject();
+    if (count > 0 && api_of(exchanges[0]->path) != API_OTHER && api_of(exchanges[0]->path) != API_RESPONSES)
+        cJSON_AddStringToObject(script, "provider", provider_of(exchanges[0]));
+    cJSON *turns = cJSON_AddArrayToObject(script, "turns");
+    for (size_t i = 0; i < count; i++)
+        cJSON_AddItemToArray(turns, replay_turn(exchanges[i]));
+    return script;
+}
+
+/* ---- the answer form the request asked for ---- */
+
+typedef struct {
+    const char *name;      /* structured_output_tool, tool_choice, only_tool, output_config.format, ... */
+    const char *tool;      /* the tool renamed to StructuredOutput (tool forms) */
+    bool json_text;        /* the answer is JSON text to read as the call's input */
+    bool forced;           /* the request forced the call */
+    const cJSON *schema;   /* borrowed from the request; NULL: no structured output asked for */
+} rec_form;
+
+static const cJSON *tool_schema(const cJSON *tool, rec_api api)
+{
+    if (api == API_CHAT)
+        return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(tool, "function"), "parameters");
+    return cJSON_GetObjectItemCaseSensitive(tool, "input_schema");
+}
+
+static const char *tool_name(const cJSON *tool, rec_api api)
+{
+    return api == API_CHAT ? str_at(cJSON_GetObjectItemCaseSensitive(tool, "function"), "name") : str_at(tool, "name");
+}
+
+static const cJSON *find_tool(const cJSON *tools, const char *name, rec_api api)
+{
+    const cJSON *tool;
+    cJSON_ArrayForEach(tool, tools)
+    {
+        const char *n = tool_name(tool, api);
+        if (n && name && strcmp(n, name) == 0)
+            return tool;
+    }
+    return NULL;
+}
+
+static rec_form form_of(const cJSON *request, rec_api api, cJSON *scratch)
+{
+    rec_form form = {0};
+    const cJSON *tools = cJSON_GetObjectItemCaseSensitive(request, "tools");
+    const cJSON *so = find_tool(tools, "StructuredOutput", api);
+    if (so) {
+        form.name = "structured_output_tool";
+        form.schema = tool_schema(so, api);
+        return form;
+    }
+    const cJSON *choice = cJSON_GetObjectItemCaseSensitive(request, "tool_choice");
+    const char *forced = NULL;
+    if (api == API_MESSAGES && str_at(choice, "type") && strcmp(str_at(choice, "type"), "tool") == 0)
+        forced = str_at(choice, "name");
+    if (api == API_CHAT && str_at(choice, "type") && strcmp(str_at(choice, "type"), "function") == 0)
+        forced = str_at(cJSON_GetObjectItemCaseSensitive(choice, "function"), "name");
+    if (forced && find_tool(tools, forced, api)) {
+        form.name = "tool_choice";
+        form.tool = forced;
+        form.forced = true;
+        form.schema = tool_schema(find_tool(tools, forced, api), api);
+        return form;
+    }
+    if (api == API_MESSAGES) {
+        static const char *const places[] = {"output_config", "output_format"};
+        for (int i = 0; i < 2; i++) {
+            const cJSON *format = cJSON_GetObjectItemCaseSensitive(request, places[i]);
+            if (i == 0)
+                format = cJSON_GetObjectItemCaseSensitive(format, "format");
+            const cJSON *schema = cJSON_GetObjectItemCaseSensitive(format, "schema");
+            if (str_at(format, "type") && strcmp(str_at(format, "type"), "json_schema") == 0 && schema) {
+                form.name = i == 0 ? "output_config.format" : "output_format";
+                form.json_text = true;
+                form.schema = schema;
+                return form;
+            }
+        }
+    } else {
+        const cJSON *format = cJSON_GetObjectItemCaseSensitive(request, "response_format");
+        const char *type = str_at(format, "type");
+        if (type && strcmp(type, "json_schema") == 0) {
+            form.name = "response_format";
+            form.json_text = true;
+            form.schema = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(format, "json_schema"),
+                                                           "schema");
+            return form;
+        }
+        if (type && strcmp(type, "json_object") == 0) {
+            form.name = "response_format";
+            form.json_text = true;
+            cJSON *any_object = cJSON_Parse("{\"type\":\"object\"}");
+            cJSON_AddItemToArray(scratch, any_object);
+            form.schema = any_object;
+            return form;
+        }
+    }
+    if (cJSON_GetArraySize(tools) == 1 && tool_name(cJSON_GetArrayItem(tools, 0), api)) {
+        form.name = "only_tool";
+        form.tool = tool_name(cJSON_GetArrayItem(tools, 0), api);
+        form.schema = tool_schema(cJSON_GetArrayItem(tools, 0), api);
+    }
+    return form;
+}
+
+/* Map a script message in the request's form back to a StructuredOutput call. */
+static void map_message(cJSON *message, const rec_form *form, size_t turn)
+{
+    cJSON *content = cJSON_GetObjectItemCaseSensitive(message, "content");
+    const char *stop = str_at(message, "stop_reason");
+    if (form->tool) {
+        cJSON *block;
+        cJSON_ArrayForEach(block, content)
+        {
+            const char *name = str_at(block, "name");
+            if (name && strcmp(name, form->tool) == 0)
+                cJSON_ReplaceItemInObjectCaseSensitive(block, "name", cJSON_CreateString("StructuredOutput"));
+        }
+    }
+    if (!form->json_text || (stop && (strcmp(stop, "refusal") == 0 || strcmp(stop, "max_tokens") == 0)))
+        return;
+    char *text = NULL;
+    size_t len = 0;
+    cJSON *block;
+    cJSON_ArrayForEach(block, content)
+    {
+        const char *type = str_at(block, "type");
+        if (type && strcmp(type, "tool_use") == 0) {
+            free(text);
+            return; /* a JSON-mode answer with a tool call: as it is */
+        }
+        const char *piece = type && strcmp(type, "text") == 0 ? str_at(block, "text") : NULL;
+        if (piece) {
+            char *grown = realloc(text, len + strlen(piece) + 1);
+            if (grown == NULL)
+                break;
+            text = grown;
+            memcpy(text + len, piece, strlen(piece) + 1);
+            len += strlen(piece);
+        }
+    }
+    if (text && len > 0) {
+        cJSON *call = cJSON_CreateArray();
+        char id[64];
+        snprintf(id, sizeof id, "toolu_recorded_%zu", turn);
+        add_tool_block(call, id, "StructuredOutput", text, len);
+        cJSON_ReplaceItemInObjectCaseSensitive(message, "content", call);
+        cJSON_DeleteItemFromObjectCaseSensitive(message, "stop_reason");
+        cJSON_AddStringToObject(message, "stop_reason", "tool_use");
+    }
+    free(text);
+}
+
+/* ---- tool results the client sent, for the script's other tools ---- */
+
+static void flatten_text(const cJSON *content, char *out, size_t out_len)
+{
+    out[0] = '\0';
+    if (cJSON_IsString(content)) {
+        snprintf(out, out_len, "%s", content->valuestring);
+        return;
+    }
+    const cJSON *part;
+    size_t used = 0;
+    cJSON_ArrayForEach(part, content)
+    {
+        const char *text = str_at(part, "text");
+        if (text && used < out_len)
+            used += (size_t)snprintf(out + used, out_len - used, "%s", text);
+    }
+}
+
+/* Give a non-StructuredOutput tool_use block of the case script the result
+ * the client sent for it in a later request of the conversation. */
+static void attach_results(cJSON *message, rec_exchange *const *exchanges, size_t count)
+{
+    cJSON *block;
+    cJSON_ArrayForEach(block, cJSON_GetObjectItemCaseSensitive(message, "content"))
+    {
+        const char *id = str_at(block, "id"), *name = str_at(block, "name");
+        if (id == NULL || name == NULL || strcmp(name, "StructuredOutput") == 0)
+            continue;
+        for (size_t i = 0; i < count; i++) {
+            cJSON *messages = messages_of(exchanges[i]);
+            const cJSON *m, *found = NULL;
+            bool is_error = false;
+            cJSON_ArrayForEach(m, messages)
+            {
+                if (str_at(m, "tool_call_id") && strcmp(str_at(m, "tool_call_id"), id) == 0)
+                    found = cJSON_GetObjectItemCaseSensitive(m, "content");
+                const cJSON *part, *parts = cJSON_GetObjectItemCaseSensitive(m, "content");
+                if (!cJSON_IsArray(parts))
+                    continue;
+                cJSON_ArrayForEach(part, parts)
+                {
+                    if (str_at(part, "tool_use_id") && strcmp(str_at(part, "tool_use_id"), id) == 0) {
+                        found = cJSON_GetObjectItemCaseSensitive(part, "content");
+                        is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(part, "is_error"));
+                    }
+                }
+            }
+            if (found) {
+                char text[8192];
+                flatten_text(found, text, sizeof text);
+                cJSON_AddStringToObject(block, "result", text);
+                if (is_error)
+                    cJSON_AddTrueToObject(block, "is_error");
+                cJSON_Delete(messages);
+                break;
+            }
+            cJSON_Delete(messages);
+        }
+    }
+}
+
+static cJSON *case_turn(rec_exchange *const *exchanges, size_t count, size_t index, const rec_form *form)
+{
+    const rec_exchange *x = exchanges[index];
+    if (x->status != 200 || x->unreachable) {
+        cJSON *turn = error_turn(x);
+        cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(turn, "error"), "body");
+        cJSON_DeleteItemFromObjectCaseSensitive(turn, "faults");
+        return turn;
+    }
+    cJSON *turn = cJSON_CreateObject();
+    bool mapped = form->tool || form->json_text;
+    if (is_sse(x) && !mapped) { /* the recorded bytes, judged as they are (a cut stream too) */
+        cJSON *stream = cJSON_AddObjectToObject(turn, "stream");
+        cJSON_AddStringToObject(stream, "provider", provider_of(x));
+        cJSON_AddStringToObject(stream, "sse", x->answer);
+        return turn;
+    }
+    cJSON *message = x->cut || x->over_limit ? NULL : is_sse(x) ? message_from_stream(x) : message_from_json_answer(x);
+    if (message == NULL) { /* a cut or malformed answer: a stream that never finishes, a transport fault */
+        cJSON *stream = cJSON_AddObjectToObject(turn, "stream");
+        cJSON_AddStringToObject(stream, "provider", provider_of(x));
+        cJSON_AddStringToObject(stream, "sse", is_sse(x) ? x->answer : "");
+        return turn;
+    }
+    map_message(message, form, index);
+    attach_results(message, exchanges, count);
+    if (is_sse(x)) {
+        cJSON *stream = cJSON_AddObjectToObject(turn, "stream");
+        cJSON_AddStringToObject(stream, "provider", provider_of(x));
+        cJSON_AddItemToObject(stream, "from_message", message);
+    } else {
+        cJSON_AddItemToObject(turn, "message", message);
+    }
+    return turn;
+}
+
+/* The prompt: the text of the first request's last user message. */
+static void add_prompt(cJSON *script, const cJSON *request)
+{
+    const cJSON *messages = cJSON_GetObjectItemCaseSensitive(request, "messages");
+    const cJSON *m, *last_user = NULL;
+    cJSON_ArrayForEach(m, messages)
+    {
+        if (str_at(m, "role") && strcmp(str_at(m, "role"), "user") == 0)
+            last_user = m;
+    }
+    char text[16384];
+    flatten_text(cJSON_GetObjectItemCaseSensitive(last_user, "content"), text, sizeof text);
+    if (text[0])
+        cJSON_AddStringToObject(script, "prompt", text);
+}
+
+/* Run the reference loop on the case and write its verdict as the expectation. */
+static bool add_expectation(cJSON *kase, const cJSON *script, const cJSON *schema, char *why, size_t why_len)
+{
+    char *script_text = cJSON_PrintUnformatted(script), *schema_text = cJSON_PrintUnformatted(schema);
+    gt_loop_script_problem problem;
+    gt_loop_script *loaded =
+        script_text && schema_text ? gt_loop_script_load(script_text, strlen(script_text), schema_text, &problem) : NULL;
+    free(script_text);
+    free(schema_text);
+    if (loaded == NULL) {
+        snprintf(why, why_len, "the reference loop refuses the script at \"/script%s\": %s", problem.pointer,
+                 problem.message);
+        return false;
+    }
+    gt_loop_model model;
+    gt_loop_script_model(loaded, &model);
+    gt_loop_result result;
+    bool ok = gt_loop_run(gt_loop_script_config(loaded), &model, &result) == 0;
+    char *envelope = ok ? gt_loop_envelope_json(&result) : NULL;
+    if (ok && envelope) {
+        cJSON *expect = cJSON_AddObjectToObject(kase, "expect");
+        cJSON_AddStringToObject(expect, "verdict", result.accepted ? "accept" : "reject");
+        if (!result.accepted) {
+            cJSON_AddStringToObject(expect, "gate", result.gate);
+            cJSON_AddStringToObject(expect, "reason", result.reason);
+        }
+        cJSON_AddStringToObject(expect, "subtype", gt_loop_subtype_name(result.subtype));
+        cJSON *accounting = cJSON_AddObjectToObject(expect, "accounting");
+        cJSON_AddNumberToObject(accounting, "attempts_used", result.accounting.attempts_used);
+        cJSON_AddNumberToObject(accounting, "attempts_limit", result.accounting.attempts_limit);
+        cJSON_AddNumberToObject(accounting, "retracted", result.accounting.retracted);
+        cJSON_AddNumberToObject(accounting, "enforce_messages", result.accounting.enforce_messages);
+        cJSON_AddNumberToObject(accounting, "api_attempts", result.accounting.api_attempts);
+        cJSON_AddNumberToObject(accounting, "model_calls", result.accounting.model_calls);
+        cJSON *parsed = cJSON_Parse(envelope);
+        cJSON *object = cJSON_DetachItemFromObjectCaseSensitive(parsed, "structured_output");
+        cJSON_AddItemToObject(expect, "structured_output", object ? object : cJSON_CreateNull());
+        cJSON_Delete(parsed);
+    } else {
+        snprintf(why, why_len, "out of memory running the reference loop");
+        ok = false;
+    }
+    free(envelope);
+    gt_loop_result_free(&result);
+    gt_loop_script_free(loaded);
+    return ok;
+}
+
+cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *name, char *why, size_t why_len)
+{
+    rec_api api = count ? api_of(exchanges[0]->path) : API_OTHER;
+    if (api != API_MESSAGES && api != API_CHAT) {
+        snprintf(why, why_len, "no case: the reference loop speaks Anthropic Messages and OpenAI Chat Completions, "
+                               "not %s",
+                 count ? exchanges[0]->path : "nothing");
+        return NULL;
+    }
+    cJSON *request = cJSON_Parse(exchanges[0]->request);
+    cJSON *scratch = cJSON_CreateArray();
+    rec_form form = form_of(request, api, scratch);
+    if (form.schema == NULL) {
+        snprintf(why, why_len, "no case: the request asks for no structured output (no StructuredOutput tool, "
+                               "forced or only tool, output format or response_format)");
+        cJSON_Delete(request);
+        cJSON_Delete(scratch);
+        return NULL;
+    }
+    cJSON *file = cJSON_CreateObject();
+    cJSON_AddStringToObject(file, "format", "gauntlet-corpus/1");
+    cJSON_AddStringToObject(file, "description", "recorded by gauntlet record (docs/record.md)");
+    cJSON *cases = cJSON_AddArrayToObject(file, "cases");
+    cJSON *kase = cJSON_CreateObject();
+    cJSON_AddItemToArray(cases, kase);
+    char id[128], text[512];
+    snprintf(id, sizeof id, "recorded.%s", name);
+    cJSON_AddStringToObject(kase, "id", id);
+    cJSON_AddStringToObject(kase, "gate", "loop");
+    cJSON_AddStringToObject(kase, "category", "recorded");
+    cJSON *tags = cJSON_AddArrayToObject(kase, "tags");
+    cJSON_AddItemToArray(tags, cJSON_CreateString("recorded"));
+    cJSON_AddStringToObject(kase, "tier", "optional");
+    bool stream = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(request, "stream"));
+    snprintf(text, sizeof text, "recorded %s, %zu exchange%s, %s, answer form %s%s%s", exchanges[0]->path, count,
+             count == 1 ? "" : "s", stream ? "streamed" : "JSON", form.name, form.tool ? " " : "",
+             form.tool ? form.tool : "");
+    cJSON_AddStringToObject(kase, "description", text);
+    cJSON_AddItemToObject(kase, "schema", cJSON_Duplicate(form.schema, true));
+    const cJSON *tools = cJSON_GetObjectItemCaseSensitive(request, "tools");
+    if (tools)
+        cJSON_AddItemToObject(kase, "tools", cJSON_Duplicate(tools, true));
+    cJSON *recorded = cJSON_AddObjectToObject(kase, "recorded");
+    cJSON_AddStringToObject(recorded, "scenario", name);
+    cJSON_AddStringToObject(recorded, "provider", provider_of(exchanges[0]));
+    cJSON_AddStringToObject(recorded, "api", api == API_MESSAGES ? "messages" : "chat_completions");
+    cJSON_AddStringToObject(recorded, "answer_form", form.name);
+    if (form.tool)
+        cJSON_AddStringToObject(recorded, "tool", form.tool);
+    cJSON_AddBoolToObject(recorded, "stream", stream);
+    cJSON_AddNumberToObject(recorded, "exchanges", (double)count);
+    cJSON *script = cJSON_CreateObject();
+    cJSON_AddStringToObject(script, "provider", provider_of(exchanges[0]));
+    add_prompt(script, request);
+    if (form.forced) {
+        cJSON *choice = cJSON_AddObjectToObject(script, "tool_choice");
+        cJSON_AddStringToObject(choice, "type", "tool");
+        cJSON_AddStringToObject(choice, "name", "StructuredOutput");
+    }
+    cJSON *turns = cJSON_AddArrayToObject(script, "turns");
+    for (size_t i = 0; i < count; i++)
+        cJSON_AddItemToArray(turns, case_turn(exchanges, count, i, &form));
+    cJSON_AddItemToObject(kase, "script", script);
+    bool ok = add_expectation(kase, script, form.schema, why, why_len);
+    cJSON_Delete(request);
+    cJSON_Delete(scratch);
+    if (!ok) {
+        cJSON_Delete(file);
+        return NULL;
+    }
+    return file;
+}
