@@ -130,9 +130,12 @@ static const char *expect_text(const gt_case *kase)
 /* ---- the field section ------------------------------------------------------ */
 
 static const char *const field_status_names[] = {
-    [GT_MATRIX_FIELD_STILL] = "still_has_it",       [GT_MATRIX_FIELD_NOT_REPRODUCED] = "not_reproduced",
-    [GT_MATRIX_FIELD_NOT_APPLICABLE] = "not_applicable", [GT_MATRIX_FIELD_NOT_EXPRESSIBLE] = "not_expressible",
-    [GT_MATRIX_FIELD_NO_VERDICT] = "no_verdict",    [GT_MATRIX_FIELD_NOT_RUN] = "not_run",
+    [GT_MATRIX_FIELD_STILL] = "still_has_it",
+    [GT_MATRIX_FIELD_NOT_REPRODUCED] = "not_reproduced",
+    [GT_MATRIX_FIELD_NOT_APPLICABLE] = "not_applicable",
+    [GT_MATRIX_FIELD_NOT_EXPRESSIBLE] = "not_expressible",
+    [GT_MATRIX_FIELD_NO_VERDICT] = "no_verdict",
+    [GT_MATRIX_FIELD_NOT_RUN] = "not_run",
 };
 
 const char *gt_matrix_field_status_name(gt_matrix_field_status status)
@@ -277,8 +280,8 @@ static void json_field(FILE *out, const gt_matrix *matrix, const gt_matrix_colum
         json_member(out, "thread", entry->thread, false);
         json_member(out, "source", entry->source, true);
         json_member(out, "case", gt_corpus_case(matrix->corpus, entry->index)->input.id, true);
-        json_member(out, "status",
-                    gt_matrix_field_status_name(field_status(gt_matrix_cell(column, entry->index))), true);
+        json_member(out, "status", gt_matrix_field_status_name(field_status(gt_matrix_cell(column, entry->index))),
+                    true);
         json_member(out, "previous", before >= 0 ? gt_outcome_name((gt_outcome)before) : NULL, true);
         json_member(out, "change", field_change(column, entry->index), true);
         fputc('}', out);

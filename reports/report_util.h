@@ -249,7 +249,8 @@ void gt_report_console_coverage(FILE *out, const gt_run *run, const gt_report_in
 void gt_report_console_totals(FILE *out, const gt_run *run);
 
 /* printf into `err` (cut to `err_len`): the message of a reader that fails. */
-static inline void gt_report_errorf(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static inline void gt_report_errorf(char *err, size_t err_len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static inline void gt_report_errorf(char *err, size_t err_len, const char *fmt, ...)
 {
     va_list args;

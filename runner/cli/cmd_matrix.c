@@ -64,7 +64,7 @@ typedef struct matrix_options {
     size_t report_count;
     const char *gate, *tag, *id_glob, *notes_dir, *previous;
     unsigned jobs;
-    bool merge; /* --merge: PATHs are matrix JSON files whose columns are joined */
+    bool merge;           /* --merge: PATHs are matrix JSON files whose columns are joined */
     const char *run_only; /* the first option that runs columns, refused with --merge */
     char *owned[MATRIX_MAX_TARGETS * 8 + MATRIX_MAX_REPORTS]; /* strdup'd values split in place */
     size_t owned_count;
@@ -75,7 +75,8 @@ static void matrix_usage(FILE *out)
     fputs("usage: gauntlet matrix --target NAME=SPEC [--target NAME=SPEC]... [--report FORMAT:FILE[,...]]\n"
           "                       [--gate G] [--tag T] [--id GLOB] [-j N] [--notes DIR] [--version NAME=TEXT]...\n"
           "                       [--repos NAME=OWNER/REPO,...]... [--previous OLD.json] [PATH...]\n"
-          "       gauntlet matrix --merge FILE.json [FILE.json]... --report FORMAT:FILE[,...] [--previous OLD.json]\n"
+          "       gauntlet matrix --merge FILE.json [FILE.json]... --report FORMAT:FILE[,...]\n"
+          "                       [--previous OLD.json]\n"
           "\n"
           "Run one corpus selection against several implementations and report them side by side.\n"
           "  --target NAME=SPEC   an implementation: NAME labels its column, SPEC is what `run --target` takes\n"
@@ -94,8 +95,9 @@ static void matrix_usage(FILE *out)
           "  --previous OLD.json  a previous matrix JSON: a field case fixed or new since that column's version\n"
           "  --merge FILE.json... join the columns of matrix JSON reports (same corpus and cases, each column\n"
           "                       once), in the order given, into the reports one run over them would write\n"
-          "Exit: 0 every implementation ran, 1 one could not run (its smoke failed), 2 usage, I/O or case-file error\n"
-          "(with --merge: a file that is not a matrix JSON of this gauntlet, or columns that do not belong together).\n",
+          "Exit: 0 every implementation ran, 1 one could not run (its smoke failed), 2 usage, I/O or case-file\n"
+          "error (with --merge: a file that is not a matrix JSON of this gauntlet, or columns that do not\n"
+          "belong together).\n",
           out);
 }
 
@@ -142,7 +144,8 @@ static bool repos_valid(const char *list)
             memchr(slash + 1, '/', len - (size_t)(slash + 1 - item)) != NULL)
             return false;
         for (size_t i = 0; i < len; i++)
-            if (item[i] != '/' && strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", item[i]) == NULL)
+            if (item[i] != '/' &&
+                strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", item[i]) == NULL)
                 return false;
         item = end ? end + 1 : NULL;
     }
@@ -191,8 +194,7 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
             options->merge = true;
             continue;
         }
-        if (takes_value && strcmp(arg, "--report") != 0 && strcmp(arg, "--previous") != 0 &&
-            options->run_only == NULL)
+        if (takes_value && strcmp(arg, "--report") != 0 && strcmp(arg, "--previous") != 0 && options->run_only == NULL)
             options->run_only = arg;
         if (!takes_value) {
             if (arg[0] == '-')

@@ -40,12 +40,12 @@ typedef struct gt_matrix_column {
 /* The "Reported in the field" section of a column: one entry per case source
  * naming an issue thread of one of the column's repos. */
 typedef enum gt_matrix_field_status {
-    GT_MATRIX_FIELD_STILL,          /* the cell failed: the pinned version still has it */
-    GT_MATRIX_FIELD_NOT_REPRODUCED, /* the cell passed */
-    GT_MATRIX_FIELD_NOT_APPLICABLE, /* outside the claimed profiles */
+    GT_MATRIX_FIELD_STILL,           /* the cell failed: the pinned version still has it */
+    GT_MATRIX_FIELD_NOT_REPRODUCED,  /* the cell passed */
+    GT_MATRIX_FIELD_NOT_APPLICABLE,  /* outside the claimed profiles */
     GT_MATRIX_FIELD_NOT_EXPRESSIBLE, /* skipped: the case cannot be expressed for this client */
-    GT_MATRIX_FIELD_NO_VERDICT,     /* error */
-    GT_MATRIX_FIELD_NOT_RUN,        /* the column could not run */
+    GT_MATRIX_FIELD_NO_VERDICT,      /* error */
+    GT_MATRIX_FIELD_NOT_RUN,         /* the column could not run */
 } gt_matrix_field_status;
 
 /* "still_has_it", "not_reproduced", "not_applicable", "not_expressible", "no_verdict", "not_run". */
