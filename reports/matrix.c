@@ -562,7 +562,13 @@ static void md_kind_list(FILE *out, const gt_matrix *matrix, const gt_matrix_col
         listed += gt_matrix_classify(gt_matrix_cell(column, i)) == kind;
     if (listed == 0)
         return;
-    fprintf(out, "\n**%s %s** (%zu)\n\n", kinds[kind].md, title, listed);
+    /* the heading is bold already: a mark that is bold in the grid (**✗!**)
+     * goes in without its own asterisks, or the two would cancel out */
+    const char *mark = kinds[kind].md;
+    size_t mark_len = strlen(mark);
+    if (mark_len > 4 && strncmp(mark, "**", 2) == 0 && strcmp(mark + mark_len - 2, "**") == 0)
+        mark += 2, mark_len -= 4;
+    fprintf(out, "\n**%.*s %s** (%zu)\n\n", (int)mark_len, mark, title, listed);
     for (size_t i = 0; i < count; i++) {
         const gt_case_result *result = gt_matrix_cell(column, i);
         if (gt_matrix_classify(result) != kind)

@@ -124,6 +124,9 @@ START_TEST(matrix_of_fake_implementations)
     ck_assert_ptr_nonnull(strstr(md, "| ` reference ` | ` gauntlet client ` |"));
     ck_assert_ptr_nonnull(strstr(md, "| ` loop.attempts.five-invalid-default-limit ` | reject | ✓ | **✗!** | **✗!** | · |"));
     ck_assert_ptr_nonnull(strstr(md, "A hand-written note about *lax*."));
+    /* a column's list heading is bold once, its mark unbolded inside it */
+    ck_assert_ptr_nonnull(strstr(md, "\n**✗! Unsafe: accepted what must be refused"));
+    ck_assert_ptr_null(strstr(md, "****"));
     ck_assert_ptr_nonnull(strstr(md, "**Could not run**"));
     ck_assert_ptr_nonnull(strstr(md, "` fail <open> `")); /* what a client says is a code span, never markup */
     free(md);
