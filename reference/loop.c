@@ -244,9 +244,11 @@ static int check_schema(loop_state *state)
                  error.column, error.message);
     } else if (root->type != GT_OBJECT) {
         reason = "json_schema_not_object", text = GT_LOOP_SCHEMA_NOT_OBJECT;
-        snprintf(detail, sizeof detail, "the value is %s", root->type == GT_ARRAY ? "an array"
-                                                           : root->type == GT_NULL ? "null"
-                                                                                   : gt_type_name(root->type));
+        snprintf(detail, sizeof detail, "the value is %s", root->type == GT_ARRAY    ? "an array"
+                                                           : root->type == GT_NULL   ? "null"
+                                                           : root->type == GT_STRING ? "a string"
+                                                           : root->type == GT_NUMBER ? "a number"
+                                                                                     : "a boolean");
     } else {
         gt_schema_options options;
         gt_schema_options_init(&options);
