@@ -336,12 +336,15 @@ static void write_conversation(gt_record_server *s, const rec_conversation *c)
     cJSON_Delete(cases);
 }
 
-static void save_exchange(exchange *ex)
+/* Add the finished exchange to its conversation (before the client sees the
+ * answer end, so its next request can continue it); its number, 0 when
+ * nothing was kept. The files are written by write_number. */
+static unsigned long keep_exchange(exchange *ex)
 {
     gt_record_server *s = ex->server;
     rec_exchange *x = calloc(1, sizeof *x);
     if (x == NULL)
-        return;
+        return 0;
     cJSON *fields = cJSON_CreateArray();
     char *request = redact_fields(s, ex->request.data, fields);
     char *answer = redact_fields(s, ex->answer.data, fields);
@@ -373,8 +376,9 @@ static void save_exchange(exchange *ex)
     if (x->path == NULL || x->request == NULL || x->answer == NULL) {
         rec_exchange_free(x);
         cJSON_Delete(fields);
-        return;
+        return 0;
     }
+    unsigned long number = 0;
     pthread_mutex_lock(&s->lock);
     rec_conversation *c = conversation_for(s, x);
     rec_exchange **grown = c ? realloc(c->exchanges, (c->count + 1) * sizeof *grown) : NULL;
@@ -383,11 +387,23 @@ static void save_exchange(exchange *ex)
         c->exchanges[c->count++] = x;
         cJSON_AddItemToArray(c->infos, exchange_info(ex, x, fields));
         s->exchanges++;
-        write_conversation(s, c);
+        number = c->number;
     } else {
         rec_exchange_free(x);
         cJSON_Delete(fields);
     }
+    pthread_mutex_unlock(&s->lock);
+    return number;
+}
+
+/* Write conversation `number` as it stands now (a later exchange of it may
+ * have been added meanwhile: the files always hold the whole of it). */
+static void write_number(gt_record_server *s, unsigned long number)
+{
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < s->open_count; i++)
+        if (s->open[i].number == number)
+            write_conversation(s, &s->open[i]);
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -417,15 +433,16 @@ static void *forward(void *arg)
         curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &ex->status);
         curl_easy_cleanup(curl);
     }
+    unsigned long kept = 0;
     if (rc != CURLE_OK && !ex->ready) {
         ex->failed = true;
         snprintf(ex->cause, sizeof ex->cause, "gauntlet record: upstream %s: %s", url,
                  errbuf[0] ? errbuf : curl_easy_strerror(rc));
         if (ex->server->record_errors)
-            save_exchange(ex);
+            kept = keep_exchange(ex);
     } else if (ex->status > 0) {
         ex->cut = rc != CURLE_OK; /* the upstream's answer broke off: the client's ends the same way */
-        save_exchange(ex);
+        kept = keep_exchange(ex);
     }
     if (ex->pipe_fd[1] >= 0) {
         close(ex->pipe_fd[1]);
@@ -435,6 +452,10 @@ static void *forward(void *arg)
     ex->done = ex->ready = true;
     pthread_cond_broadcast(&ex->ready_cond);
     pthread_mutex_unlock(&ex->lock);
+    /* after the client has its whole answer: writing the files (and the
+     * reference's verdict) never delays it; the connection's end joins us */
+    if (kept)
+        write_number(ex->server, kept);
     return NULL;
 }
 
