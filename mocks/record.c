@@ -99,6 +99,7 @@ typedef struct {
     struct curl_slist *headers;
     rec_buf request, request_headers, answer;
     char content_type[256];
+    char response_headers[1024]; /* the passed-through headers (REC_PASSED_HEADERS), "name: value\n" each */
     long status;
     int pipe_fd[2];
     pthread_t thread;
@@ -131,6 +132,11 @@ static void mark_ready(exchange *ex)
     pthread_mutex_unlock(&ex->lock);
 }
 
+/* Answer headers a client acts on, passed back and recorded besides
+ * content-type: the retry hints the SDKs honour and the request ids. */
+static const char *const passed_headers[] = {"retry-after",  "retry-after-ms", "x-should-retry",
+                                             "request-id",   "x-request-id",   NULL};
+
 static size_t on_header(char *data, size_t size, size_t count, void *user)
 {
     exchange *ex = user;
@@ -140,7 +146,23 @@ static size_t on_header(char *data, size_t size, size_t count, void *user)
         if (space != NULL)
             ex->status = strtol(space + 1, NULL, 10);
         ex->content_type[0] = '\0';
-    } else if (n > 13 && strncasecmp(data, "content-type:", 13) == 0) {
+        ex->response_headers[0] = '\0';
+        return n;
+    }
+    for (size_t i = 0; passed_headers[i]; i++) {
+        size_t len = strlen(passed_headers[i]);
+        if (n > len + 1 && strncasecmp(data, passed_headers[i], len) == 0 && data[len] == ':') {
+            size_t start = len + 1, end = n, used = strlen(ex->response_headers);
+            while (start < n && data[start] == ' ')
+                start++;
+            while (end > start && (data[end - 1] == '\r' || data[end - 1] == '\n'))
+                end--;
+            snprintf(ex->response_headers + used, sizeof ex->response_headers - used, "%s: %.*s\n", passed_headers[i],
+                     (int)(end - start), data + start);
+            return n;
+        }
+    }
+    if (n > 13 && strncasecmp(data, "content-type:", 13) == 0) {
         size_t start = 13;
         while (start < n && data[start] == ' ')
             start++;
@@ -292,6 +314,7 @@ static cJSON *exchange_info(const exchange *ex, const rec_exchange *x, cJSON *fi
     cJSON_AddStringToObject(info, "path", x->path);
     cJSON_AddNumberToObject(info, "status", (double)x->status);
     cJSON_AddStringToObject(info, "content_type", x->content_type);
+    cJSON_AddStringToObject(info, "response_headers", x->response_headers);
     cJSON_AddBoolToObject(info, "answer_cut_at_limit", x->over_limit);
     cJSON_AddBoolToObject(info, "cut", x->cut);
     if (x->unreachable)
@@ -363,6 +386,7 @@ static unsigned long keep_exchange(exchange *ex)
     }
     x->status = ex->failed ? 502 : ex->status;
     snprintf(x->content_type, sizeof x->content_type, "%s", ex->failed ? "text/plain" : ex->content_type);
+    snprintf(x->response_headers, sizeof x->response_headers, "%s", ex->failed ? "" : ex->response_headers);
     x->cut = ex->cut;
     x->over_limit = ex->answer.truncated;
     x->unreachable = ex->failed;
@@ -575,6 +599,7 @@ static bool find_recorded(gt_record_server *s, exchange *ex, char *number, size_
             ex->status = found->status;
             ex->cut = found->cut || found->over_limit;
             snprintf(ex->content_type, sizeof ex->content_type, "%s", found->content_type);
+            snprintf(ex->response_headers, sizeof ex->response_headers, "%s", found->response_headers);
             snprintf(number, number_len, "%04lu", found_in);
             s->replayed++;
         }
@@ -584,6 +609,21 @@ static bool find_recorded(gt_record_server *s, exchange *ex, char *number, size_
     return ex->hit != NULL;
 }
 
+/* Add each "name: value" line of `lines` to `response`. */
+static void add_passed_headers(struct MHD_Response *response, const char *lines)
+{
+    while (lines && *lines) {
+        const char *end = strchr(lines, '\n'), *colon = strchr(lines, ':');
+        if (end == NULL || colon == NULL || colon > end)
+            break;
+        char name[64], value[512];
+        snprintf(name, sizeof name, "%.*s", (int)(colon - lines), lines);
+        snprintf(value, sizeof value, "%.*s", (int)(end - colon - 2 > 0 ? end - colon - 2 : 0), colon + 2);
+        MHD_add_response_header(response, name, value);
+        lines = end + 1;
+    }
+}
+
 static enum MHD_Result serve_recorded(struct MHD_Connection *connection, exchange *ex, const char *number)
 {
     struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, read_hit, ex, NULL);
@@ -591,6 +631,7 @@ static enum MHD_Result serve_recorded(struct MHD_Connection *connection, exchang
         return MHD_NO;
     if (ex->content_type[0])
         MHD_add_response_header(response, "content-type", ex->content_type);
+    add_passed_headers(response, ex->response_headers);
     MHD_add_response_header(response, "x-gauntlet-recorded", number);
     enum MHD_Result rc = MHD_queue_response(connection, (unsigned)(ex->status > 0 ? ex->status : 502), response);
     MHD_destroy_response(response);
@@ -648,6 +689,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         return MHD_NO;
     if (ex->content_type[0])
         MHD_add_response_header(response, "content-type", ex->content_type);
+    add_passed_headers(response, ex->response_headers);
     enum MHD_Result rc = MHD_queue_response(connection, (unsigned)(ex->status > 0 ? ex->status : 502), response);
     MHD_destroy_response(response);
     return rc;

@@ -216,6 +216,8 @@ int rec_load_conversation(const char *dir, const char *name, rec_exchange ***out
         x->answer_len = strlen(answer);
         x->status = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(info, "status"));
         snprintf(x->content_type, sizeof x->content_type, "%s", str_at(info, "content_type") ? str_at(info, "content_type") : "");
+        snprintf(x->response_headers, sizeof x->response_headers, "%s",
+                 str_at(info, "response_headers") ? str_at(info, "response_headers") : "");
         x->cut = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(info, "cut"));
         x->over_limit = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(info, "answer_cut_at_limit"));
         x->unreachable = cJSON_GetObjectItemCaseSensitive(info, "upstream_error") != NULL;
@@ -378,6 +380,22 @@ static void add_cut(cJSON *turn, const rec_exchange *x)
                                                         : "the upstream's connection broke mid-answer");
 }
 
+/* The recorded retry-after, as the mock's faults.retry_after (seconds). */
+static void add_retry_after(cJSON *turn, const rec_exchange *x)
+{
+    const char *at = strstr(x->response_headers, "retry-after: ");
+    if (at == NULL)
+        return;
+    char *end;
+    long seconds = strtol(at + 13, &end, 10);
+    if (end == at + 13 || seconds < 0)
+        return;
+    cJSON *faults = cJSON_GetObjectItemCaseSensitive(turn, "faults");
+    if (faults == NULL)
+        faults = cJSON_AddObjectToObject(turn, "faults");
+    cJSON_AddNumberToObject(faults, "retry_after", (double)seconds);
+}
+
 static cJSON *replay_turn(const rec_exchange *x)
 {
     cJSON *turn = NULL;
@@ -400,6 +418,7 @@ static cJSON *replay_turn(const rec_exchange *x)
     if (turn == NULL)
         turn = error_turn(x);
     add_cut(turn, x);
+    add_retry_after(turn, x);
     return turn;
 }
 

@@ -19,6 +19,7 @@ typedef struct rec_exchange {
     size_t answer_len;
     long status;         /* the upstream's status; 502 for an upstream that never answered */
     char content_type[256];
+    char response_headers[1024]; /* retry-after, request ids: "name: value\n" each (record.c) */
     bool cut;            /* the answer ended before the upstream finished it (a broken connection) */
     bool over_limit;     /* the answer was longer than GT_RECORD_MAX_ANSWER: kept up to it, replayed as cut */
     bool unreachable;    /* no answer at all: the 502 the client got (recorded only with --record-errors) */

@@ -248,10 +248,19 @@ START_TEST(test_record_tool_loop_is_one_case)
     snprintf(url, sizeof url, "%s/s/ticket/r4", base);
     ck_assert_str_eq(client_query_with(url, true, GT_PROVIDER_ANTHROPIC, ticket_schema), "success");
     ck_assert_uint_eq(gt_record_exchange_count(proxy), 7);
+    /* the retry hint and the request id pass through, and the 529 replays with its retry-after */
+    gt_test_response busy = via(base, "/s/overloaded-then-success/r5/v1/messages", json_request);
+    ck_assert_int_eq(busy.status, 529);
+    ck_assert_ptr_nonnull(strstr(busy.headers, "retry-after: 1"));
+    ck_assert_ptr_nonnull(strstr(busy.headers, "request-id: "));
+    gt_test_response_free(&busy);
     gt_record_stop(proxy);
     gt_mock_stop(upstream);
     ck_assert_msg(!dir_contains(dir, "SECRETKEY-7f3a"), "the API key reached %s", dir);
-    ck_assert(!dir_has(dir, "0005.scenario.json"));
+    ck_assert(!dir_has(dir, "0006.scenario.json"));
+    char *busy_script = dir_file(dir, "0005.scenario.json");
+    ck_assert_ptr_nonnull(strstr(busy_script, "\"retry_after\":\t1"));
+    free(busy_script);
 
     char *loop = dir_file(dir, "0001.scenario.json");
     ck_assert_uint_eq(gt_test_count_of(loop, "\"stream\""), 2); /* two turns, one scenario */
@@ -271,7 +280,7 @@ START_TEST(test_record_tool_loop_is_one_case)
     ck_assert_ptr_nonnull(strstr(cut_case, "\"reason\":\t\"error_no_structured_output\""));
     free(cut_case);
     int code = run_dir(dir, out, sizeof out);
-    ck_assert_msg(code == 0 && strstr(out, "4 passed, 0 failed"), "exit %d:\n%s", code, out);
+    ck_assert_msg(code == 0 && strstr(out, "4 passed, 0 failed"), "exit %d:\n%s", code, out); /* 0005: no schema */
 
     /* gen --from: every variant's expectation is the reference's, so the folder passes; each operator shows */
     char grown[80];
@@ -300,6 +309,10 @@ START_TEST(test_record_tool_loop_is_one_case)
     ck_assert_ptr_nonnull(strstr(err, "give a new or empty folder"));
 
     gt_mock_server *replay = gt_test_mock_start(NULL, dir, 3);
+    gt_test_response busy_again = gt_test_mock_request(replay, NULL, "/s/0005/x/v1/messages", json_request, NULL);
+    ck_assert_int_eq(busy_again.status, 529);
+    ck_assert_ptr_nonnull(strstr(busy_again.headers, "retry-after: 1"));
+    gt_test_response_free(&busy_again);
     snprintf(url, sizeof url, "%s/s/0001/x", gt_mock_base_url(replay));
     ck_assert_str_eq(client_query(url, true, GT_PROVIDER_ANTHROPIC), "success");
     snprintf(url, sizeof url, "%s/s/0002/x", gt_mock_base_url(replay));
