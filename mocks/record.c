@@ -705,18 +705,18 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **co
     *con_cls = NULL;
 }
 
-static int prepare_dir(const char *dir, char *err, size_t err_len)
+static int prepare_dir(const char *dir, const char *flag, char *err, size_t err_len)
 {
     struct stat st;
     if (stat(dir, &st) != 0) {
         if (mkdir(dir, 0777) != 0) {
-            snprintf(err, err_len, "--out %s: cannot create: %s", dir, strerror(errno));
+            snprintf(err, err_len, "%s %s: cannot create: %s", flag, dir, strerror(errno));
             return -1;
         }
         return 0;
     }
     if (!S_ISDIR(st.st_mode)) {
-        snprintf(err, err_len, "--out %s: not a directory", dir);
+        snprintf(err, err_len, "%s %s: not a directory", flag, dir);
         return -1;
     }
     char marker[1100];
@@ -731,8 +731,8 @@ static int prepare_dir(const char *dir, char *err, size_t err_len)
     if (listing)
         closedir(listing);
     if (nonempty) {
-        snprintf(err, err_len, "--out %s: not empty and not a recording (no recording.txt); choose a new directory",
-                 dir);
+        snprintf(err, err_len, "%s %s: not empty and not a recording (no recording.txt); choose a new directory",
+                 flag, dir);
         return -1;
     }
     return 0;
@@ -817,7 +817,7 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
         snprintf(err, err_len, "--upstream %s: needs an http:// or https:// URL", options->upstream);
         return NULL;
     }
-    if (prepare_dir(options->out_dir, err, err_len) != 0)
+    if (prepare_dir(options->out_dir, options->record_missing ? "--corpus" : "--out", err, err_len) != 0)
         return NULL;
     gt_record_server *s = calloc(1, sizeof *s);
     if (s == NULL) {

@@ -198,6 +198,9 @@ START_TEST(test_record_bad_options)
     gt_record_options full = {.upstream = "http://127.0.0.1:9", .out_dir = dir};
     ck_assert_ptr_null(gt_record_start(&full, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "not empty and not a recording"));
+    full.record_missing = true; /* serve --record-missing names its own flag */
+    ck_assert_ptr_null(gt_record_start(&full, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "--corpus "));
     gt_record_options bad_url = {.upstream = "ftp://x", .out_dir = "/tmp/gt-record-never"};
     ck_assert_ptr_null(gt_record_start(&bad_url, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "--upstream ftp://x"));
