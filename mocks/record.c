@@ -99,6 +99,7 @@ typedef struct {
     struct curl_slist *headers;
     rec_buf request, request_headers, answer;
     char content_type[256];
+    char response_headers[1024]; /* the passed-through headers (REC_PASSED_HEADERS), "name: value\n" each */
     long status;
     int pipe_fd[2];
     pthread_t thread;
@@ -131,6 +132,11 @@ static void mark_ready(exchange *ex)
     pthread_mutex_unlock(&ex->lock);
 }
 
+/* Answer headers a client acts on, passed back and recorded besides
+ * content-type: the retry hints the SDKs honour and the request ids. */
+static const char *const passed_headers[] = {"retry-after",  "retry-after-ms", "x-should-retry",
+                                             "request-id",   "x-request-id",   NULL};
+
 static size_t on_header(char *data, size_t size, size_t count, void *user)
 {
     exchange *ex = user;
@@ -140,7 +146,23 @@ static size_t on_header(char *data, size_t size, size_t count, void *user)
         if (space != NULL)
             ex->status = strtol(space + 1, NULL, 10);
         ex->content_type[0] = '\0';
-    } else if (n > 13 && strncasecmp(data, "content-type:", 13) == 0) {
+        ex->response_headers[0] = '\0';
+        return n;
+    }
+    for (size_t i = 0; passed_headers[i]; i++) {
+        size_t len = strlen(passed_headers[i]);
+        if (n > len + 1 && strncasecmp(data, passed_headers[i], len) == 0 && data[len] == ':') {
+            size_t start = len + 1, end = n, used = strlen(ex->response_headers);
+            while (start < n && data[start] == ' ')
+                start++;
+            while (end > start && (data[end - 1] == '\r' || data[end - 1] == '\n'))
+                end--;
+            snprintf(ex->response_headers + used, sizeof ex->response_headers - used, "%s: %.*s\n", passed_headers[i],
+                     (int)(end - start), data + start);
+            return n;
+        }
+    }
+    if (n > 13 && strncasecmp(data, "content-type:", 13) == 0) {
         size_t start = 13;
         while (start < n && data[start] == ' ')
             start++;
@@ -292,6 +314,7 @@ static cJSON *exchange_info(const exchange *ex, const rec_exchange *x, cJSON *fi
     cJSON_AddStringToObject(info, "path", x->path);
     cJSON_AddNumberToObject(info, "status", (double)x->status);
     cJSON_AddStringToObject(info, "content_type", x->content_type);
+    cJSON_AddStringToObject(info, "response_headers", x->response_headers);
     cJSON_AddBoolToObject(info, "answer_cut_at_limit", x->over_limit);
     cJSON_AddBoolToObject(info, "cut", x->cut);
     if (x->unreachable)
@@ -336,12 +359,15 @@ static void write_conversation(gt_record_server *s, const rec_conversation *c)
     cJSON_Delete(cases);
 }
 
-static void save_exchange(exchange *ex)
+/* Add the finished exchange to its conversation (before the client sees the
+ * answer end, so its next request can continue it); its number, 0 when
+ * nothing was kept. The files are written by write_number. */
+static unsigned long keep_exchange(exchange *ex)
 {
     gt_record_server *s = ex->server;
     rec_exchange *x = calloc(1, sizeof *x);
     if (x == NULL)
-        return;
+        return 0;
     cJSON *fields = cJSON_CreateArray();
     char *request = redact_fields(s, ex->request.data, fields);
     char *answer = redact_fields(s, ex->answer.data, fields);
@@ -360,6 +386,7 @@ static void save_exchange(exchange *ex)
     }
     x->status = ex->failed ? 502 : ex->status;
     snprintf(x->content_type, sizeof x->content_type, "%s", ex->failed ? "text/plain" : ex->content_type);
+    snprintf(x->response_headers, sizeof x->response_headers, "%s", ex->failed ? "" : ex->response_headers);
     x->cut = ex->cut;
     x->over_limit = ex->answer.truncated;
     x->unreachable = ex->failed;
@@ -373,8 +400,9 @@ static void save_exchange(exchange *ex)
     if (x->path == NULL || x->request == NULL || x->answer == NULL) {
         rec_exchange_free(x);
         cJSON_Delete(fields);
-        return;
+        return 0;
     }
+    unsigned long number = 0;
     pthread_mutex_lock(&s->lock);
     rec_conversation *c = conversation_for(s, x);
     rec_exchange **grown = c ? realloc(c->exchanges, (c->count + 1) * sizeof *grown) : NULL;
@@ -383,11 +411,23 @@ static void save_exchange(exchange *ex)
         c->exchanges[c->count++] = x;
         cJSON_AddItemToArray(c->infos, exchange_info(ex, x, fields));
         s->exchanges++;
-        write_conversation(s, c);
+        number = c->number;
     } else {
         rec_exchange_free(x);
         cJSON_Delete(fields);
     }
+    pthread_mutex_unlock(&s->lock);
+    return number;
+}
+
+/* Write conversation `number` as it stands now (a later exchange of it may
+ * have been added meanwhile: the files always hold the whole of it). */
+static void write_number(gt_record_server *s, unsigned long number)
+{
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < s->open_count; i++)
+        if (s->open[i].number == number)
+            write_conversation(s, &s->open[i]);
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -417,15 +457,16 @@ static void *forward(void *arg)
         curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &ex->status);
         curl_easy_cleanup(curl);
     }
+    unsigned long kept = 0;
     if (rc != CURLE_OK && !ex->ready) {
         ex->failed = true;
         snprintf(ex->cause, sizeof ex->cause, "gauntlet record: upstream %s: %s", url,
                  errbuf[0] ? errbuf : curl_easy_strerror(rc));
         if (ex->server->record_errors)
-            save_exchange(ex);
+            kept = keep_exchange(ex);
     } else if (ex->status > 0) {
         ex->cut = rc != CURLE_OK; /* the upstream's answer broke off: the client's ends the same way */
-        save_exchange(ex);
+        kept = keep_exchange(ex);
     }
     if (ex->pipe_fd[1] >= 0) {
         close(ex->pipe_fd[1]);
@@ -435,6 +476,10 @@ static void *forward(void *arg)
     ex->done = ex->ready = true;
     pthread_cond_broadcast(&ex->ready_cond);
     pthread_mutex_unlock(&ex->lock);
+    /* after the client has its whole answer: writing the files (and the
+     * reference's verdict) never delays it; the connection's end joins us */
+    if (kept)
+        write_number(ex->server, kept);
     return NULL;
 }
 
@@ -554,6 +599,7 @@ static bool find_recorded(gt_record_server *s, exchange *ex, char *number, size_
             ex->status = found->status;
             ex->cut = found->cut || found->over_limit;
             snprintf(ex->content_type, sizeof ex->content_type, "%s", found->content_type);
+            snprintf(ex->response_headers, sizeof ex->response_headers, "%s", found->response_headers);
             snprintf(number, number_len, "%04lu", found_in);
             s->replayed++;
         }
@@ -563,6 +609,21 @@ static bool find_recorded(gt_record_server *s, exchange *ex, char *number, size_
     return ex->hit != NULL;
 }
 
+/* Add each "name: value" line of `lines` to `response`. */
+static void add_passed_headers(struct MHD_Response *response, const char *lines)
+{
+    while (lines && *lines) {
+        const char *end = strchr(lines, '\n'), *colon = strchr(lines, ':');
+        if (end == NULL || colon == NULL || colon > end)
+            break;
+        char name[64], value[512];
+        snprintf(name, sizeof name, "%.*s", (int)(colon - lines), lines);
+        snprintf(value, sizeof value, "%.*s", (int)(end - colon - 2 > 0 ? end - colon - 2 : 0), colon + 2);
+        MHD_add_response_header(response, name, value);
+        lines = end + 1;
+    }
+}
+
 static enum MHD_Result serve_recorded(struct MHD_Connection *connection, exchange *ex, const char *number)
 {
     struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, read_hit, ex, NULL);
@@ -570,6 +631,7 @@ static enum MHD_Result serve_recorded(struct MHD_Connection *connection, exchang
         return MHD_NO;
     if (ex->content_type[0])
         MHD_add_response_header(response, "content-type", ex->content_type);
+    add_passed_headers(response, ex->response_headers);
     MHD_add_response_header(response, "x-gauntlet-recorded", number);
     enum MHD_Result rc = MHD_queue_response(connection, (unsigned)(ex->status > 0 ? ex->status : 502), response);
     MHD_destroy_response(response);
@@ -627,6 +689,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         return MHD_NO;
     if (ex->content_type[0])
         MHD_add_response_header(response, "content-type", ex->content_type);
+    add_passed_headers(response, ex->response_headers);
     enum MHD_Result rc = MHD_queue_response(connection, (unsigned)(ex->status > 0 ? ex->status : 502), response);
     MHD_destroy_response(response);
     return rc;
@@ -642,18 +705,18 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **co
     *con_cls = NULL;
 }
 
-static int prepare_dir(const char *dir, char *err, size_t err_len)
+static int prepare_dir(const char *dir, const char *flag, char *err, size_t err_len)
 {
     struct stat st;
     if (stat(dir, &st) != 0) {
         if (mkdir(dir, 0777) != 0) {
-            snprintf(err, err_len, "--out %s: cannot create: %s", dir, strerror(errno));
+            snprintf(err, err_len, "%s %s: cannot create: %s", flag, dir, strerror(errno));
             return -1;
         }
         return 0;
     }
     if (!S_ISDIR(st.st_mode)) {
-        snprintf(err, err_len, "--out %s: not a directory", dir);
+        snprintf(err, err_len, "%s %s: not a directory", flag, dir);
         return -1;
     }
     char marker[1100];
@@ -668,8 +731,8 @@ static int prepare_dir(const char *dir, char *err, size_t err_len)
     if (listing)
         closedir(listing);
     if (nonempty) {
-        snprintf(err, err_len, "--out %s: not empty and not a recording (no recording.txt); choose a new directory",
-                 dir);
+        snprintf(err, err_len, "%s %s: not empty and not a recording (no recording.txt); choose a new directory",
+                 flag, dir);
         return -1;
     }
     return 0;
@@ -754,7 +817,7 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
         snprintf(err, err_len, "--upstream %s: needs an http:// or https:// URL", options->upstream);
         return NULL;
     }
-    if (prepare_dir(options->out_dir, err, err_len) != 0)
+    if (prepare_dir(options->out_dir, options->record_missing ? "--corpus" : "--out", err, err_len) != 0)
         return NULL;
     gt_record_server *s = calloc(1, sizeof *s);
     if (s == NULL) {

@@ -16,8 +16,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gauntlet/client.h"
 #include "gauntlet/loop.h"
 #include "gauntlet/stream.h"
+#include "gauntlet/util.h"
 #include "record_impl.h"
 
 void rec_exchange_free(rec_exchange *exchange)
@@ -80,6 +82,31 @@ static void strip_cache_control(cJSON *node)
         strip_cache_control(child);
 }
 
+/* The messages as compared for a continuation: cache_control markers and
+ * system messages (Claude Code rewrites its own between requests) left out,
+ * a string content as the one text block it stands for. */
+static void normalise_messages(cJSON *messages)
+{
+    strip_cache_control(messages);
+    cJSON *m = messages ? messages->child : NULL;
+    while (m) {
+        cJSON *next = m->next;
+        const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+        cJSON *content = cJSON_GetObjectItemCaseSensitive(m, "content");
+        if (cJSON_IsString(role) && strcmp(role->valuestring, "system") == 0) {
+            cJSON_Delete(cJSON_DetachItemViaPointer(messages, m));
+        } else if (cJSON_IsString(content)) {
+            cJSON *blocks = cJSON_CreateArray();
+            cJSON *block = cJSON_CreateObject();
+            cJSON_AddStringToObject(block, "type", "text");
+            cJSON_AddStringToObject(block, "text", content->valuestring);
+            cJSON_AddItemToArray(blocks, block);
+            cJSON_ReplaceItemInObjectCaseSensitive(m, "content", blocks);
+        }
+        m = next;
+    }
+}
+
 /* An answer the client cannot use as a reply: the request is sent again. */
 static bool unusable(const rec_exchange *x)
 {
@@ -98,8 +125,8 @@ bool rec_continues(const rec_exchange *last, const rec_exchange *next)
     cJSON *before = messages_of(last), *now = messages_of(next);
     bool continues = false;
     if (before && now) {
-        strip_cache_control(before);
-        strip_cache_control(now);
+        normalise_messages(before);
+        normalise_messages(now);
         int n_before = cJSON_GetArraySize(before), n_now = cJSON_GetArraySize(now);
         bool prefix = n_now >= n_before;
         for (int i = 0; prefix && i < n_before; i++)
@@ -131,34 +158,9 @@ bool rec_same_request(const rec_exchange *recorded, const char *path, const char
 static char *read_text(const char *dir, const char *name, const char *suffix, char *err, size_t err_len)
 {
     char path[2200];
+    size_t len;
     snprintf(path, sizeof path, "%s/%s.%s", dir, name, suffix);
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        snprintf(err, err_len, "%s: cannot read", path);
-        return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    size_t got;
-    while (text && (got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len < 2) {
-            char *grown = realloc(text, cap * 2);
-            if (grown == NULL) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = grown;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (text)
-        text[len] = '\0';
-    else
-        snprintf(err, err_len, "%s: out of memory", path);
-    return text;
+    return gt_read_file(path, &len, err, err_len);
 }
 
 /* The answer bytes a replay turn serves: faults.body, stream.sse or error.body. */
@@ -214,6 +216,8 @@ int rec_load_conversation(const char *dir, const char *name, rec_exchange ***out
         x->answer_len = strlen(answer);
         x->status = (long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(info, "status"));
         snprintf(x->content_type, sizeof x->content_type, "%s", str_at(info, "content_type") ? str_at(info, "content_type") : "");
+        snprintf(x->response_headers, sizeof x->response_headers, "%s",
+                 str_at(info, "response_headers") ? str_at(info, "response_headers") : "");
         x->cut = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(info, "cut"));
         x->over_limit = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(info, "answer_cut_at_limit"));
         x->unreachable = cJSON_GetObjectItemCaseSensitive(info, "upstream_error") != NULL;
@@ -245,12 +249,6 @@ static void add_usage(cJSON *message, long long input, long long output, long lo
     cJSON_AddNumberToObject(usage, "cache_read_input_tokens", (double)(cache_read > 0 ? cache_read : 0));
 }
 
-static long long int_at(const cJSON *object, const char *name)
-{
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, name);
-    return cJSON_IsNumber(item) ? (long long)item->valuedouble : 0;
-}
-
 static void add_text_block(cJSON *content, const char *text)
 {
     cJSON *block = cJSON_CreateObject();
@@ -271,100 +269,62 @@ static void add_tool_block(cJSON *content, const char *id, const char *name, con
     cJSON_AddItemToArray(content, block);
 }
 
-/* An Anthropic Messages JSON body as a script message; NULL when it is none. */
-static cJSON *message_from_anthropic(const cJSON *body)
+/* An assembled or parsed answer as a script message (docs/loop-scripts.md). */
+static cJSON *script_message(const gt_message *m)
 {
-    const cJSON *content = cJSON_GetObjectItemCaseSensitive(body, "content");
-    if (!cJSON_IsArray(content))
-        return NULL;
     cJSON *message = cJSON_CreateObject();
-    if (str_at(body, "id"))
-        cJSON_AddStringToObject(message, "id", str_at(body, "id"));
+    if (m->id)
+        cJSON_AddStringToObject(message, "id", m->id);
     cJSON *blocks = cJSON_AddArrayToObject(message, "content");
-    const cJSON *block;
-    cJSON_ArrayForEach(block, content)
-    {
-        const char *type = str_at(block, "type");
-        if (type && strcmp(type, "text") == 0 && str_at(block, "text")) {
-            add_text_block(blocks, str_at(block, "text"));
-        } else if (type && strcmp(type, "thinking") == 0 && str_at(block, "thinking")) {
-            cJSON *thinking = cJSON_CreateObject();
-            cJSON_AddStringToObject(thinking, "type", "thinking");
-            cJSON_AddStringToObject(thinking, "thinking", str_at(block, "thinking"));
-            cJSON_AddItemToArray(blocks, thinking);
-        } else if (type && strcmp(type, "tool_use") == 0) {
-            char *input = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(block, "input"));
-            add_tool_block(blocks, str_at(block, "id"), str_at(block, "name"), input ? input : "{}",
-                           input ? strlen(input) : 2);
-            free(input);
-        } /* server tool blocks and redacted thinking have no script form: left out */
+    for (size_t i = 0; i < m->block_count; i++) {
+        const gt_block *b = &m->blocks[i];
+        if (b->type == GT_BLOCK_TEXT || b->type == GT_BLOCK_THINKING) {
+            char *text = strndup(b->text ? b->text : "", b->text ? b->text_len : 0);
+            if (b->type == GT_BLOCK_TEXT) {
+                add_text_block(blocks, text ? text : "");
+            } else {
+                cJSON *thinking = cJSON_CreateObject();
+                cJSON_AddStringToObject(thinking, "type", "thinking");
+                cJSON_AddStringToObject(thinking, "thinking", text ? text : "");
+                cJSON_AddItemToArray(blocks, thinking);
+            }
+            free(text);
+        } else if (b->type == GT_BLOCK_TOOL_USE) {
+            add_tool_block(blocks, b->id, b->name, b->input_text, b->input_len);
+        }
     }
-    if (str_at(body, "stop_reason"))
-        cJSON_AddStringToObject(message, "stop_reason", str_at(body, "stop_reason"));
-    const cJSON *usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
-    add_usage(message, int_at(usage, "input_tokens"), int_at(usage, "output_tokens"),
-              int_at(usage, "cache_creation_input_tokens"), int_at(usage, "cache_read_input_tokens"));
+    if (m->stop_reason)
+        cJSON_AddStringToObject(message, "stop_reason", m->stop_reason);
+    add_usage(message, m->usage.input_tokens, m->usage.output_tokens, m->usage.cache_creation_input_tokens,
+              m->usage.cache_read_input_tokens);
     return message;
 }
 
-/* An OpenAI finish_reason in the Anthropic spelling the loop reads. */
-static const char *stop_from_finish(const char *finish)
-{
-    if (finish == NULL)
-        return NULL;
-    if (strcmp(finish, "stop") == 0)
-        return "end_turn";
-    if (strcmp(finish, "tool_calls") == 0 || strcmp(finish, "function_call") == 0)
-        return "tool_use";
-    if (strcmp(finish, "length") == 0)
-        return "max_tokens";
-    if (strcmp(finish, "content_filter") == 0)
-        return "refusal";
-    return finish;
-}
-
-/* A Chat Completions JSON body (choices[0]) as a script message. */
-static cJSON *message_from_chat(const cJSON *body)
-{
-    const cJSON *choice = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(body, "choices"), 0);
-    const cJSON *said = cJSON_GetObjectItemCaseSensitive(choice, "message");
-    if (!cJSON_IsObject(said))
-        return NULL;
-    cJSON *message = cJSON_CreateObject();
-    if (str_at(body, "id"))
-        cJSON_AddStringToObject(message, "id", str_at(body, "id"));
-    cJSON *blocks = cJSON_AddArrayToObject(message, "content");
-    const char *stop = stop_from_finish(str_at(choice, "finish_reason"));
-    if (str_at(said, "refusal")) {
-        add_text_block(blocks, str_at(said, "refusal"));
-        stop = "refusal";
-    } else if (str_at(said, "content") && str_at(said, "content")[0]) {
-        add_text_block(blocks, str_at(said, "content"));
-    }
-    const cJSON *call;
-    cJSON_ArrayForEach(call, cJSON_GetObjectItemCaseSensitive(said, "tool_calls"))
-    {
-        const cJSON *function = cJSON_GetObjectItemCaseSensitive(call, "function");
-        const char *arguments = str_at(function, "arguments");
-        add_tool_block(blocks, str_at(call, "id"), str_at(function, "name"), arguments ? arguments : "",
-                       arguments ? strlen(arguments) : 0);
-    }
-    if (stop)
-        cJSON_AddStringToObject(message, "stop_reason", stop);
-    const cJSON *usage = cJSON_GetObjectItemCaseSensitive(body, "usage");
-    add_usage(message, int_at(usage, "prompt_tokens"), int_at(usage, "completion_tokens"), 0, 0);
-    return message;
-}
-
+/* A JSON answer as the reference client reads it (gt_client_parse_answer). */
 static cJSON *message_from_json_answer(const rec_exchange *x)
 {
-    cJSON *body = cJSON_Parse(x->answer);
-    cJSON *message = NULL;
-    if (cJSON_IsObject(body))
-        message = api_of(x->path) == API_MESSAGES ? message_from_anthropic(body)
-                  : api_of(x->path) == API_CHAT   ? message_from_chat(body)
-                                                  : NULL;
-    cJSON_Delete(body);
+    rec_api api = api_of(x->path);
+    gt_arena *arena = api == API_MESSAGES || api == API_CHAT ? gt_arena_new() : NULL;
+    if (arena == NULL)
+        return NULL;
+    gt_message *m = gt_client_parse_answer(api == API_CHAT ? GT_PROVIDER_OPENAI : GT_PROVIDER_ANTHROPIC, x->answer,
+                                           x->answer_len, arena);
+    cJSON *message = m ? script_message(m) : NULL;
+    gt_arena_free(arena);
+    return message;
+}
+
+cJSON *rec_stream_message(const char *sse, size_t len, bool openai)
+{
+    gt_arena *arena = gt_arena_new();
+    if (arena == NULL)
+        return NULL;
+    gt_stream_result result;
+    gt_stream_assemble(openai ? GT_PROVIDER_OPENAI : GT_PROVIDER_ANTHROPIC, sse, len, arena, &result);
+    cJSON *message = result.message != NULL && !gt_stream_reason_is_transport(result.reason)
+                         ? script_message(result.message)
+                         : NULL;
+    gt_arena_free(arena);
     return message;
 }
 
@@ -375,36 +335,7 @@ static cJSON *message_from_stream(const rec_exchange *x)
     rec_api api = api_of(x->path);
     if (api != API_MESSAGES && api != API_CHAT)
         return NULL;
-    gt_arena *arena = gt_arena_new();
-    if (arena == NULL)
-        return NULL;
-    gt_stream_result result;
-    gt_stream_assemble(api == API_MESSAGES ? GT_PROVIDER_ANTHROPIC : GT_PROVIDER_OPENAI, x->answer, x->answer_len,
-                       arena, &result);
-    cJSON *message = NULL;
-    const gt_message *m = result.message;
-    if (m != NULL && !gt_stream_reason_is_transport(result.reason)) {
-        message = cJSON_CreateObject();
-        if (m->id)
-            cJSON_AddStringToObject(message, "id", m->id);
-        cJSON *blocks = cJSON_AddArrayToObject(message, "content");
-        for (size_t i = 0; i < m->block_count; i++) {
-            const gt_block *b = &m->blocks[i];
-            if (b->type == GT_BLOCK_TEXT) {
-                char *text = strndup(b->text ? b->text : "", b->text ? b->text_len : 0);
-                add_text_block(blocks, text ? text : "");
-                free(text);
-            } else if (b->type == GT_BLOCK_TOOL_USE) {
-                add_tool_block(blocks, b->id, b->name, b->input_text, b->input_len);
-            }
-        }
-        if (m->stop_reason)
-            cJSON_AddStringToObject(message, "stop_reason", m->stop_reason);
-        add_usage(message, m->usage.input_tokens, m->usage.output_tokens, m->usage.cache_creation_input_tokens,
-                  m->usage.cache_read_input_tokens);
-    }
-    gt_arena_free(arena);
-    return message;
+    return rec_stream_message(x->answer, x->answer_len, api == API_CHAT);
 }
 
 /* ---- the replay script ---- */
@@ -449,6 +380,22 @@ static void add_cut(cJSON *turn, const rec_exchange *x)
                                                         : "the upstream's connection broke mid-answer");
 }
 
+/* The recorded retry-after, as the mock's faults.retry_after (seconds). */
+static void add_retry_after(cJSON *turn, const rec_exchange *x)
+{
+    const char *at = strstr(x->response_headers, "retry-after: ");
+    if (at == NULL)
+        return;
+    char *end;
+    long seconds = strtol(at + 13, &end, 10);
+    if (end == at + 13 || seconds < 0)
+        return;
+    cJSON *faults = cJSON_GetObjectItemCaseSensitive(turn, "faults");
+    if (faults == NULL)
+        faults = cJSON_AddObjectToObject(turn, "faults");
+    cJSON_AddNumberToObject(faults, "retry_after", (double)seconds);
+}
+
 static cJSON *replay_turn(const rec_exchange *x)
 {
     cJSON *turn = NULL;
@@ -471,6 +418,7 @@ static cJSON *replay_turn(const rec_exchange *x)
     if (turn == NULL)
         turn = error_turn(x);
     add_cut(turn, x);
+    add_retry_after(turn, x);
     return turn;
 }
 
@@ -745,8 +693,7 @@ static void add_prompt(cJSON *script, const cJSON *request)
         cJSON_AddStringToObject(script, "prompt", text);
 }
 
-/* Run the reference loop on the case and write its verdict as the expectation. */
-static bool add_expectation(cJSON *kase, const cJSON *script, const cJSON *schema, char *why, size_t why_len)
+bool rec_expect(cJSON *kase, const cJSON *script, const cJSON *schema, char *why, size_t why_len)
 {
     char *script_text = cJSON_PrintUnformatted(script), *schema_text = cJSON_PrintUnformatted(schema);
     gt_loop_script_problem problem;
@@ -856,7 +803,7 @@ cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *n
     for (size_t i = 0; i < count; i++)
         cJSON_AddItemToArray(turns, case_turn(exchanges, count, i, &form));
     cJSON_AddItemToObject(kase, "script", script);
-    bool ok = add_expectation(kase, script, form.schema, why, why_len);
+    bool ok = rec_expect(kase, script, form.schema, why, why_len);
     cJSON_Delete(request);
     cJSON_Delete(scratch);
     if (!ok) {

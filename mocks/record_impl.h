@@ -19,6 +19,7 @@ typedef struct rec_exchange {
     size_t answer_len;
     long status;         /* the upstream's status; 502 for an upstream that never answered */
     char content_type[256];
+    char response_headers[1024]; /* retry-after, request ids: "name: value\n" each (record.c) */
     bool cut;            /* the answer ended before the upstream finished it (a broken connection) */
     bool over_limit;     /* the answer was longer than GT_RECORD_MAX_ANSWER: kept up to it, replayed as cut */
     bool unreachable;    /* no answer at all: the 502 the client got (recorded only with --record-errors) */
@@ -58,5 +59,17 @@ cJSON *rec_replay_script(rec_exchange *const *exchanges, size_t count);
  * (the request asks for no structured output, an API the reference loop
  * does not speak, a script the loop refuses). */
 cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *name, char *why, size_t why_len);
+
+/* Run the reference loop on `script` (the caller's schema `schema`) and add
+ * its verdict to `kase` as "expect": verdict, gate and reason of a
+ * rejection, subtype, the six accounting figures, structured_output. False
+ * with `why` filled when the loop refuses the script. */
+bool rec_expect(cJSON *kase, const cJSON *script, const cJSON *schema, char *why, size_t why_len);
+
+/* The script message a complete SSE answer assembles to (Anthropic, or
+ * OpenAI Chat Completions chunks); NULL for a transport fault. */
+cJSON *rec_stream_message(const char *sse, size_t len, bool openai);
+
+/* `gauntlet gen --from` lives in record_gen.c (gt_record_gen, mock.h). */
 
 #endif

@@ -648,6 +648,11 @@ static gt_message *openai_message(const char *body, size_t len, gt_arena *arena)
     return message;
 }
 
+gt_message *gt_client_parse_answer(gt_stream_provider provider, const char *body, size_t len, gt_arena *arena)
+{
+    return provider == GT_PROVIDER_OPENAI ? openai_message(body, len, arena) : anthropic_message(body, len, arena);
+}
+
 /* ---- transport -------------------------------------------------------------- */
 
 typedef struct exchange {
@@ -966,9 +971,8 @@ static int client_send(void *state, const gt_loop_request *request, gt_arena *ar
     } else if (strstr(ex.content_type, "json") != NULL) {
         if (rc != CURLE_OK)
             client->stats.short_reads++;
-        gt_message *message = client->options.provider == GT_PROVIDER_OPENAI
-                                  ? openai_message(ex.body.data ? ex.body.data : "", ex.body.len, arena)
-                                  : anthropic_message(ex.body.data ? ex.body.data : "", ex.body.len, arena);
+        gt_message *message =
+            gt_client_parse_answer(client->options.provider, ex.body.data ? ex.body.data : "", ex.body.len, arena);
         if (message == NULL && rc != CURLE_OK) {
             /* a JSON body cut short is a transport fault like a reset: retryable */
             char text[300];

@@ -93,13 +93,13 @@ static const char triage_schema[] = "{\"type\":\"object\",\"properties\":{\"caus
 
 /* The reference client (libcurl, gauntlet/client.h) runs one query against
  * BASE; returns the terminal subtype's name. */
-static const char *client_query(const char *base, bool stream, gt_stream_provider provider)
+static const char *client_query_with(const char *base, bool stream, gt_stream_provider provider, const char *schema)
 {
     gt_client_options options = {.base_url = base, .stream = stream, .provider = provider,
                                  .api_key = "SECRETKEY-7f3a", .backoff_ms = -1};
     gt_loop_model model;
     gt_loop_config config;
-    gt_client *client = gt_test_client_loop(&options, triage_schema, &model, &config);
+    gt_client *client = gt_test_client_loop(&options, schema, &model, &config);
     gt_loop_result result;
     ck_assert_int_eq(gt_loop_run(&config, &model, &result), 0);
     const char *subtype = gt_loop_subtype_name(result.subtype);
@@ -107,6 +107,19 @@ static const char *client_query(const char *base, bool stream, gt_stream_provide
     gt_client_free(client);
     return subtype;
 }
+
+static const char *client_query(const char *base, bool stream, gt_stream_provider provider)
+{
+    return client_query_with(base, stream, provider, triage_schema);
+}
+
+/* An answer with an integer and a boolean, whose variants include the
+ * scalar near-misses. */
+static const char ticket_schema[] = "{\"type\":\"object\",\"properties\":{\"priority\":{\"type\":\"integer\"},"
+                                    "\"urgent\":{\"type\":\"boolean\"}},\"required\":[\"priority\",\"urgent\"],"
+                                    "\"additionalProperties\":false}";
+static const char ticket_script[] = "{\"turns\":[{\"message\":{\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_t\","
+                                    "\"name\":\"StructuredOutput\",\"input\":{\"priority\":4,\"urgent\":true}}]}}]}";
 
 static gt_test_response via(const char *base, const char *path, const char *body)
 {
@@ -185,6 +198,9 @@ START_TEST(test_record_bad_options)
     gt_record_options full = {.upstream = "http://127.0.0.1:9", .out_dir = dir};
     ck_assert_ptr_null(gt_record_start(&full, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "not empty and not a recording"));
+    full.record_missing = true; /* serve --record-missing names its own flag */
+    ck_assert_ptr_null(gt_record_start(&full, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "--corpus "));
     gt_record_options bad_url = {.upstream = "ftp://x", .out_dir = "/tmp/gt-record-never"};
     ck_assert_ptr_null(gt_record_start(&bad_url, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "--upstream ftp://x"));
@@ -230,11 +246,24 @@ START_TEST(test_record_tool_loop_is_one_case)
     /* a cut JSON body, the resend (past the script: plain text), the enforce message, text again */
     snprintf(url, sizeof url, "%s/s/fault-cut-bytes/r3", base);
     ck_assert_str_eq(client_query(url, false, GT_PROVIDER_ANTHROPIC), "error_no_structured_output");
-    ck_assert_uint_eq(gt_record_exchange_count(proxy), 6);
+    char err[1200];
+    ck_assert_msg(gt_mock_add_scenario(upstream, "ticket", ticket_script, NULL, err, sizeof err) == 0, "%s", err);
+    snprintf(url, sizeof url, "%s/s/ticket/r4", base);
+    ck_assert_str_eq(client_query_with(url, true, GT_PROVIDER_ANTHROPIC, ticket_schema), "success");
+    ck_assert_uint_eq(gt_record_exchange_count(proxy), 7);
+    /* the retry hint and the request id pass through, and the 529 replays with its retry-after */
+    gt_test_response busy = via(base, "/s/overloaded-then-success/r5/v1/messages", json_request);
+    ck_assert_int_eq(busy.status, 529);
+    ck_assert_ptr_nonnull(strstr(busy.headers, "retry-after: 1"));
+    ck_assert_ptr_nonnull(strstr(busy.headers, "request-id: "));
+    gt_test_response_free(&busy);
     gt_record_stop(proxy);
     gt_mock_stop(upstream);
     ck_assert_msg(!dir_contains(dir, "SECRETKEY-7f3a"), "the API key reached %s", dir);
-    ck_assert(!dir_has(dir, "0004.scenario.json"));
+    ck_assert(!dir_has(dir, "0006.scenario.json"));
+    char *busy_script = dir_file(dir, "0005.scenario.json");
+    ck_assert_ptr_nonnull(strstr(busy_script, "\"retry_after\":\t1"));
+    free(busy_script);
 
     char *loop = dir_file(dir, "0001.scenario.json");
     ck_assert_uint_eq(gt_test_count_of(loop, "\"stream\""), 2); /* two turns, one scenario */
@@ -254,9 +283,39 @@ START_TEST(test_record_tool_loop_is_one_case)
     ck_assert_ptr_nonnull(strstr(cut_case, "\"reason\":\t\"error_no_structured_output\""));
     free(cut_case);
     int code = run_dir(dir, out, sizeof out);
-    ck_assert_msg(code == 0 && strstr(out, "3 passed, 0 failed"), "exit %d:\n%s", code, out);
+    ck_assert_msg(code == 0 && strstr(out, "4 passed, 0 failed"), "exit %d:\n%s", code, out); /* 0005: no schema */
+
+    /* gen --from: every variant's expectation is the reference's, so the folder passes; each operator shows */
+    char grown[80];
+    snprintf(grown, sizeof grown, "%s-gen", dir);
+    int variants = 0;
+    ck_assert_msg(gt_record_gen(dir, grown, &variants, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_gt(variants, 20);
+    char *grown_cases = dir_file(grown, "0001.cases.json");
+    static const char *const operators[] = {"cut_inside_string", "cut_between_members", "cut_before_close",
+                                            "max_tokens_at", "refusal_at", "fallback_retracts", "second_call",
+                                            "unknown_field", NULL};
+    for (size_t i = 0; operators[i]; i++)
+        ck_assert_msg(strstr(grown_cases, operators[i]) != NULL, "no %s variant", operators[i]);
+    ck_assert_ptr_nonnull(strstr(grown_cases, "\"S2-26\""));
+    free(grown_cases);
+    char *scalar_cases = dir_file(grown, "0004.cases.json");
+    ck_assert_uint_eq(gt_test_count_of(scalar_cases, "\"operator\":\t\"coerce_to_string\""), 2); /* 4 and true */
+    ck_assert_uint_eq(gt_test_count_of(scalar_cases, "\"operator\":\t\"coerce_bool_to_int\""), 1);
+    ck_assert_ptr_nonnull(strstr(scalar_cases, "\\\"priority\\\":\\\"4\\\"")); /* "4" for 4 */
+    free(scalar_cases);
+    code = run_dir(grown, out, sizeof out);
+    char passed[64];
+    snprintf(passed, sizeof passed, "%d passed, 0 failed", variants);
+    ck_assert_msg(code == 0 && strstr(out, passed), "exit %d:\n%s", code, out);
+    ck_assert_int_eq(gt_record_gen(dir, grown, &variants, err, sizeof err), -1); /* not empty: refused */
+    ck_assert_ptr_nonnull(strstr(err, "give a new or empty folder"));
 
     gt_mock_server *replay = gt_test_mock_start(NULL, dir, 3);
+    gt_test_response busy_again = gt_test_mock_request(replay, NULL, "/s/0005/x/v1/messages", json_request, NULL);
+    ck_assert_int_eq(busy_again.status, 529);
+    ck_assert_ptr_nonnull(strstr(busy_again.headers, "retry-after: 1"));
+    gt_test_response_free(&busy_again);
     snprintf(url, sizeof url, "%s/s/0001/x", gt_mock_base_url(replay));
     ck_assert_str_eq(client_query(url, true, GT_PROVIDER_ANTHROPIC), "success");
     snprintf(url, sizeof url, "%s/s/0002/x", gt_mock_base_url(replay));

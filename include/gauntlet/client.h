@@ -70,6 +70,13 @@ void gt_client_model(gt_client *client, gt_loop_model *model);
 
 const gt_client_stats *gt_client_get_stats(const gt_client *client);
 
+/* A non-streamed answer body (Anthropic Messages, or a Chat Completions
+ * choices[0]) read as the client reads it: tool inputs as the exact bytes
+ * of their JSON text, an OpenAI finish_reason in the Anthropic spelling, a
+ * refusal as a text block with stop_reason "refusal". Allocated in `arena`;
+ * NULL when the body is not such an answer. */
+gt_message *gt_client_parse_answer(gt_stream_provider provider, const char *body, size_t len, gt_arena *arena);
+
 /* The request body the client would send for `request` (malloc'd compact
  * JSON; NULL when out of memory) — exposed for tests and `--dry-run`. */
 char *gt_client_request_body(const gt_client *client, const gt_loop_request *request);

@@ -32,6 +32,7 @@ static void gen_usage(FILE *out)
 {
     fputs("usage: gauntlet gen --schema FILE [--sample FILE ...] [--seed N] [--max N] [--gates LIST]\n"
           "                    [--root POINTER] [--formats] [--report FILE] --out DIR\n"
+          "       gauntlet gen --from RECORDING --out DIR\n"
           "\n"
           "Write the adversarial corpus of one contract: valid variants of its instances and mutations\n"
           "(syntax, structure, loop), each tagged with its operator and the rule ids it probes. Every\n"
@@ -42,6 +43,11 @@ static void gen_usage(FILE *out)
           "  --max N                keep at most N cases, spread evenly over operators and paths\n"
           "  --report FILE          write counts per operator and the ambiguous candidates (JSON)\n"
           "  --out DIR              the corpus folder to write (created when missing; required)\n"
+          "  --from RECORDING       instead of a schema: the variants of each recorded conversation of a\n"
+          "                         `gauntlet record` folder (cut at each structural boundary of the answer,\n"
+          "                         refusal and max_tokens there, a retracting fallback, a second call,\n"
+          "                         scalar near-misses, an unknown member; docs/record.md); DIR must be new\n"
+          "                         or empty\n"
           "exit: 0 written, 2 usage, unreadable or invalid schema or sample, an --out folder gen did not\n"
           "      write (its rules.json or case files), write error\n",
           out);
@@ -161,8 +167,37 @@ static int gen_main(int argc, char **argv, gt_gen_cli *cli)
     return status;
 }
 
+/* `gauntlet gen --from RECORDING --out DIR` (mocks/record_gen.c). */
+static int gen_from_recording(int argc, char **argv)
+{
+    const char *from = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char **slot = strcmp(argv[i], "--from") == 0 ? &from : strcmp(argv[i], "--out") == 0 ? &out : NULL;
+        if (slot == NULL || i + 1 == argc) {
+            fprintf(stderr, "gauntlet gen: --from takes only --out DIR beside it, not '%s'\n", argv[i]);
+            return 2;
+        }
+        *slot = argv[++i];
+    }
+    if (from == NULL || out == NULL) {
+        fprintf(stderr, "gauntlet gen: --from RECORDING needs --out DIR\n");
+        return 2;
+    }
+    char err[1200];
+    int variants = 0;
+    if (gt_record_gen(from, out, &variants, err, sizeof err) != 0) {
+        fprintf(stderr, "gauntlet gen: %s\n", err);
+        return 2;
+    }
+    printf("gauntlet gen: %d variants of the recorded conversations of %s written to %s\n", variants, from, out);
+    return 0;
+}
+
 int gt_cmd_gen(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--from") == 0)
+            return gen_from_recording(argc, argv);
     gt_gen_cli cli = {.seed = 1};
     int status = gen_main(argc, argv, &cli);
     gt_gen_cli_free(&cli);

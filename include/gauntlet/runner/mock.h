@@ -147,6 +147,12 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
 const char *gt_record_base_url(const gt_record_server *server);
 /* Exchanges written so far (a conversation of several is one scenario). */
 unsigned long gt_record_exchange_count(gt_record_server *server);
+/* `gauntlet gen --from FROM --out OUT` (mocks/record_gen.c): the
+ * adversarial variants of each recorded case of FROM, every expectation the
+ * reference loop's, written to OUT (new or empty) with a rules.json. 0 with
+ * *variants set, or -1 with `err` naming the file or folder. */
+int gt_record_gen(const char *from_dir, const char *out_dir, int *variants, char *err, size_t err_len);
+
 /* Requests answered from the recording (record_missing). */
 unsigned long gt_record_replayed_count(gt_record_server *server);
 /* Stop accepting, finish exchanges in flight, free. NULL is a no-op. */
