@@ -640,6 +640,12 @@ static gt_value *gen_value(gen *g, const gt_value *schema, int depth, bool membe
     view_add(g, v, schema, 0); /* its own depth: a chain of $refs and allOfs, not the instance's nesting */
     gt_value *out = NULL;
     const char *type = view_type(v);
+    /* nested-as-string takes the first object or array member in document order: claimed before its own
+     * members are made, so an outer member wins over the ones inside it */
+    bool claim = member && g->mutate == GT_DERIVE_NESTED_AS_STRING && !g->mutated && !v->constant && !v->enum_list &&
+                 (strcmp(type, "object") == 0 || strcmp(type, "array") == 0);
+    if (claim)
+        g->mutated = true;
     if (g->mode != GEN_LOOSE && v->constant) {
         out = (gt_value *)v->constant;
     } else if (g->mode != GEN_LOOSE && v->enum_list && v->enum_list->type == GT_ARRAY && v->enum_list->u.arr.count) {
@@ -666,13 +672,11 @@ static gt_value *gen_value(gen *g, const gt_value *schema, int depth, bool membe
         out = gen_string(g, v);
     }
     free(v);
-    if (out && member && g->mutate == GT_DERIVE_NESTED_AS_STRING && !g->mutated &&
-        (out->type == GT_OBJECT || out->type == GT_ARRAY)) {
+    if (out && claim) {
         size_t len;
         char *json = gt_value_to_json(out, &len);
         out = json ? mark(g, gt_value_new_string(g->arena, json, len)) : mark(g, NULL);
         free(json);
-        g->mutated = true;
     }
     return out;
 }

@@ -110,6 +110,11 @@ START_TEST(each_operator_gives_its_exact_text)
     assert_derives(spec_of(GT_DERIVE_NESTED_AS_STRING), TICKET,
                    "{\"title\":\"testaa\",\"level\":\"low\",\"count\":2,\"meta\":\"{\\\"by\\\":\\\"test\\\"}\"}");
     assert_derives(spec_of(GT_DERIVE_SCHEMA_ECHO), TICKET, TICKET);
+    /* the outer member, not the one inside it */
+    assert_derives(spec_of(GT_DERIVE_NESTED_AS_STRING),
+                   "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"object\",\"properties\":{\"b\":{\"type\":"
+                   "\"array\",\"items\":{\"type\":\"integer\"}}},\"required\":[\"b\"]}},\"required\":[\"a\"]}",
+                   "{\"a\":\"{\\\"b\\\":[0]}\"}");
     assert_derives(cut_spec(GT_DERIVE_INSIDE_STRING, 0, false), TICKET, "{\"title\":\"t");
     assert_derives(cut_spec(GT_DERIVE_INSIDE_STRING, 2, false), TICKET, "{\"title\":\"testaa\",\"level\":\"l");
     assert_derives(cut_spec(GT_DERIVE_BETWEEN_MEMBERS, 2, false), TICKET, "{\"title\":\"testaa\",\"level\":\"low\",");
