@@ -308,9 +308,116 @@ static gt_value *mark(gen *g, gt_value *value)
     return value;
 }
 
+/* The shortest string of the regex subset that schemas use most (literals,
+ * classes, \\d \\w \\s, `.`, groups with alternation, `{n,m}` `+` `*` `?`):
+ * the first alternative, each atom its minimal number of times. Appends to
+ * `out` (capacity `cap`) from `*len`; false for anything outside the subset
+ * (a negated class, a back-reference, a lookaround). The caller checks the
+ * result with the real regex engine. */
+static bool pattern_sample(const char *p, size_t n, char *out, size_t cap, size_t *len, int depth)
+{
+    if (depth > 8)
+        return false;
+    size_t i = 0;
+    if (i < n && p[i] == '^')
+        i++;
+    while (i < n) {
+        char atom[256];
+        size_t atom_len = 0;
+        char c = p[i];
+        if (c == '|' || (c == '$' && i + 1 == n))
+            break; /* the first alternative is enough; `$` ends the pattern */
+        if (c == '(') {
+            size_t start = ++i, nest = 0;
+            bool in_class = false;
+            for (; i < n && (nest > 0 || in_class || p[i] != ')'); i++) {
+                if (p[i] == '\\')
+                    i++;
+                else if (in_class && p[i] == ']')
+                    in_class = false;
+                else if (!in_class && p[i] == '[')
+                    in_class = true;
+                else if (!in_class && p[i] == '(')
+                    nest++;
+                else if (!in_class && p[i] == ')')
+                    nest--;
+            }
+            if (i >= n)
+                return false;
+            size_t body = start;
+            if (body + 1 < i && p[body] == '?') {
+                if (p[body + 1] != ':')
+                    return false; /* lookaround or a named group */
+                body += 2;
+            }
+            if (!pattern_sample(p + body, i - body, atom, sizeof atom, &atom_len, depth + 1))
+                return false;
+            i++;
+        } else if (c == '[') {
+            i++;
+            if (i < n && p[i] == '^')
+                return false;
+            if (i >= n)
+                return false;
+            if (p[i] == '\\' && i + 1 < n) {
+                char e = p[i + 1];
+                atom[0] = e == 'd' ? '0' : e == 'w' ? 'a' : e == 's' ? ' ' : e;
+            } else
+                atom[0] = p[i];
+            atom_len = 1;
+            for (; i < n && p[i] != ']'; i++)
+                if (p[i] == '\\')
+                    i++;
+            if (i >= n)
+                return false;
+            i++;
+        } else if (c == '\\' && i + 1 < n) {
+            char e = p[i + 1];
+            if ((e >= '1' && e <= '9') || e == 'b' || e == 'B' || e == 'p' || e == 'P' || e == 'u' || e == 'x')
+                return false;
+            atom[0] = e == 'd' ? '0' : e == 'w' ? 'a' : e == 's' ? ' ' : e == 'D' ? 'a' : e == 'W' ? '-' : e == 'S' ? 'a' : e;
+            atom_len = 1;
+            i += 2;
+        } else if (c == '.' ) {
+            atom[0] = 'a', atom_len = 1, i++;
+        } else if (c == '*' || c == '+' || c == '?' || c == '{' || c == ')' || c == '$' || c == '^') {
+            return false;
+        } else {
+            atom[0] = c, atom_len = 1, i++;
+        }
+        size_t times = 1;
+        if (i < n && (p[i] == '*' || p[i] == '?'))
+            times = 0, i++;
+        else if (i < n && p[i] == '+')
+            times = 1, i++;
+        else if (i < n && p[i] == '{') {
+            char *end;
+            unsigned long low = strtoul(p + i + 1, &end, 10);
+            if (end == p + i + 1 || low > 64)
+                return false;
+            while ((size_t)(end - p) < n && *end != '}')
+                end++;
+            if ((size_t)(end - p) >= n)
+                return false;
+            times = low;
+            i = (size_t)(end - p) + 1;
+        }
+        if (i < n && p[i] == '?')
+            i++; /* lazy */
+        for (size_t t = 0; t < times; t++) {
+            if (*len + atom_len + 1 > cap)
+                return false;
+            memcpy(out + *len, atom, atom_len);
+            *len += atom_len;
+        }
+    }
+    out[*len] = '\0';
+    return true;
+}
+
 /* A string that satisfies `pattern` (checked by the reference's regex
  * engine through a one-keyword schema), or NULL. */
-static const char *pattern_candidate(const gt_value *pattern, size_t min_length)
+static const char *pattern_candidate(const gt_value *pattern, size_t min_length, char *sample, size_t sample_cap)
 {
     static const char *const candidates[] = {"test", "a", "A", "0", "1", "aa", "abc", "ABC", "123", "a1", "A1",
                                              "x", "Test", "Abc", "2024-01-01", "a@example.com", "https://example.com",
@@ -322,6 +429,13 @@ static const char *pattern_candidate(const gt_value *pattern, size_t min_length)
     gt_build_put(&builder, schema, "pattern", (gt_value *)pattern);
     const char *found = NULL;
     gt_schema *compiled = builder.failed ? NULL : gt_schema_compile_value(schema, NULL, NULL);
+    size_t sample_len = 0;
+    if (compiled && pattern_sample(pattern->u.str.chars, pattern->u.str.len, sample, sample_cap, &sample_len, 0) &&
+        sample_len >= min_length) {
+        gt_value *text = gt_value_new_string(builder.arena, sample, sample_len);
+        if (text && gt_schema_validate(compiled, text, NULL) == GT_SCHEMA_VALID)
+            found = sample;
+    }
     for (size_t i = 0; compiled && !found && i < sizeof candidates / sizeof *candidates; i++) {
         if (strlen(candidates[i]) < min_length)
             continue;
@@ -361,7 +475,8 @@ static gt_value *gen_string(gen *g, const view *v)
                                                                           : (size_t)-1;
     const char *base = format_sample(v->format && v->format->type == GT_STRING ? v->format->u.str.chars : NULL);
     if (v->pattern && v->pattern->type == GT_STRING) {
-        const char *matched = pattern_candidate(v->pattern, min_length);
+        char sample[256];
+        const char *matched = pattern_candidate(v->pattern, min_length, sample, sizeof sample);
         if (matched)
             return mark(g, gt_value_new_string(g->arena, matched, strlen(matched)));
     }
@@ -525,6 +640,12 @@ static gt_value *gen_value(gen *g, const gt_value *schema, int depth, bool membe
     view_add(g, v, schema, 0); /* its own depth: a chain of $refs and allOfs, not the instance's nesting */
     gt_value *out = NULL;
     const char *type = view_type(v);
+    /* nested-as-string takes the first object or array member in document order: claimed before its own
+     * members are made, so an outer member wins over the ones inside it */
+    bool claim = member && g->mutate == GT_DERIVE_NESTED_AS_STRING && !g->mutated && !v->constant && !v->enum_list &&
+                 (strcmp(type, "object") == 0 || strcmp(type, "array") == 0);
+    if (claim)
+        g->mutated = true;
     if (g->mode != GEN_LOOSE && v->constant) {
         out = (gt_value *)v->constant;
     } else if (g->mode != GEN_LOOSE && v->enum_list && v->enum_list->type == GT_ARRAY && v->enum_list->u.arr.count) {
@@ -551,13 +672,11 @@ static gt_value *gen_value(gen *g, const gt_value *schema, int depth, bool membe
         out = gen_string(g, v);
     }
     free(v);
-    if (out && member && g->mutate == GT_DERIVE_NESTED_AS_STRING && !g->mutated &&
-        (out->type == GT_OBJECT || out->type == GT_ARRAY)) {
+    if (out && claim) {
         size_t len;
         char *json = gt_value_to_json(out, &len);
         out = json ? mark(g, gt_value_new_string(g->arena, json, len)) : mark(g, NULL);
         free(json);
-        g->mutated = true;
     }
     return out;
 }

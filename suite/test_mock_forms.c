@@ -5,7 +5,8 @@
  * response_format and Responses text.format; the Responses API as JSON and
  * as its SSE event stream; faults (per-turn and scripted stream faults,
  * on-wire fallbacks) in every form; the journal's answer_form; turns a
- * client's request rules out marked inexpressible. Each test starts its own
+ * client's request rules out marked inexpressible; derive turns through the
+ * http target, following the schema the library sends. Each test starts its own
  * server on 127.0.0.1:0. */
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
@@ -553,6 +554,29 @@ START_TEST(inexpressible_cases_are_skipped_with_the_reason)
 }
 END_TEST
 
+/* derive turns (docs/mock-server.md "Derived turns") through the http target: computed from the schema the
+ * library sends, so a library whose converter drops every enum cannot be served enum-case */
+START_TEST(derived_cases_follow_the_librarys_schema)
+{
+    char why[1024];
+    gt_outcome outcome;
+    ck_assert_int_eq(play_case(FORM_CLIENT " forced-tool", "loop.derived.valid-first-try", &outcome, why, sizeof why),
+                     GT_CHECK_DONE);
+    ck_assert_msg(outcome == GT_OUTCOME_PASS, "%s", why);
+    /* the lax library takes the placeholder as its answer: the suite catches it */
+    ck_assert_int_eq(
+        play_case(FORM_CLIENT " forced-tool", "loop.derived.loose-placeholder-then-valid", &outcome, why, sizeof why),
+        GT_CHECK_DONE);
+    ck_assert_msg(outcome == GT_OUTCOME_FAIL, "%s", why);
+    ck_assert_int_eq(play_case(FORM_CLIENT " forced-tool-no-enum", "loop.derived.enum-case-then-valid", &outcome, why,
+                               sizeof why),
+                     GT_CHECK_SKIPPED);
+    ck_assert_msg(strstr(why, "cannot be expressed for this client") && strstr(why, "derive enum-case") &&
+                      strstr(why, "no enum"),
+                  "%s", why);
+}
+END_TEST
+
 START_TEST(a_test_binary_is_never_given_as_gauntlet_bin)
 {
     /* run.sh wrappers fall back to $GAUNTLET_BIN: were it this test binary,
@@ -600,6 +624,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(http, 120);
     tcase_add_test(http, libraries_get_their_form_through_the_http_target);
     tcase_add_test(http, inexpressible_cases_are_skipped_with_the_reason);
+    tcase_add_test(http, derived_cases_follow_the_librarys_schema);
     tcase_add_test(http, a_test_binary_is_never_given_as_gauntlet_bin);
     suite_add_tcase(suite, http);
     return suite;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gauntlet/derive.h"
 #include "gauntlet/limits.h"
 #include "gen_impl.h"
 #include "gen_schema.h"
@@ -1186,6 +1187,60 @@ static void add_script(gt_gen *gen, const char *gate, const char *op, cJSON *scr
     gen_add_candidate(gen, "loop", gate, op, "", NULL, 0, text, rules, verdict, want_gate, reason, what, true);
 }
 
+/* True when `spec` can be derived from `schema_text` (docs/loop-scripts.md "derive"). */
+static bool derivable(const gt_derive_spec *spec, const char *schema_text)
+{
+    char *text = NULL, why[256];
+    size_t len;
+    int rc = schema_text ? gt_derive_text(spec, schema_text, strlen(schema_text), &text, &len, why, sizeof why) : 1;
+    free(text);
+    return rc == 0;
+}
+
+/* Schema-derived faults: each fault operator answered five times (the
+ * answer computed from the schema, by the mock from the one its client
+ * sends), and a valid instance cut at each kind of boundary. */
+static void gen_loop_derived(gt_gen *gen)
+{
+    char *schema_text = gt_json_compact(gen->schema, NULL);
+    static const gt_derive_op faults[] = {GT_DERIVE_SCHEMA_ECHO, GT_DERIVE_NESTED_AS_STRING,
+                                          GT_DERIVE_LOOSE_PLACEHOLDER, GT_DERIVE_ENUM_CASE};
+    for (size_t f = 0; f < sizeof faults / sizeof faults[0]; f++) {
+        gt_derive_spec spec = {.op = faults[f]};
+        if (!derivable(&spec, schema_text))
+            continue;
+        char op[48];
+        snprintf(op, sizeof op, "derive-%s", gt_derive_op_name(faults[f]));
+        cJSON *script = script_new(gen);
+        for (unsigned turn = 1; turn <= GT_LOOP_DEFAULT_MAX_ATTEMPTS; turn++)
+            add_turn(script, "derive", cJSON_CreateString(gt_derive_op_name(faults[f])));
+        cJSON *mock = cJSON_CreateObject();
+        cJSON_AddStringToObject(mock, "after_script", "repeat_last");
+        cJSON_AddItemToObject(script, "mock", mock);
+        add_script(gen, "loop", op, script, R_LOOP_LIMIT, GT_VERDICT_REJECT, "loop",
+                   "error_max_structured_output_retries",
+                   gen_format_text("%d StructuredOutput calls derived by %s from the schema",
+                                   GT_LOOP_DEFAULT_MAX_ATTEMPTS, gt_derive_op_name(faults[f])));
+    }
+    static const gt_derive_boundary boundaries[] = {GT_DERIVE_INSIDE_STRING, GT_DERIVE_BETWEEN_MEMBERS,
+                                                    GT_DERIVE_BEFORE_CLOSE};
+    for (size_t b = 0; b < sizeof boundaries / sizeof boundaries[0]; b++) {
+        gt_derive_spec spec = {.op = GT_DERIVE_CUT_AT, .at = boundaries[b]};
+        if (!derivable(&spec, schema_text))
+            continue;
+        cJSON *script = script_new(gen);
+        cJSON *derive = cJSON_CreateObject();
+        cJSON_AddStringToObject(derive, "op", "cut-at");
+        cJSON_AddStringToObject(derive, "at", gt_derive_boundary_name(boundaries[b]));
+        add_turn(script, "derive", derive);
+        cJSON_AddNumberToObject(script, "max_api_retries", 0);
+        add_script(gen, "stream", "derive-cut-at", script, R_LOOP_CUT, GT_VERDICT_REJECT, "stream", "stream_truncated",
+                   gen_format_text("a valid instance of the schema streamed and cut at %s (derive cut-at)",
+                                   gt_derive_boundary_name(boundaries[b])));
+    }
+    free(schema_text);
+}
+
 void gen_loop(gt_gen *gen, const gen_base *base, size_t structure_from)
 {
     cJSON *script = script_new(gen);
@@ -1264,4 +1319,5 @@ void gen_loop(gt_gen *gen, const gen_base *base, size_t structure_from)
         }
     }
     free(compact);
+    gen_loop_derived(gen);
 }

@@ -3,6 +3,7 @@
 the answer form named by argv[1], no validation, no retries.
 
   forced-tool   Anthropic Messages, tool "extract" forced with tool_choice
+  forced-tool-no-enum  the same, its schema sent without any "enum" (a converter that drops them)
   responses     OpenAI Responses API, text.format json_schema (strict)
 
 It reads the environment the http target gives (docs/adapter-protocol.md),
@@ -20,10 +21,20 @@ def post(url, body):
         return json.loads(response.read())
 
 
+def without_enums(value):
+    if isinstance(value, dict):
+        return {key: without_enums(item) for key, item in value.items() if key != "enum"}
+    if isinstance(value, list):
+        return [without_enums(item) for item in value]
+    return value
+
+
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "forced-tool"
     schema = json.loads(os.environ.get("GAUNTLET_JSON_SCHEMA") or "{}")
     prompt = os.environ.get("GAUNTLET_PROMPT", "")
+    if mode == "forced-tool-no-enum":
+        schema = without_enums(schema)
     try:
         if mode == "responses":
             reply = post(os.environ["OPENAI_BASE_URL"] + "/responses", {
