@@ -196,6 +196,8 @@ export async function zodV3Schema(env) {
     const convert = (schema, path) => {
         if (schema === true || (typeof schema === 'object' && schema !== null && Object.keys(schema).length === 0))
             return z.any();
+        if (schema === false) /* accepts nothing: an optional member with `false` must be absent */
+            return z.never();
         if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
             throw new Error(`${path}: a schema must be an object or a boolean`);
         for (const key of Object.keys(schema))
