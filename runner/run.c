@@ -493,6 +493,14 @@ static gt_class output_class(const judge *j, const gt_observed *observed)
     return !j->wire && j->value_gate && observed->verdict == GT_VERDICT_ACCEPT ? GT_CLASS_UNSAFE : GT_CLASS_FIGURES;
 }
 
+/* A black-box client returned the complete, valid answer of the script turn
+ * served last where the reference ends otherwise (target_http.c,
+ * clean_answer): no object the reference refuses as an object, so a
+ * difference in budget or design (figures), never unsafe. */
+#define CLEAN_ANSWER_NOTE                                                                                          \
+    "the object is the complete, valid answer of the turn served last (not coerced, cut, a refusal's or "        \
+    "retracted): a budget or design difference, not an unsafe object"
+
 /* Loop, stream and wire expectations: the surviving object and the exact
  * output (always), values at places in it (for values and schemas always,
  * for envelopes when figures are judged), terminal subtype, attempt
@@ -510,8 +518,12 @@ static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *obs
             buf_printf(buf, "expected structured_output %.200s, observed %.200s", expect->structured_output_json,
                        survivor ? survivor : "(none)");
         free(survivor);
+        if (!same && returned && observed->clean_answer_turn > 0)
+            buf_printf(buf, "; %s", CLEAN_ANSWER_NOTE);
         if (!same)
-            return failed_as(verdict_class, returned ? GT_CLASS_UNSAFE : GT_CLASS_REFUSED_VALID);
+            return failed_as(verdict_class, !returned                         ? GT_CLASS_REFUSED_VALID
+                                            : observed->clean_answer_turn > 0 ? GT_CLASS_FIGURES
+                                                                               : GT_CLASS_UNSAFE);
     }
     if (expect->output_json != NULL && !json_texts_equal(expect->output_json, observed->output_json)) {
         buf_printf(buf, "expected output %.200s, observed %.200s", expect->output_json,
@@ -574,6 +586,10 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
                    observed->subtype ? observed->subtype : "(none)");
         if (observed->beyond_script_calls > 0)
             buf_printf(buf, "; calls beyond the script: %d", observed->beyond_script_calls);
+        if (expect->verdict == GT_VERDICT_REJECT && observed->clean_answer_turn > 0) {
+            buf_printf(buf, "; %s (script turn %d)", CLEAN_ANSWER_NOTE, observed->clean_answer_turn - 1);
+            return failed_as(verdict_class, GT_CLASS_FIGURES);
+        }
         return failed_as(verdict_class, verdict_class_of(expect));
     }
     if (observed->violation != NULL && j->figures) {

@@ -172,6 +172,35 @@ START_TEST(classes_of_a_wrong_verdict)
 }
 END_TEST
 
+/* A vendor client that returned the complete, valid answer of the turn the
+ * mock served last (target_http.c clean_answer) where the reference ends
+ * otherwise: a budget or design difference (figures), never unsafe; any
+ * other returned object stays unsafe. */
+START_TEST(a_clean_later_answer_is_a_figure_not_unsafe)
+{
+    char why[512];
+    gt_class verdict_class;
+    gt_expect reject = {.verdict = GT_VERDICT_REJECT, .gate = "loop", .reason = "max_retries"};
+    gt_observed later = {.verdict = GT_VERDICT_ACCEPT, .black_box = true, .clean_answer_turn = 4};
+    ck_assert_int_eq(judge(&reject, &later, "loop", CLAUDE, CLAUDE, &verdict_class, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_int_eq(verdict_class, GT_CLASS_FIGURES);
+    ck_assert_msg(strstr(why, "not an unsafe object (script turn 3)") != NULL, "%s", why);
+    gt_observed coerced = {.verdict = GT_VERDICT_ACCEPT, .black_box = true};
+    ck_assert_int_eq(judge(&reject, &coerced, "loop", CLAUDE, CLAUDE, &verdict_class, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_int_eq(verdict_class, GT_CLASS_UNSAFE);
+    /* the other of two valid objects survived */
+    gt_expect other = {.verdict = GT_VERDICT_ACCEPT, .structured_output_json = "{\"a\":1}"};
+    char envelope[] = "{\"subtype\":\"success\",\"structured_output\":{\"a\":2}}";
+    gt_observed second = {.verdict = GT_VERDICT_ACCEPT, .black_box = true, .output_json = envelope,
+                          .clean_answer_turn = 2};
+    ck_assert_int_eq(judge(&other, &second, "loop", CLAUDE, CLAUDE, &verdict_class, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_int_eq(verdict_class, GT_CLASS_FIGURES);
+    second.clean_answer_turn = 0;
+    ck_assert_int_eq(judge(&other, &second, "loop", CLAUDE, CLAUDE, &verdict_class, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_int_eq(verdict_class, GT_CLASS_UNSAFE);
+}
+END_TEST
+
 START_TEST(another_reason_passes_unless_reasons_is_claimed)
 {
     char why[512];
@@ -683,6 +712,7 @@ static Suite *make_suite(void)
     suite_add_tcase(suite, names);
     TCase *judging = tcase_create("judging");
     tcase_add_test(judging, classes_of_a_wrong_verdict);
+    tcase_add_test(judging, a_clean_later_answer_is_a_figure_not_unsafe);
     tcase_add_test(judging, another_reason_passes_unless_reasons_is_claimed);
     tcase_add_test(judging, object_level_errors_match_at_the_object_or_the_child);
     tcase_add_test(judging, figures_are_judged_only_under_a_loop_claim);

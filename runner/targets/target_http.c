@@ -39,6 +39,8 @@
 #include "reap.h"
 #include "spawn.h"
 #include "gauntlet/parse.h"
+#include "gauntlet/schema.h"
+#include "gauntlet/value.h"
 #include "gauntlet/runner/run.h"
 #include "target_adapter.h"
 
@@ -338,12 +340,37 @@ static const char *inexpressible_turn(const gt_value *entry)
     return why ? why : "a turn the client's request rules out";
 }
 
+/* True when an entry's applied faults leave its answer whole: none, or only
+ * a slower delivery (latency, drip). */
+static bool delivered_whole(const gt_value *entry)
+{
+    const gt_value *faults = gt_value_get(entry, "faults", 6);
+    if (faults == NULL || faults->type != GT_ARRAY)
+        return faults == NULL;
+    for (size_t i = 0; i < faults->u.arr.count; i++) {
+        const gt_value *fault = faults->u.arr.items[i];
+        if (fault->type != GT_STRING || (strcmp(fault->u.str.chars, "latency") != 0 &&
+                                         strcmp(fault->u.str.chars, "drip") != 0))
+            return false;
+    }
+    return true;
+}
+
+/* The last request of the client's main loop: the script turn that answered
+ * it (-1: none, or an answer past the script) and whether it was a 200
+ * delivered whole. */
+typedef struct journal_tail {
+    int turn;
+    bool whole;
+} journal_tail;
+
 /* Figures and violations from the journal of one session; `inexpressible`
  * gets the first turn the client's request ruled out ("" when none). */
 static void read_journal(http_target *target, const char *session, gt_observed *observed, gt_arena *arena,
-                         char *inexpressible, size_t inexpressible_len)
+                         char *inexpressible, size_t inexpressible_len, journal_tail *tail)
 {
     inexpressible[0] = '\0';
+    tail->turn = -1, tail->whole = false;
     char *json = gt_mock_journal_json(target->server, session);
     gt_parse_options options;
     gt_parse_options_init(&options);
@@ -384,6 +411,11 @@ static void read_journal(http_target *target, const char *session, gt_observed *
             beyond++;
         if ((status && status->type == GT_NUMBER && status->u.num.number == 200) || played_fallback(entry))
             model_calls++;
+        const gt_value *turn = gt_value_get(entry, "turn", 4);
+        tail->turn = turn && turn->type == GT_NUMBER && !(past_end && past_end->type == GT_TRUE)
+                         ? (int)turn->u.num.number
+                         : -1;
+        tail->whole = status && status->type == GT_NUMBER && status->u.num.number == 200 && delivered_whole(entry);
         if (capability_400 && sends_strict(body) && violation[0] == '\0')
             snprintf(violation, sizeof violation, "request %d still sends strict after a capability 400",
                      api_attempts);
@@ -492,6 +524,45 @@ static char *env_entry(const char *name, const char *value)
     if (entry != NULL)
         snprintf(entry, len, "%s=%s", name, value);
     return entry;
+}
+
+/* Whether `object`, the object a client returned, is the complete, valid
+ * answer of the script turn the mock served last (`tail`): a 200 delivered
+ * whole, a `message` turn with no refusal, max_tokens or pause stop, and a
+ * StructuredOutput call whose input is `object` and validates against the
+ * caller's schema. Such an object is nothing the reference refuses as an
+ * object (coerced, cut, a refusal's, retracted, another tool's): a verdict
+ * that differs over it is a budget or design difference (docs/profiles.md,
+ * verdict classes). */
+static bool clean_answer(const gt_value *script, const journal_tail *tail, const gt_value *object,
+                         const char *schema_json, bool assert_formats)
+{
+    const gt_value *turns = script ? gt_value_get(script, "turns", 5) : NULL;
+    if (!tail->whole || tail->turn < 0 || turns == NULL || turns->type != GT_ARRAY ||
+        (size_t)tail->turn >= turns->u.arr.count || object == NULL || schema_json == NULL)
+        return false;
+    const gt_value *message = gt_value_get(turns->u.arr.items[tail->turn], "message", 7);
+    const char *stop = message ? member_string(message, "stop_reason") : NULL;
+    if (message == NULL || (stop != NULL && strcmp(stop, "tool_use") != 0 && strcmp(stop, "end_turn") != 0))
+        return false;
+    const gt_value *content = gt_value_get(message, "content", 7);
+    bool found = false;
+    for (size_t i = 0; content && content->type == GT_ARRAY && i < content->u.arr.count && !found; i++) {
+        const gt_value *block = content->u.arr.items[i];
+        const char *type = member_string(block, "type"), *name = member_string(block, "name");
+        const gt_value *call_input = gt_value_get(block, "input", 5);
+        found = type && strcmp(type, "tool_use") == 0 && name && strcmp(name, "StructuredOutput") == 0 &&
+                call_input != NULL && gt_value_equal(call_input, object);
+    }
+    if (!found)
+        return false;
+    gt_schema_options options;
+    gt_schema_options_init(&options);
+    options.assert_formats = assert_formats;
+    gt_schema *schema = gt_schema_compile(schema_json, strlen(schema_json), &options, NULL);
+    bool valid = schema != NULL && gt_schema_validate(schema, object, NULL) == GT_SCHEMA_VALID;
+    gt_schema_free(schema);
+    return valid;
 }
 
 static int http_check(void *state, const gt_case_input *input, gt_observed *observed, char *note, size_t note_len)
@@ -616,7 +687,8 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
         snprintf(message, sizeof message, "client exited with status %d and no result envelope%s%.600s",
                  WEXITSTATUS(status), tail[0] ? "; stderr: " : "", tail);
         gt_observed_reject(observed, input->gate, "client_exit", message);
-        read_journal(target, session, observed, arena, inexpressible, sizeof inexpressible);
+        journal_tail last;
+        read_journal(target, session, observed, arena, inexpressible, sizeof inexpressible, &last);
     } else if (envelope == NULL) {
         snprintf(note, note_len, "the client printed no result envelope (exit status %d)%s%s",
                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, tail[0] ? "; stderr: " : "", tail);
@@ -641,7 +713,10 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
                                                                           : (subtype ? subtype : "no_subtype"),
                                message);
         }
-        read_journal(target, session, observed, arena, inexpressible, sizeof inexpressible);
+        journal_tail last;
+        read_journal(target, session, observed, arena, inexpressible, sizeof inexpressible, &last);
+        if (accepted && clean_answer(script, &last, object, schema_json, input->assert_formats))
+            observed->clean_answer_turn = last.turn + 1;
     }
     if (inexpressible[0] != '\0') {
         /* the script needs a model answer this client's request rules out

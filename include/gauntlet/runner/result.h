@@ -61,6 +61,9 @@ typedef struct gt_observed {
                                 played out (the mock's after_script answered them); 0 otherwise */
     bool unstreamed_stream_fault; /* black box: the mock served a scripted stream fault (cut, malformed SSE) to
                                      a request that did not stream, as a JSON body cut in half */
+    int clean_answer_turn; /* black box: 1 + the script turn whose complete, valid StructuredOutput input is the
+                              object the client returned (served last, delivered whole, no refusal or max_tokens
+                              stop); 0 when the object is none such */
 } gt_observed;
 
 void gt_observed_clear(gt_observed *observed);
