@@ -244,7 +244,7 @@ START_TEST(the_cli_names_the_file_and_the_field)
     ck_assert_ptr_nonnull(file);
     fputs("{\"json_schema\":" FLAT ",\"turns\":[{\"derive\":\"enum-case\"}]}", file);
     fclose(file);
-    snprintf(command, sizeof command, "build/gauntlet loop --script %s 2>&1", path);
+    snprintf(command, sizeof command, "\"${GAUNTLET:-build/gauntlet}\" loop --script %s 2>&1", path);
     char out[2048];
     ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 2);
     ck_assert_msg(strstr(out, path) && strstr(out, "/turns/0/derive") && strstr(out, "no enum"), "%s", out);
