@@ -12,28 +12,6 @@
 
 #include "gt_test.h"
 
-static char *slurp(const char *path)
-{
-    FILE *file = fopen(path, "rb");
-    ck_assert_msg(file != NULL, "no %s", path);
-    static char text[1 << 20];
-    size_t len = fread(text, 1, sizeof text - 1, file);
-    fclose(file);
-    text[len] = '\0';
-    return strdup(text);
-}
-
-/* The output of `command` (its first 64 KiB) and its exit status. */
-static int capture(const char *command, char *out, size_t out_len)
-{
-    FILE *pipe = popen(command, "r");
-    ck_assert_ptr_nonnull(pipe);
-    size_t len = fread(out, 1, out_len - 1, pipe);
-    out[len] = '\0';
-    int status = pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* `text` after the generated-by line: from `marker` on. */
 static const char *after(const char *text, const char *marker)
 {
@@ -53,9 +31,9 @@ START_TEST(column_jobs_then_merge_equal_one_run)
     static char out[1 << 16];
     char command[1024], path[300];
     snprintf(command, sizeof command, ENV "MATRIX_OUT=%s/one sh matrix/run.sh 2>&1", dir);
-    ck_assert_msg(capture(command, out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(gt_test_shell(command, out, sizeof out) == 0, "%s", out);
     snprintf(command, sizeof command, ENV "MATRIX_OUT=%s/ci MATRIX_COLUMN_ONLY=1 sh matrix/run.sh 2>&1", dir);
-    ck_assert_msg(capture(command, out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(gt_test_shell(command, out, sizeof out) == 0, "%s", out);
     ck_assert_msg(strstr(out, "--report json:") != NULL, "%s", out);
     /* the column files, one folder per artifact as download-artifact leaves them, or flat */
     snprintf(command, sizeof command,
@@ -64,15 +42,15 @@ START_TEST(column_jobs_then_merge_equal_one_run)
              dir, dir, dir);
     ck_assert_int_eq(system(command), 0);
     snprintf(command, sizeof command, ENV "MATRIX_OUT=%s/ci MATRIX_MERGE=1 sh matrix/run.sh 2>&1", dir);
-    ck_assert_msg(capture(command, out, sizeof out) == 0, "%s", out);
+    ck_assert_msg(gt_test_shell(command, out, sizeof out) == 0, "%s", out);
     ck_assert_msg(strstr(out, "matrix: 2 implementations, 4 cases, 0 could not run") != NULL, "%s", out);
     static const char *const reports[] = {"matrix.md", "matrix.html", "matrix.json"};
     static const char *const markers[] = {"\n## Summary", "<h2>Legend</h2>", "\"corpus_sha256\""};
     for (size_t r = 0; r < 3; r++) {
         snprintf(path, sizeof path, "%s/one/%s", dir, reports[r]);
-        char *one = slurp(path);
+        char *one = gt_test_slurp(path);
         snprintf(path, sizeof path, "%s/ci/%s", dir, reports[r]);
-        char *merged = slurp(path);
+        char *merged = gt_test_slurp(path);
         ck_assert_msg(strcmp(after(one, markers[r]), after(merged, markers[r])) == 0, "%s differs", reports[r]);
         ck_assert_ptr_nonnull(strstr(merged, "naive-node"));
         ck_assert_ptr_nonnull(strstr(merged, "reference-client"));
@@ -83,7 +61,7 @@ START_TEST(column_jobs_then_merge_equal_one_run)
     snprintf(command, sizeof command, "rm -r %s/ci/columns/matrix-column-naive-node", dir);
     ck_assert_int_eq(system(command), 0);
     snprintf(command, sizeof command, ENV "MATRIX_OUT=%s/ci MATRIX_MERGE=1 sh matrix/run.sh 2>&1", dir);
-    ck_assert_int_eq(capture(command, out, sizeof out), 2);
+    ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "no column file") != NULL && strstr(out, "naive-node.json") != NULL, "%s", out);
     snprintf(command, sizeof command, "rm -rf %s", dir);
     ck_assert_int_eq(system(command), 0);
@@ -109,8 +87,8 @@ END_TEST
 START_TEST(workflow_has_a_job_per_column_and_real_targets)
 {
     static char workflow[1 << 16], names[1 << 14];
-    ck_assert_msg(capture(READ_WORKFLOW, workflow, sizeof workflow) == 0, "%s", workflow);
-    ck_assert_int_eq(capture("MATRIX_LIST=1 sh matrix/run.sh", names, sizeof names), 0);
+    ck_assert_msg(gt_test_shell(READ_WORKFLOW, workflow, sizeof workflow) == 0, "%s", workflow);
+    ck_assert_int_eq(gt_test_shell("MATRIX_LIST=1 sh matrix/run.sh", names, sizeof names), 0);
     /* every column run.sh knows is a job, and every job is a column */
     size_t columns = 0, jobs = 0;
     for (char *name = strtok(names, "\n"); name; name = strtok(NULL, "\n")) {
@@ -141,7 +119,7 @@ START_TEST(workflow_has_a_job_per_column_and_real_targets)
         merge |= strcmp(args, "matrix-merge") == 0;
         /* outside any make that runs the suite (make sanitize passes BUILD=... down in MAKEFLAGS) */
         snprintf(command, sizeof command, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n %s 2>&1", args);
-        ck_assert_msg(capture(command, out, sizeof out) == 0, "%s: %s", command, out);
+        ck_assert_msg(gt_test_shell(command, out, sizeof out) == 0, "%s: %s", command, out);
         makes++;
     }
     free(copy);

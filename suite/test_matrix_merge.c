@@ -20,17 +20,6 @@
 #define LAX "lax=http:python3 suite/adapters/form_client.py forced-tool"
 #define MISSING "missing=http:/no/such/client.sh"
 
-static char *slurp(const char *path)
-{
-    FILE *file = fopen(path, "rb");
-    ck_assert_msg(file != NULL, "no %s", path);
-    static char text[1 << 20];
-    size_t len = fread(text, 1, sizeof text - 1, file);
-    fclose(file);
-    text[len] = '\0';
-    return strdup(text);
-}
-
 /* `text` without its lines that hold `marker` (the generated-by line). */
 static char *without_lines(const char *text, const char *marker)
 {
@@ -65,7 +54,7 @@ static void write_file(const char *path, const char *text)
 /* `from` with the first `old` replaced by `new`, written to `to`. */
 static void edited_copy(const char *from, const char *to, const char *old, const char *new)
 {
-    char *text = slurp(from);
+    char *text = gt_test_slurp(from);
     char *at = strstr(text, old);
     ck_assert_msg(at != NULL, "no %s in %s", old, from);
     char *edited = malloc(strlen(text) + strlen(new) + 1);
@@ -82,9 +71,9 @@ static void compare(const char *dir, const char *one, const char *merged, const 
 {
     char path[400];
     snprintf(path, sizeof path, "%s/%s", dir, one);
-    char *a = slurp(path);
+    char *a = gt_test_slurp(path);
     snprintf(path, sizeof path, "%s/%s", dir, merged);
-    char *b = slurp(path);
+    char *b = gt_test_slurp(path);
     char *a_rest = without_lines(a, marker), *b_rest = without_lines(b, marker);
     ck_assert_msg(strcmp(a_rest, b_rest) == 0, "%s and %s differ beyond the generated-by line", one, merged);
     ck_assert_msg(strcmp(a, b) != 0, "%s and %s have the same generated-by line", one, merged);
@@ -147,7 +136,7 @@ START_TEST(merge_of_one_column_runs_is_the_one_run)
     char *reorder[] = {"matrix", "--merge", file_b, file_a, "--report", reports, NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, reorder, out, sizeof out), 0);
     snprintf(reports, sizeof reports, "%s/ba.md", dir);
-    char *md = slurp(reports);
+    char *md = gt_test_slurp(reports);
     ck_assert_ptr_nonnull(strstr(md, "| ` loop.attempts.five-invalid-default-limit ` | reject | **✗!** | ✓ |"));
     free(md);
 
@@ -235,7 +224,7 @@ END_TEST
  * bound case passed (so now one is fixed and one is new). */
 static void previous_matrix(const char *from, const char *old)
 {
-    char *text = slurp(from);
+    char *text = gt_test_slurp(from);
     cJSON *root = cJSON_Parse(text);
     free(text);
     const cJSON *impl;
@@ -281,7 +270,7 @@ START_TEST(field_section_per_library)
                      NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, first, out, sizeof out), 0);
     snprintf(path, sizeof path, "%s/a.md", dir);
-    char *md = slurp(path);
+    char *md = gt_test_slurp(path);
     ck_assert_ptr_nonnull(strstr(md,
                                  "**Reported in the field** (threads of ` anomalyco/opencode,pydantic/pydantic-ai `; "
                                  "3 cases)"));
@@ -302,13 +291,13 @@ START_TEST(field_section_per_library)
     ck_assert_int_eq(sections, 3);
     free(md);
     snprintf(path, sizeof path, "%s/a.html", dir);
-    char *html = slurp(path);
+    char *html = gt_test_slurp(path);
     ck_assert_ptr_nonnull(strstr(html, "<p><b>Reported in the field</b> (threads of <code>anomalyco/opencode,pydantic/"
                                        "pydantic-ai</code>; 3 cases)</p>"));
     ck_assert_ptr_nonnull(strstr(html, "<li class=\"agrees\">✓ <code>pydantic/pydantic-ai#4310 "));
     free(html);
     snprintf(path, sizeof path, "%s/a.json", dir);
-    char *json = slurp(path);
+    char *json = gt_test_slurp(path);
     ck_assert_ptr_nonnull(strstr(json, "\"repos\": \"anomalyco/opencode,pydantic/pydantic-ai\""));
     ck_assert_ptr_nonnull(strstr(json, "\"case\": \"field.opencode-25430.configured-limit-allows-retries\", "
                                        "\"status\": \"still_has_it\", \"previous\": null, \"change\": null}"));
@@ -323,7 +312,7 @@ START_TEST(field_section_per_library)
                       "--repos", FIELD_LAX_REPOS, "--previous", old, "--report",  reports,   NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, second, out, sizeof out), 0);
     snprintf(path, sizeof path, "%s/b.md", dir);
-    md = slurp(path);
+    md = gt_test_slurp(path);
     ck_assert_ptr_nonnull(strstr(md,
                                  "` field.pydantic-ai-4310.openai-refusal-short-circuits `: ` not reproduced in 2.0; "
                                  "fixed since 1.0 `"));
@@ -335,7 +324,7 @@ START_TEST(field_section_per_library)
     char *merge[] = {"matrix", "--merge", merged, "--report", reports, NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, merge, out, sizeof out), 0);
     snprintf(path, sizeof path, "%s/c.md", dir);
-    char *merged_md = slurp(path);
+    char *merged_md = gt_test_slurp(path);
     ck_assert_str_eq(strstr(merged_md, "\n## Summary"), strstr(md, "\n## Summary"));
     free(merged_md);
     free(md);
@@ -345,7 +334,7 @@ START_TEST(field_section_per_library)
                     "--repos", FIELD_LAX_REPOS, "--previous", old, "--report",  reports,   NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, same, out, sizeof out), 0);
     snprintf(path, sizeof path, "%s/d.md", dir);
-    md = slurp(path);
+    md = gt_test_slurp(path);
     ck_assert_ptr_nonnull(strstr(md, "not reproduced in 1.0 `"));
     ck_assert_ptr_null(strstr(md, "since"));
     free(md);
