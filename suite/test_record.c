@@ -406,6 +406,26 @@ START_TEST(test_record_responses_and_history_make_cases)
     gt_test_response resumed = via(base, "/s/ticket/q4/v1/messages", body);
     ck_assert_int_eq(resumed.status, 200);
     gt_test_response_free(&resumed);
+    /* the same in Chat Completions (assistant tool_calls, a tool message) and Responses (function_call items) */
+    snprintf(body, sizeof body,
+             "{\"model\":\"m\",\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"t\",\"schema\":%s}},"
+             "\"messages\":[{\"role\":\"system\",\"content\":\"be brief\"},{\"role\":\"user\",\"content\":\"why?\"},"
+             "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_bash\",\"type\":\"function\","
+             "\"function\":{\"name\":\"Bash\",\"arguments\":\"{\\\"command\\\":\\\"make\\\"}\"}}]},"
+             "{\"role\":\"tool\",\"tool_call_id\":\"call_bash\",\"content\":\"disk full\"}]}",
+             ticket_schema);
+    gt_test_response chat = via(base, "/s/ticket/q5/v1/chat/completions", body);
+    ck_assert_int_eq(chat.status, 200);
+    gt_test_response_free(&chat);
+    snprintf(body, sizeof body,
+             "{\"model\":\"m\",\"text\":{\"format\":{\"type\":\"json_schema\",\"name\":\"t\",\"schema\":%s}},"
+             "\"input\":[{\"role\":\"user\",\"content\":\"why?\"},{\"type\":\"function_call\",\"call_id\":\"call_bash\","
+             "\"name\":\"Bash\",\"arguments\":\"{}\"},{\"type\":\"function_call_output\",\"call_id\":\"call_bash\","
+             "\"output\":\"disk full\"}]}",
+             ticket_schema);
+    gt_test_response resp = via(base, "/s/ticket/q6/v1/responses", body);
+    ck_assert_int_eq(resp.status, 200);
+    gt_test_response_free(&resp);
     gt_record_stop(proxy);
     gt_mock_stop(upstream);
 
@@ -426,11 +446,22 @@ START_TEST(test_record_responses_and_history_make_cases)
     file_has_all(dir, "0004.cases.json",
                  (const char *const[]){"\"history\"", "\"name\":\t\"Bash\"", "\"content\":\t\"disk full\"",
                                        "\"text\":\t\"why did the build fail?\"", NULL});
+    for (int i = 5; i <= 6; i++) { /* user text, the Bash call, its result; no system message; no prompt of its own */
+        char name[32];
+        snprintf(name, sizeof name, "%04d.cases.json", i);
+        file_has_all(dir, name,
+                     (const char *const[]){"\"history\"", "\"name\":\t\"Bash\"", "\"tool_use_id\":\t\"call_bash\"",
+                                           "\"content\":\t\"disk full\"", "\"text\":\t\"why?\"", NULL});
+        char *kase = dir_file(dir, name);
+        ck_assert_ptr_null(strstr(kase, "be brief"));
+        ck_assert_ptr_null(strstr(kase, "\"prompt\""));
+        free(kase);
+    }
     int code = run_dir(dir, out, sizeof out);
-    ck_assert_msg(code == 0 && strstr(out, "4 passed, 0 failed"), "exit %d:\n%s", code, out);
+    ck_assert_msg(code == 0 && strstr(out, "6 passed, 0 failed"), "exit %d:\n%s", code, out);
     char *argv[] = {"run", dir, "--target", "http-reference", NULL};
     code = gt_test_cli(gt_cmd_run, argv, out, sizeof out);
-    ck_assert_msg(code == 0 && strstr(out, "4 passed, 0 failed"), "http-reference: exit %d:\n%s", code, out);
+    ck_assert_msg(code == 0 && strstr(out, "6 passed, 0 failed"), "http-reference: exit %d:\n%s", code, out);
     /* the recorded Responses answers replay byte for byte, JSON and SSE */
     gt_mock_server *replay = gt_test_mock_start(NULL, dir, 3);
     gt_test_response again = gt_test_mock_request(replay, NULL, "/s/0001/x/v1/responses", json_request_body, NULL);
