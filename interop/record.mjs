@@ -65,16 +65,34 @@ async function openaiParse(scenario, run) {
   return { ok: true, parsed: completion.choices[0].message.parsed };
 }
 
+async function openaiResponses(scenario, run, stream) {
+  const client = new OpenAI({ baseURL: `${base}/s/${scenario}/${run}/v1`, apiKey: key, maxRetries: 0 });
+  const params = { model: 'gpt-4o-mini', input: 'Why did the build fail?',
+                   text: { format: { type: 'json_schema', name: 'triage', schema, strict: true } } };
+  let text = '';
+  if (stream) {
+    const s = await client.responses.create({ ...params, stream: true });
+    for await (const event of s) if (event.type === 'response.output_text.delta') text += event.delta;
+  } else {
+    text = (await client.responses.create(params)).output_text;
+  }
+  let parsed = null;
+  try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+  return { ok: ok(parsed), parsed };
+}
+
 const runs = [
   ['anthropic', 'cc-invalid-then-valid', 'json', () => anthropicLoop('cc-invalid-then-valid', 'a1', false)],
   ['anthropic', 'cc-invalid-then-valid', 'stream', () => anthropicLoop('cc-invalid-then-valid', 'a2', true)],
   ['openai', 'cc-invalid-then-valid', 'json', () => openaiLoop('cc-invalid-then-valid', 'o1', false)],
   ['openai', 'cc-invalid-then-valid', 'stream', () => openaiLoop('cc-invalid-then-valid', 'o2', true)],
   ['openai', 'openai-json-content', 'parse', () => openaiParse('openai-json-content', 'o3')],
+  ['openai', 'ok-message', 'responses', () => openaiResponses('ok-message', 'r1', false)],
+  ['openai', 'ok-stream', 'responses-stream', () => openaiResponses('ok-stream', 'r2', true)],
 ];
 for (const [client, scenario, mode, run] of runs) {
   const started = Date.now();
   let outcome;
   try { outcome = await run(); } catch (error) { outcome = { ok: false, error: error.constructor.name, message: String(error.message).slice(0, 160) }; }
-  console.log(JSON.stringify({ client, scenario, mode, ms: Date.now() - started, ...outcome }));
+  console.log(JSON.stringify({ client: `record/${client}`, scenario, mode, ms: Date.now() - started, ...outcome }));
 }

@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <curl/curl.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <microhttpd.h>
@@ -49,6 +50,7 @@ struct gt_record_server {
     struct MHD_Daemon *daemon;
     char upstream[1024];
     char out_dir[1024];
+    char name[GT_RECORD_NAME_MAX + 1]; /* the recording's name: case ids recorded.NAME.NNNN */
     char base_url[128];
     const char *const *redact;
     size_t redact_count;
@@ -336,7 +338,7 @@ static void write_conversation(gt_record_server *s, const rec_conversation *c)
     cJSON_AddStringToObject(index, "format", "gauntlet-recording/1");
     cJSON_AddStringToObject(index, "scenario", number);
     char why[512] = "";
-    cJSON *cases = rec_case_file(c->exchanges, c->count, number, why, sizeof why);
+    cJSON *cases = rec_case_file(c->exchanges, c->count, s->name, number, why, sizeof why);
     if (cases == NULL)
         cJSON_AddStringToObject(index, "no_case", why);
     cJSON_AddItemReferenceToObject(index, "exchanges", c->infos);
@@ -705,6 +707,62 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **co
     *con_cls = NULL;
 }
 
+/* The recording's name: --name as given (lowercase letters, digits, '-', '_'), else
+ * the one recording.txt holds, else DIR's last component lowercased, every
+ * other character as '-' (case ids are [a-z0-9._-]). A --name other than the stored one is refused: case ids
+ * stay what they were. 0, or -1 with `err`. */
+static int recording_name(const char *dir, const char *given, char *out, char *err, size_t err_len)
+{
+    char stored[GT_RECORD_NAME_MAX + 1] = "", marker[1100], line[256];
+    snprintf(marker, sizeof marker, "%s/recording.txt", dir);
+    FILE *f = fopen(marker, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "name ", 5) == 0)
+            snprintf(stored, sizeof stored, "%.*s", (int)strcspn(line + 5, "\r\n"), line + 5);
+    if (f)
+        fclose(f);
+    if (given) {
+        size_t len = strlen(given);
+        bool ok = len > 0 && len <= GT_RECORD_NAME_MAX && strspn(given, "abcdefghijklmnopqrstuvwxyz0123456789-_") == len;
+        if (!ok) {
+            snprintf(err, err_len, "--name %s: use 1-%d lowercase letters, digits, '-' or '_' (case ids are [a-z0-9._-])", given, GT_RECORD_NAME_MAX);
+            return -1;
+        }
+        if (stored[0] && strcmp(stored, given) != 0) {
+            snprintf(err, err_len, "--name %s: %s is the recording %s (recording.txt); its case ids keep that name: "
+                                   "drop --name or choose a new directory", given, dir, stored);
+            return -1;
+        }
+        snprintf(out, GT_RECORD_NAME_MAX + 1, "%s", given);
+        return 0;
+    }
+    if (stored[0]) {
+        snprintf(out, GT_RECORD_NAME_MAX + 1, "%s", stored);
+        return 0;
+    }
+    size_t end = strlen(dir);
+    while (end > 1 && dir[end - 1] == '/')
+        end--;
+    size_t start = end;
+    while (start > 0 && dir[start - 1] != '/')
+        start--;
+    size_t n = 0;
+    for (size_t i = start; i < end && n < GT_RECORD_NAME_MAX; i++) {
+        char c = dir[i];
+        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        if (keep)
+            out[n++] = (char)tolower((unsigned char)c);
+        else if (n > 0 && out[n - 1] != '-')
+            out[n++] = '-';
+    }
+    while (n > 0 && out[n - 1] == '-')
+        n--;
+    out[n] = '\0';
+    if (n == 0)
+        snprintf(out, GT_RECORD_NAME_MAX + 1, "recording");
+    return 0;
+}
+
 static int prepare_dir(const char *dir, const char *flag, char *err, size_t err_len)
 {
     struct stat st;
@@ -817,7 +875,9 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
         snprintf(err, err_len, "--upstream %s: needs an http:// or https:// URL", options->upstream);
         return NULL;
     }
-    if (prepare_dir(options->out_dir, options->record_missing ? "--corpus" : "--out", err, err_len) != 0)
+    char name[GT_RECORD_NAME_MAX + 1];
+    if (prepare_dir(options->out_dir, options->record_missing ? "--corpus" : "--out", err, err_len) != 0 ||
+        recording_name(options->out_dir, options->name, name, err, err_len) != 0)
         return NULL;
     gt_record_server *s = calloc(1, sizeof *s);
     if (s == NULL) {
@@ -829,6 +889,7 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
     while (ulen > 0 && s->upstream[ulen - 1] == '/')
         s->upstream[--ulen] = '\0';
     snprintf(s->out_dir, sizeof s->out_dir, "%s", options->out_dir);
+    snprintf(s->name, sizeof s->name, "%s", name);
     s->redact = options->redact;
     s->redact_count = options->redact_count;
     s->record_errors = options->record_errors;
@@ -841,7 +902,7 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
         return NULL;
     }
     char marker[4096];
-    snprintf(marker, sizeof marker, "gauntlet-recording/1\nupstream %s\n", s->upstream);
+    snprintf(marker, sizeof marker, "gauntlet-recording/1\nupstream %s\nname %s\n", s->upstream, s->name);
     write_atomic(s->out_dir, "recording.txt", marker);
     struct sockaddr_in addr;
     memset(&addr, 0, sizeof addr);

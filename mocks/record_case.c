@@ -19,6 +19,7 @@
 #include "gauntlet/client.h"
 #include "gauntlet/loop.h"
 #include "gauntlet/stream.h"
+#include "gauntlet/runner/corpus.h"
 #include "gauntlet/util.h"
 #include "record_impl.h"
 
@@ -114,7 +115,7 @@ static bool unusable(const rec_exchange *x)
         return true;
     if (is_sse(x))
         return strstr(x->answer, "message_stop") == NULL && strstr(x->answer, "[DONE]") == NULL &&
-               strstr(x->answer, "response.completed") == NULL;
+               strstr(x->answer, "response.completed") == NULL && strstr(x->answer, "response.incomplete") == NULL;
     return false;
 }
 
@@ -300,10 +301,99 @@ static cJSON *script_message(const gt_message *m)
     return message;
 }
 
-/* A JSON answer as the reference client reads it (gt_client_parse_answer). */
+/* ---- the Responses API (no reader in the reference client: read here) ---- */
+
+/* A Responses `response` object as a script message: output_text parts as
+ * text, refusal parts as text with stop_reason refusal, function_call items
+ * as tool_use (`arguments` as input_text, byte for byte), reasoning left
+ * out; `incomplete` for max_output_tokens as stop_reason max_tokens (for
+ * content_filter as refusal). NULL when it has no `output` array. */
+static cJSON *message_from_response(const cJSON *response)
+{
+    const cJSON *output = cJSON_GetObjectItemCaseSensitive(response, "output");
+    if (!cJSON_IsArray(output))
+        return NULL;
+    cJSON *message = cJSON_CreateObject();
+    if (str_at(response, "id"))
+        cJSON_AddStringToObject(message, "id", str_at(response, "id"));
+    cJSON *blocks = cJSON_AddArrayToObject(message, "content");
+    bool refused = false, called = false;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, output)
+    {
+        const char *type = str_at(item, "type");
+        if (type && strcmp(type, "message") == 0) {
+            const cJSON *part;
+            cJSON_ArrayForEach(part, cJSON_GetObjectItemCaseSensitive(item, "content"))
+            {
+                const char *kind = str_at(part, "type");
+                if (kind && strcmp(kind, "output_text") == 0 && str_at(part, "text"))
+                    add_text_block(blocks, str_at(part, "text"));
+                else if (kind && strcmp(kind, "refusal") == 0 && str_at(part, "refusal")) {
+                    add_text_block(blocks, str_at(part, "refusal"));
+                    refused = true;
+                }
+            }
+        } else if (type && strcmp(type, "function_call") == 0) {
+            const char *arguments = str_at(item, "arguments") ? str_at(item, "arguments") : "";
+            add_tool_block(blocks, str_at(item, "call_id"), str_at(item, "name"), arguments, strlen(arguments));
+            called = true;
+        }
+    }
+    const char *reason = str_at(cJSON_GetObjectItemCaseSensitive(response, "incomplete_details"), "reason");
+    bool incomplete = str_at(response, "status") && strcmp(str_at(response, "status"), "incomplete") == 0;
+    const char *stop = refused                                                        ? "refusal"
+                       : incomplete && reason && strcmp(reason, "content_filter") == 0 ? "refusal"
+                       : incomplete                                                    ? "max_tokens"
+                       : called                                                        ? "tool_use"
+                                                                                       : "end_turn";
+    cJSON_AddStringToObject(message, "stop_reason", stop);
+    const cJSON *usage = cJSON_GetObjectItemCaseSensitive(response, "usage");
+    const cJSON *cached = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(usage, "input_tokens_details"), "cached_tokens");
+    add_usage(message, (long long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(usage, "input_tokens")),
+              (long long)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(usage, "output_tokens")), 0,
+              cJSON_IsNumber(cached) ? (long long)cached->valuedouble : 0);
+    return message;
+}
+
+/* The response a Responses event stream ends with: the `response` of its
+ * last response.completed / response.incomplete event, as a script message;
+ * NULL when the stream has none (cut, failed, an error event). */
+static cJSON *message_from_response_stream(const char *sse, size_t len)
+{
+    cJSON *message = NULL;
+    for (const char *line = sse, *end = sse + len; line < end;) {
+        const char *next = memchr(line, '\n', (size_t)(end - line));
+        size_t line_len = next ? (size_t)(next - line) : (size_t)(end - line);
+        if (line_len > 5 && strncmp(line, "data:", 5) == 0) {
+            cJSON *event = cJSON_ParseWithLength(line + 5, line_len - 5);
+            const char *type = str_at(event, "type");
+            if (type && (strcmp(type, "response.completed") == 0 || strcmp(type, "response.incomplete") == 0)) {
+                cJSON_Delete(message);
+                message = message_from_response(cJSON_GetObjectItemCaseSensitive(event, "response"));
+            } else if (type && (strcmp(type, "response.failed") == 0 || strcmp(type, "error") == 0)) {
+                cJSON_Delete(message);
+                message = NULL;
+            }
+            cJSON_Delete(event);
+        }
+        line = next ? next + 1 : end;
+    }
+    return message;
+}
+
+/* A JSON answer as the reference client reads it (gt_client_parse_answer);
+ * a Responses one by message_from_response. */
 static cJSON *message_from_json_answer(const rec_exchange *x)
 {
     rec_api api = api_of(x->path);
+    if (api == API_RESPONSES) {
+        cJSON *body = cJSON_ParseWithLength(x->answer, x->answer_len);
+        cJSON *message = message_from_response(body);
+        cJSON_Delete(body);
+        return message;
+    }
     gt_arena *arena = api == API_MESSAGES || api == API_CHAT ? gt_arena_new() : NULL;
     if (arena == NULL)
         return NULL;
@@ -333,6 +423,8 @@ cJSON *rec_stream_message(const char *sse, size_t len, bool openai)
 static cJSON *message_from_stream(const rec_exchange *x)
 {
     rec_api api = api_of(x->path);
+    if (api == API_RESPONSES)
+        return message_from_response_stream(x->answer, x->answer_len);
     if (api != API_MESSAGES && api != API_CHAT)
         return NULL;
     return rec_stream_message(x->answer, x->answer_len, api == API_CHAT);
@@ -364,6 +456,13 @@ static cJSON *error_turn(const rec_exchange *x)
 static const char *provider_of(const rec_exchange *x)
 {
     return api_of(x->path) == API_CHAT ? "openai" : "anthropic";
+}
+
+/* The provider of a case's script: OpenAI for Chat Completions and the
+ * Responses API (the replay script keeps provider_of's, as recorded). */
+static const char *case_provider(const rec_exchange *x)
+{
+    return api_of(x->path) == API_RESPONSES ? "openai" : provider_of(x);
 }
 
 /* A cut answer ends with an abrupt close after its last recorded byte. */
@@ -399,7 +498,10 @@ static void add_retry_after(cJSON *turn, const rec_exchange *x)
 static cJSON *replay_turn(const rec_exchange *x)
 {
     cJSON *turn = NULL;
-    if (x->status == 200 && is_sse(x)) {
+    /* A Responses stream is served raw as the body of an `error` turn with the
+     * recorded status 200 and content type: the mock re-renders every stream
+     * turn for a Responses client, which would not be the recorded bytes. */
+    if (x->status == 200 && is_sse(x) && api_of(x->path) != API_RESPONSES) {
         turn = cJSON_CreateObject();
         cJSON *stream = cJSON_AddObjectToObject(turn, "stream");
         cJSON_AddStringToObject(stream, "provider", provider_of(x));
@@ -447,7 +549,7 @@ static const cJSON *tool_schema(const cJSON *tool, rec_api api)
 {
     if (api == API_CHAT)
         return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(tool, "function"), "parameters");
-    return cJSON_GetObjectItemCaseSensitive(tool, "input_schema");
+    return cJSON_GetObjectItemCaseSensitive(tool, api == API_RESPONSES ? "parameters" : "input_schema");
 }
 
 static const char *tool_name(const cJSON *tool, rec_api api)
@@ -483,6 +585,8 @@ static rec_form form_of(const cJSON *request, rec_api api, cJSON *scratch)
         forced = str_at(choice, "name");
     if (api == API_CHAT && str_at(choice, "type") && strcmp(str_at(choice, "type"), "function") == 0)
         forced = str_at(cJSON_GetObjectItemCaseSensitive(choice, "function"), "name");
+    if (api == API_RESPONSES && str_at(choice, "type") && strcmp(str_at(choice, "type"), "function") == 0)
+        forced = str_at(choice, "name");
     if (forced && find_tool(tools, forced, api)) {
         form.name = "tool_choice";
         form.tool = forced;
@@ -505,17 +609,23 @@ static rec_form form_of(const cJSON *request, rec_api api, cJSON *scratch)
             }
         }
     } else {
-        const cJSON *format = cJSON_GetObjectItemCaseSensitive(request, "response_format");
+        /* Chat Completions response_format {json_schema: {schema}}; Responses text.format {schema} */
+        bool responses = api == API_RESPONSES;
+        const cJSON *format = responses ? cJSON_GetObjectItemCaseSensitive(
+                                              cJSON_GetObjectItemCaseSensitive(request, "text"), "format")
+                                        : cJSON_GetObjectItemCaseSensitive(request, "response_format");
         const char *type = str_at(format, "type");
+        const char *place = responses ? "text.format" : "response_format";
         if (type && strcmp(type, "json_schema") == 0) {
-            form.name = "response_format";
+            form.name = place;
             form.json_text = true;
-            form.schema = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(format, "json_schema"),
-                                                           "schema");
+            form.schema = responses ? cJSON_GetObjectItemCaseSensitive(format, "schema")
+                                    : cJSON_GetObjectItemCaseSensitive(
+                                          cJSON_GetObjectItemCaseSensitive(format, "json_schema"), "schema");
             return form;
         }
         if (type && strcmp(type, "json_object") == 0) {
-            form.name = "response_format";
+            form.name = place;
             form.json_text = true;
             cJSON *any_object = cJSON_Parse("{\"type\":\"object\"}");
             cJSON_AddItemToArray(scratch, any_object);
@@ -616,6 +726,8 @@ static void attach_results(cJSON *message, rec_exchange *const *exchanges, size_
             {
                 if (str_at(m, "tool_call_id") && strcmp(str_at(m, "tool_call_id"), id) == 0)
                     found = cJSON_GetObjectItemCaseSensitive(m, "content");
+                if (str_at(m, "call_id") && strcmp(str_at(m, "call_id"), id) == 0 && str_at(m, "output"))
+                    found = cJSON_GetObjectItemCaseSensitive(m, "output"); /* Responses function_call_output */
                 const cJSON *part, *parts = cJSON_GetObjectItemCaseSensitive(m, "content");
                 if (!cJSON_IsArray(parts))
                     continue;
@@ -652,7 +764,8 @@ static cJSON *case_turn(rec_exchange *const *exchanges, size_t count, size_t ind
     }
     cJSON *turn = cJSON_CreateObject();
     bool mapped = form->tool || form->json_text;
-    if (is_sse(x) && !mapped) { /* the recorded bytes, judged as they are (a cut stream too) */
+    bool responses = api_of(x->path) == API_RESPONSES; /* no Responses grammar in the loop: read it here */
+    if (is_sse(x) && !mapped && !responses) { /* the recorded bytes, judged as they are (a cut stream too) */
         cJSON *stream = cJSON_AddObjectToObject(turn, "stream");
         cJSON_AddStringToObject(stream, "provider", provider_of(x));
         cJSON_AddStringToObject(stream, "sse", x->answer);
@@ -661,15 +774,15 @@ static cJSON *case_turn(rec_exchange *const *exchanges, size_t count, size_t ind
     cJSON *message = x->cut || x->over_limit ? NULL : is_sse(x) ? message_from_stream(x) : message_from_json_answer(x);
     if (message == NULL) { /* a cut or malformed answer: a stream that never finishes, a transport fault */
         cJSON *stream = cJSON_AddObjectToObject(turn, "stream");
-        cJSON_AddStringToObject(stream, "provider", provider_of(x));
-        cJSON_AddStringToObject(stream, "sse", is_sse(x) ? x->answer : "");
+        cJSON_AddStringToObject(stream, "provider", case_provider(x));
+        cJSON_AddStringToObject(stream, "sse", is_sse(x) && !responses ? x->answer : "");
         return turn;
     }
     map_message(message, form, index);
     attach_results(message, exchanges, count);
     if (is_sse(x)) {
         cJSON *stream = cJSON_AddObjectToObject(turn, "stream");
-        cJSON_AddStringToObject(stream, "provider", provider_of(x));
+        cJSON_AddStringToObject(stream, "provider", case_provider(x));
         cJSON_AddItemToObject(stream, "from_message", message);
     } else {
         cJSON_AddItemToObject(turn, "message", message);
@@ -677,75 +790,196 @@ static cJSON *case_turn(rec_exchange *const *exchanges, size_t count, size_t ind
     return turn;
 }
 
-/* The prompt: the text of the first request's last user message. */
-static void add_prompt(cJSON *script, const cJSON *request)
+/* ---- the first request's history and prompt ---- */
+
+/* Append `block` to the history's last message when it has `role`, else to
+ * a new message of that role (consecutive tool results become one user
+ * message, as the loop's graph has them). Takes `block`. */
+static void history_push(cJSON *history, const char *role, cJSON *block)
 {
-    const cJSON *messages = cJSON_GetObjectItemCaseSensitive(request, "messages");
-    const cJSON *m, *last_user = NULL;
+    cJSON *last = cJSON_GetArrayItem(history, cJSON_GetArraySize(history) - 1);
+    if (last == NULL || strcmp(str_at(last, "role"), role) != 0) {
+        last = cJSON_CreateObject();
+        cJSON_AddStringToObject(last, "role", role);
+        cJSON_AddArrayToObject(last, "content");
+        cJSON_AddItemToArray(history, last);
+    }
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(last, "content"), block);
+}
+
+static cJSON *history_text(const char *type, const char *field, const char *text)
+{
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", type);
+    cJSON_AddStringToObject(block, field, text);
+    return block;
+}
+
+/* A tool call of the history; the request form's tool is StructuredOutput
+ * there too. `input` (a value) or `input_text` (raw arguments). */
+static cJSON *history_call(const char *id, const char *name, const cJSON *input, const char *input_text,
+                           const rec_form *form)
+{
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", "tool_use");
+    cJSON_AddStringToObject(block, "id", id ? id : "toolu_history");
+    bool output_tool = form->tool && name && strcmp(name, form->tool) == 0;
+    cJSON_AddStringToObject(block, "name", output_tool ? "StructuredOutput" : name ? name : "");
+    if (input)
+        cJSON_AddItemToObject(block, "input", cJSON_Duplicate(input, true));
+    else
+        cJSON_AddStringToObject(block, "input_text", input_text ? input_text : "");
+    return block;
+}
+
+static cJSON *history_result(const char *id, const cJSON *content, bool is_error)
+{
+    char text[8192];
+    flatten_text(content, text, sizeof text);
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", "tool_result");
+    cJSON_AddStringToObject(block, "tool_use_id", id ? id : "");
+    cJSON_AddStringToObject(block, "content", text);
+    if (is_error)
+        cJSON_AddTrueToObject(block, "is_error");
+    return block;
+}
+
+/* A request message on the user's side: a user message, a Chat Completions
+ * `tool` message, a Responses function_call_output item. */
+static bool user_side(const cJSON *m)
+{
+    const char *role = str_at(m, "role"), *type = str_at(m, "type");
+    return (role && (strcmp(role, "user") == 0 || strcmp(role, "tool") == 0)) ||
+           (type && strcmp(type, "function_call_output") == 0);
+}
+
+/* One request message (any of the three APIs) into the script's history
+ * (docs/loop-scripts.md, Messages and content blocks); text goes to `prompt`
+ * instead when `prompt` is not NULL (the query's own message). System and
+ * developer messages, images and server tools are left out. */
+static void history_add(cJSON *history, const cJSON *m, const rec_form *form, char *prompt, size_t prompt_len)
+{
+    const char *role = str_at(m, "role"), *type = str_at(m, "type");
+    if (type && strcmp(type, "function_call") == 0) {
+        history_push(history, "assistant",
+                     history_call(str_at(m, "call_id"), str_at(m, "name"), NULL, str_at(m, "arguments"), form));
+        return;
+    }
+    if (type && strcmp(type, "function_call_output") == 0) {
+        history_push(history, "user", history_result(str_at(m, "call_id"), cJSON_GetObjectItemCaseSensitive(m, "output"), false));
+        return;
+    }
+    if (role && strcmp(role, "tool") == 0) {
+        history_push(history, "user",
+                     history_result(str_at(m, "tool_call_id"), cJSON_GetObjectItemCaseSensitive(m, "content"), false));
+        return;
+    }
+    if (role == NULL || (strcmp(role, "user") != 0 && strcmp(role, "assistant") != 0))
+        return;
+    bool assistant = strcmp(role, "assistant") == 0;
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(m, "content");
+    size_t used = prompt ? strlen(prompt) : 0;
+    if (cJSON_IsString(content) && content->valuestring[0]) {
+        if (prompt)
+            snprintf(prompt + used, prompt_len - used, "%s", content->valuestring);
+        else
+            history_push(history, role, history_text("text", "text", content->valuestring));
+    }
+    const cJSON *part;
+    cJSON_ArrayForEach(part, (cJSON_IsArray(content) ? content : NULL))
+    {
+        const char *kind = str_at(part, "type");
+        const char *text = str_at(part, "text");
+        if (kind == NULL)
+            continue;
+        if (text && text[0] && (!strcmp(kind, "text") || !strcmp(kind, "input_text") || !strcmp(kind, "output_text"))) {
+            if (prompt && !assistant) {
+                used = strlen(prompt);
+                snprintf(prompt + used, prompt_len - used, "%s", text);
+            } else {
+                history_push(history, role, history_text("text", "text", text));
+            }
+        } else if (assistant && strcmp(kind, "thinking") == 0 && str_at(part, "thinking")) {
+            history_push(history, role, history_text("thinking", "thinking", str_at(part, "thinking")));
+        } else if (assistant && strcmp(kind, "tool_use") == 0) {
+            history_push(history, role,
+                         history_call(str_at(part, "id"), str_at(part, "name"),
+                                      cJSON_GetObjectItemCaseSensitive(part, "input"), "{}", form));
+        } else if (!assistant && strcmp(kind, "tool_result") == 0) {
+            history_push(history, role,
+                         history_result(str_at(part, "tool_use_id"), cJSON_GetObjectItemCaseSensitive(part, "content"),
+                                        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(part, "is_error"))));
+        }
+    }
+    const cJSON *call; /* Chat Completions assistant tool_calls */
+    cJSON_ArrayForEach(call, (assistant ? cJSON_GetObjectItemCaseSensitive(m, "tool_calls") : NULL))
+    {
+        const cJSON *function = cJSON_GetObjectItemCaseSensitive(call, "function");
+        history_push(history, role,
+                     history_call(str_at(call, "id"), str_at(function, "name"), NULL, str_at(function, "arguments"), form));
+    }
+}
+
+/* The first request's conversation: every message before its last user-side
+ * one becomes the script's `history` (an assistant tool call and its tool
+ * result the client sent before the recording began, earlier turns), and
+ * that last message's text the `prompt` (its tool results join the
+ * history). When it carries no text (the request resumes after a tool
+ * result), the loop's default prompt stands for the query. */
+static void add_history_and_prompt(cJSON *script, const cJSON *request, rec_api api, const rec_form *form)
+{
+    const cJSON *messages = cJSON_GetObjectItemCaseSensitive(request, api == API_RESPONSES ? "input" : "messages");
+    char prompt[16384] = "";
+    if (cJSON_IsString(messages)) { /* Responses: the input as one string */
+        cJSON_AddStringToObject(script, "prompt", messages->valuestring);
+        return;
+    }
+    const cJSON *m, *last = NULL;
     cJSON_ArrayForEach(m, messages)
     {
-        if (str_at(m, "role") && strcmp(str_at(m, "role"), "user") == 0)
-            last_user = m;
+        if (user_side(m))
+            last = m;
     }
-    char text[16384];
-    flatten_text(cJSON_GetObjectItemCaseSensitive(last_user, "content"), text, sizeof text);
-    if (text[0])
-        cJSON_AddStringToObject(script, "prompt", text);
+    cJSON *history = cJSON_CreateArray();
+    cJSON_ArrayForEach(m, messages)
+    {
+        history_add(history, m, form, m == last ? prompt : NULL, sizeof prompt);
+        if (m == last)
+            break;
+    }
+    if (prompt[0])
+        cJSON_AddStringToObject(script, "prompt", prompt);
+    if (cJSON_GetArraySize(history) > 0)
+        cJSON_AddItemToObject(script, "history", history);
+    else
+        cJSON_Delete(history);
 }
 
-bool rec_expect(cJSON *kase, const cJSON *script, const cJSON *schema, char *why, size_t why_len)
+/* Add the reference loop's verdict on `script` (under `schema`) to `kase`
+ * as its "expect"; false with `why` filled when the loop refuses it. */
+static bool rec_expect(cJSON *kase, const cJSON *script, const cJSON *schema, char *why, size_t why_len)
 {
     char *script_text = cJSON_PrintUnformatted(script), *schema_text = cJSON_PrintUnformatted(schema);
-    gt_loop_script_problem problem;
-    gt_loop_script *loaded =
-        script_text && schema_text ? gt_loop_script_load(script_text, strlen(script_text), schema_text, &problem) : NULL;
+    char *expect_text = script_text && schema_text ? gt_corpus_loop_expect(script_text, schema_text, why, why_len)
+                                                   : NULL;
+    cJSON *expect = cJSON_Parse(expect_text);
+    if (expect == NULL && script_text && schema_text && expect_text)
+        snprintf(why, why_len, "out of memory");
     free(script_text);
     free(schema_text);
-    if (loaded == NULL) {
-        snprintf(why, why_len, "the reference loop refuses the script at \"/script%s\": %s", problem.pointer,
-                 problem.message);
-        return false;
-    }
-    gt_loop_model model;
-    gt_loop_script_model(loaded, &model);
-    gt_loop_result result;
-    bool ok = gt_loop_run(gt_loop_script_config(loaded), &model, &result) == 0;
-    char *envelope = ok ? gt_loop_envelope_json(&result) : NULL;
-    if (ok && envelope) {
-        cJSON *expect = cJSON_AddObjectToObject(kase, "expect");
-        cJSON_AddStringToObject(expect, "verdict", result.accepted ? "accept" : "reject");
-        if (!result.accepted) {
-            cJSON_AddStringToObject(expect, "gate", result.gate);
-            cJSON_AddStringToObject(expect, "reason", result.reason);
-        }
-        cJSON_AddStringToObject(expect, "subtype", gt_loop_subtype_name(result.subtype));
-        cJSON *accounting = cJSON_AddObjectToObject(expect, "accounting");
-        cJSON_AddNumberToObject(accounting, "attempts_used", result.accounting.attempts_used);
-        cJSON_AddNumberToObject(accounting, "attempts_limit", result.accounting.attempts_limit);
-        cJSON_AddNumberToObject(accounting, "retracted", result.accounting.retracted);
-        cJSON_AddNumberToObject(accounting, "enforce_messages", result.accounting.enforce_messages);
-        cJSON_AddNumberToObject(accounting, "api_attempts", result.accounting.api_attempts);
-        cJSON_AddNumberToObject(accounting, "model_calls", result.accounting.model_calls);
-        cJSON *parsed = cJSON_Parse(envelope);
-        cJSON *object = cJSON_DetachItemFromObjectCaseSensitive(parsed, "structured_output");
-        cJSON_AddItemToObject(expect, "structured_output", object ? object : cJSON_CreateNull());
-        cJSON_Delete(parsed);
-    } else {
-        snprintf(why, why_len, "out of memory running the reference loop");
-        ok = false;
-    }
-    free(envelope);
-    gt_loop_result_free(&result);
-    gt_loop_script_free(loaded);
-    return ok;
+    free(expect_text);
+    if (expect)
+        cJSON_AddItemToObject(kase, "expect", expect);
+    return expect != NULL;
 }
 
-cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *name, char *why, size_t why_len)
+cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *recording, const char *name,
+                     char *why, size_t why_len)
 {
     rec_api api = count ? api_of(exchanges[0]->path) : API_OTHER;
-    if (api != API_MESSAGES && api != API_CHAT) {
-        snprintf(why, why_len, "no case: the reference loop speaks Anthropic Messages and OpenAI Chat Completions, "
-                               "not %s",
+    if (api == API_OTHER) {
+        snprintf(why, why_len, "no case: not an Anthropic Messages, OpenAI Chat Completions or Responses path: %s",
                  count ? exchanges[0]->path : "nothing");
         return NULL;
     }
@@ -766,7 +1000,7 @@ cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *n
     cJSON *kase = cJSON_CreateObject();
     cJSON_AddItemToArray(cases, kase);
     char id[128], text[512];
-    snprintf(id, sizeof id, "recorded.%s", name);
+    snprintf(id, sizeof id, "recorded.%s.%s", recording, name);
     cJSON_AddStringToObject(kase, "id", id);
     cJSON_AddStringToObject(kase, "gate", "loop");
     cJSON_AddStringToObject(kase, "category", "recorded");
@@ -783,17 +1017,20 @@ cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *n
     if (tools)
         cJSON_AddItemToObject(kase, "tools", cJSON_Duplicate(tools, true));
     cJSON *recorded = cJSON_AddObjectToObject(kase, "recorded");
+    cJSON_AddStringToObject(recorded, "recording", recording);
     cJSON_AddStringToObject(recorded, "scenario", name);
-    cJSON_AddStringToObject(recorded, "provider", provider_of(exchanges[0]));
-    cJSON_AddStringToObject(recorded, "api", api == API_MESSAGES ? "messages" : "chat_completions");
+    cJSON_AddStringToObject(recorded, "provider", case_provider(exchanges[0]));
+    cJSON_AddStringToObject(recorded, "api", api == API_MESSAGES ? "messages"
+                                             : api == API_CHAT   ? "chat_completions"
+                                                                 : "responses");
     cJSON_AddStringToObject(recorded, "answer_form", form.name);
     if (form.tool)
         cJSON_AddStringToObject(recorded, "tool", form.tool);
     cJSON_AddBoolToObject(recorded, "stream", stream);
     cJSON_AddNumberToObject(recorded, "exchanges", (double)count);
     cJSON *script = cJSON_CreateObject();
-    cJSON_AddStringToObject(script, "provider", provider_of(exchanges[0]));
-    add_prompt(script, request);
+    cJSON_AddStringToObject(script, "provider", case_provider(exchanges[0]));
+    add_history_and_prompt(script, request, api, &form);
     if (form.forced) {
         cJSON *choice = cJSON_AddObjectToObject(script, "tool_choice");
         cJSON_AddStringToObject(choice, "type", "tool");

@@ -52,24 +52,19 @@ int rec_load_conversation(const char *dir, const char *name, rec_exchange ***out
  * bytes. A new cJSON object; NULL when out of memory. */
 cJSON *rec_replay_script(rec_exchange *const *exchanges, size_t count);
 
-/* The case file of a conversation: one `gauntlet-corpus/1` case
- * `recorded.NAME` whose script is the conversation in the StructuredOutput
+/* The case file of conversation NUMBER of the recording RECORDING: one
+ * `gauntlet-corpus/1` case `recorded.RECORDING.NUMBER` whose script is the conversation in the StructuredOutput
  * form the reference loop plays, and whose expectation is the reference's
  * verdict on it. NULL with `why` filled when the conversation makes no case
  * (the request asks for no structured output, an API the reference loop
  * does not speak, a script the loop refuses). */
-cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *name, char *why, size_t why_len);
-
-/* Run the reference loop on `script` (the caller's schema `schema`) and add
- * its verdict to `kase` as "expect": verdict, gate and reason of a
- * rejection, subtype, the six accounting figures, structured_output. False
- * with `why` filled when the loop refuses the script. */
-bool rec_expect(cJSON *kase, const cJSON *script, const cJSON *schema, char *why, size_t why_len);
+cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *recording, const char *number,
+                     char *why, size_t why_len);
 
 /* The script message a complete SSE answer assembles to (Anthropic, or
  * OpenAI Chat Completions chunks); NULL for a transport fault. */
 cJSON *rec_stream_message(const char *sse, size_t len, bool openai);
 
-/* `gauntlet gen --from` lives in record_gen.c (gt_record_gen, mock.h). */
+/* `gauntlet gen --from` lives in the explorer (runner/explore/gen_from.c). */
 
 #endif

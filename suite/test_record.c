@@ -3,6 +3,7 @@
  * recording replayed by a mock loaded from it; redaction; bad input; the
  * latency the proxy adds to a stream. Loopback only. */
 #include <check.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "gt_test.h"
 #include "gt_test_http.h"
 #include "runner/cli/commands.h"
+#include "runner/cli/gen_cli.h"
 
 static const char *const secret_headers[] = {"x-api-key: SECRETKEY-7f3a", "anthropic-version: 2023-06-01", NULL};
 static const char json_request[] = "{\"model\":\"m\",\"max_tokens\":64,\"metadata\":{\"user_id\":\"SECRETUSER-91\"},"
@@ -71,6 +73,23 @@ static char *dir_file(const char *dir, const char *name)
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     return gt_test_slurp(path);
+}
+
+/* Fail unless DIR/NAME holds every one of `needles` (NULL-terminated). */
+static void file_has_all(const char *dir, const char *name, const char *const *needles)
+{
+    char *text = dir_file(dir, name);
+    for (size_t i = 0; needles[i]; i++)
+        ck_assert_msg(strstr(text, needles[i]) != NULL, "%s/%s: no %s", dir, name, needles[i]);
+    free(text);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    ck_assert(fputs(text, f) >= 0);
+    ck_assert(fclose(f) == 0);
 }
 
 static bool dir_has(const char *dir, const char *name)
@@ -269,7 +288,11 @@ START_TEST(test_record_tool_loop_is_one_case)
     ck_assert_uint_eq(gt_test_count_of(loop, "\"stream\""), 2); /* two turns, one scenario */
     free(loop);
     char *kase = dir_file(dir, "0001.cases.json");
-    ck_assert_ptr_nonnull(strstr(kase, "\"recorded.0001\""));
+    char id[96];
+    snprintf(id, sizeof id, "\"recorded.%s.0001\"", strrchr(dir, '/') + 1); /* the recording is named after DIR */
+    for (char *p = id; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    ck_assert_msg(strstr(kase, id) != NULL, "no %s", id);
     ck_assert_ptr_nonnull(strstr(kase, "\"recorded\""));
     ck_assert_ptr_nonnull(strstr(kase, "\"tier\":\t\"optional\""));
     ck_assert_ptr_nonnull(strstr(kase, "\"attempts_used\":\t2"));
@@ -288,28 +311,36 @@ START_TEST(test_record_tool_loop_is_one_case)
     /* gen --from: every variant's expectation is the reference's, so the folder passes; each operator shows */
     char grown[80];
     snprintf(grown, sizeof grown, "%s-gen", dir);
-    int variants = 0;
-    ck_assert_msg(gt_record_gen(dir, grown, &variants, err, sizeof err) == 0, "%s", err);
+    gt_gen_from_counts counts;
+    ck_assert_int_eq(gt_gen_cli_from_recording(dir, grown, &counts), 0);
+    int variants = counts.variants;
     ck_assert_int_gt(variants, 20);
+    ck_assert_int_gt(counts.near_misses, 10);
     char *grown_cases = dir_file(grown, "0001.cases.json");
+    /* the wire operators, and gen's own on a recorded string value and the root */
     static const char *const operators[] = {"cut_inside_string", "cut_between_members", "cut_before_close",
                                             "max_tokens_at", "refusal_at", "fallback_retracts", "second_call",
-                                            "unknown_field", NULL};
+                                            "\"operator\":\t\"extra-member\"", "\"operator\":\t\"wrong-type\"",
+                                            "wrong-type at /cause: \\\"missing symbol\\\" -> 42", NULL};
     for (size_t i = 0; operators[i]; i++)
         ck_assert_msg(strstr(grown_cases, operators[i]) != NULL, "no %s variant", operators[i]);
     ck_assert_ptr_nonnull(strstr(grown_cases, "\"S2-26\""));
     free(grown_cases);
     char *scalar_cases = dir_file(grown, "0004.cases.json");
-    ck_assert_uint_eq(gt_test_count_of(scalar_cases, "\"operator\":\t\"coerce_to_string\""), 2); /* 4 and true */
-    ck_assert_uint_eq(gt_test_count_of(scalar_cases, "\"operator\":\t\"coerce_bool_to_int\""), 1);
-    ck_assert_ptr_nonnull(strstr(scalar_cases, "\\\"priority\\\":\\\"4\\\"")); /* "4" for 4 */
+    ck_assert_ptr_nonnull(strstr(scalar_cases, "\"operator\":\t\"number-as-string\"")); /* "4" for 4 */
+    ck_assert_ptr_nonnull(strstr(scalar_cases, "\"operator\":\t\"bool-as-int\""));      /* 1 for true */
+    ck_assert_ptr_nonnull(strstr(scalar_cases, "\"S2-05\""));
     free(scalar_cases);
     code = run_dir(grown, out, sizeof out);
     char passed[64];
     snprintf(passed, sizeof passed, "%d passed, 0 failed", variants);
     ck_assert_msg(code == 0 && strstr(out, passed), "exit %d:\n%s", code, out);
-    ck_assert_int_eq(gt_record_gen(dir, grown, &variants, err, sizeof err), -1); /* not empty: refused */
-    ck_assert_ptr_nonnull(strstr(err, "give a new or empty folder"));
+    char *http_argv[] = {"run", grown, "--target", "http-reference", NULL}; /* and over HTTP, the mock playing them */
+    code = gt_test_cli(gt_cmd_run, http_argv, out, sizeof out);
+    ck_assert_msg(code == 0 && strstr(out, passed), "http-reference: exit %d:\n%s", code, out);
+    char *gen_argv[] = {"gen", "--from", dir, "--out", grown, NULL}; /* not empty: refused */
+    ck_assert_int_eq(gt_test_cli(gt_cmd_gen, gen_argv, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "give a new or empty folder"));
 
     gt_mock_server *replay = gt_test_mock_start(NULL, dir, 3);
     gt_test_response busy_again = gt_test_mock_request(replay, NULL, "/s/0005/x/v1/messages", json_request, NULL);
@@ -321,6 +352,198 @@ START_TEST(test_record_tool_loop_is_one_case)
     snprintf(url, sizeof url, "%s/s/0002/x", gt_mock_base_url(replay));
     ck_assert_str_eq(client_query(url, false, GT_PROVIDER_OPENAI), "success");
     gt_mock_stop(replay);
+}
+END_TEST
+
+/* Responses API traffic (text.format json_schema, JSON and SSE; a forced
+ * function tool) makes a case, and a first request that already carries
+ * earlier turns (a tool call and its result) has them as the script's
+ * history. */
+START_TEST(test_record_responses_and_history_make_cases)
+{
+    char dir[64], out[16384], err[1200];
+    temp_dir(dir, sizeof dir);
+    gt_mock_server *upstream = gt_test_mock_start(NULL, "suite/data/mock", 10);
+    ck_assert_msg(gt_mock_add_scenario(upstream, "ticket", ticket_script, NULL, err, sizeof err) == 0, "%s", err);
+    gt_record_server *proxy = record_start(gt_mock_base_url(upstream), dir);
+    const char *base = gt_record_base_url(proxy);
+    char body[2048];
+    snprintf(body, sizeof body,
+             "{\"model\":\"m\",\"input\":[{\"role\":\"user\",\"content\":\"triage\"}],"
+             "\"text\":{\"format\":{\"type\":\"json_schema\",\"name\":\"ticket\",\"schema\":%s}}}",
+             ticket_schema);
+    gt_test_response json = via(base, "/s/ticket/q1/v1/responses", body);
+    ck_assert_int_eq(json.status, 200);
+    ck_assert_ptr_nonnull(strstr(json.body, "\"output_text\""));
+    char *json_body = strdup(json.body), *json_request_body = strdup(body);
+    gt_test_response_free(&json);
+    snprintf(body, sizeof body,
+             "{\"model\":\"m\",\"stream\":true,\"input\":\"triage\","
+             "\"text\":{\"format\":{\"type\":\"json_schema\",\"name\":\"ticket\",\"schema\":%s}}}",
+             ticket_schema);
+    gt_test_response sse = via(base, "/s/ticket/q2/v1/responses", body);
+    ck_assert_ptr_nonnull(strstr(sse.body, "response.completed"));
+    char *sse_body = strdup(sse.body), *sse_request_body = strdup(body);
+    gt_test_response_free(&sse);
+    snprintf(body, sizeof body,
+             "{\"model\":\"m\",\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"t\"}]}],"
+             "\"tools\":[{\"type\":\"function\",\"name\":\"file_ticket\",\"parameters\":%s}],"
+             "\"tool_choice\":{\"type\":\"function\",\"name\":\"file_ticket\"}}",
+             ticket_schema);
+    gt_test_response tool = via(base, "/s/ticket/q3/v1/responses", body);
+    ck_assert_ptr_nonnull(strstr(tool.body, "\"function_call\""));
+    gt_test_response_free(&tool);
+    /* the first request resumes a conversation: a Bash call and its result came before the recording */
+    snprintf(body, sizeof body,
+             "{\"model\":\"m\",\"max_tokens\":64,\"tools\":[{\"name\":\"StructuredOutput\",\"input_schema\":%s},"
+             "{\"name\":\"Bash\",\"input_schema\":{\"type\":\"object\"}}],\"messages\":["
+             "{\"role\":\"user\",\"content\":\"why did the build fail?\"},"
+             "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_bash\",\"name\":\"Bash\","
+             "\"input\":{\"command\":\"make\"}}]},"
+             "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_bash\","
+             "\"content\":\"disk full\"}]}]}",
+             ticket_schema);
+    gt_test_response resumed = via(base, "/s/ticket/q4/v1/messages", body);
+    ck_assert_int_eq(resumed.status, 200);
+    gt_test_response_free(&resumed);
+    /* the same in Chat Completions (assistant tool_calls, a tool message) and Responses (function_call items) */
+    snprintf(body, sizeof body,
+             "{\"model\":\"m\",\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"t\",\"schema\":%s}},"
+             "\"messages\":[{\"role\":\"system\",\"content\":\"be brief\"},{\"role\":\"user\",\"content\":\"why?\"},"
+             "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_bash\",\"type\":\"function\","
+             "\"function\":{\"name\":\"Bash\",\"arguments\":\"{\\\"command\\\":\\\"make\\\"}\"}}]},"
+             "{\"role\":\"tool\",\"tool_call_id\":\"call_bash\",\"content\":\"disk full\"}]}",
+             ticket_schema);
+    gt_test_response chat = via(base, "/s/ticket/q5/v1/chat/completions", body);
+    ck_assert_int_eq(chat.status, 200);
+    gt_test_response_free(&chat);
+    snprintf(body, sizeof body,
+             "{\"model\":\"m\",\"text\":{\"format\":{\"type\":\"json_schema\",\"name\":\"t\",\"schema\":%s}},"
+             "\"input\":[{\"role\":\"user\",\"content\":\"why?\"},{\"type\":\"function_call\",\"call_id\":\"call_bash\","
+             "\"name\":\"Bash\",\"arguments\":\"{}\"},{\"type\":\"function_call_output\",\"call_id\":\"call_bash\","
+             "\"output\":\"disk full\"}]}",
+             ticket_schema);
+    gt_test_response resp = via(base, "/s/ticket/q6/v1/responses", body);
+    ck_assert_int_eq(resp.status, 200);
+    gt_test_response_free(&resp);
+    gt_record_stop(proxy);
+    gt_mock_stop(upstream);
+
+    static const char *const forms[] = {"text.format", "text.format", "tool_choice"};
+    for (int i = 0; i < 3; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%04d.cases.json", i + 1);
+        char *kase = dir_file(dir, name);
+        ck_assert_ptr_nonnull(strstr(kase, "\"api\":\t\"responses\""));
+        char form[64];
+        snprintf(form, sizeof form, "\"answer_form\":\t\"%s\"", forms[i]);
+        ck_assert_msg(strstr(kase, form) != NULL, "%s: no %s", name, form);
+        ck_assert_ptr_nonnull(strstr(kase, "\"verdict\":\t\"accept\""));
+        ck_assert_ptr_nonnull(strstr(kase, "\"priority\":\t4"));
+        free(kase);
+    }
+    file_has_all(dir, "0002.cases.json", (const char *const[]){"\"from_message\"", "\"prompt\":\t\"triage\"", NULL});
+    file_has_all(dir, "0004.cases.json",
+                 (const char *const[]){"\"history\"", "\"name\":\t\"Bash\"", "\"content\":\t\"disk full\"",
+                                       "\"text\":\t\"why did the build fail?\"", NULL});
+    for (int i = 5; i <= 6; i++) { /* user text, the Bash call, its result; no system message; no prompt of its own */
+        char name[32];
+        snprintf(name, sizeof name, "%04d.cases.json", i);
+        file_has_all(dir, name,
+                     (const char *const[]){"\"history\"", "\"name\":\t\"Bash\"", "\"tool_use_id\":\t\"call_bash\"",
+                                           "\"content\":\t\"disk full\"", "\"text\":\t\"why?\"", NULL});
+        char *kase = dir_file(dir, name);
+        ck_assert_ptr_null(strstr(kase, "be brief"));
+        ck_assert_ptr_null(strstr(kase, "\"prompt\""));
+        free(kase);
+    }
+    int code = run_dir(dir, out, sizeof out);
+    ck_assert_msg(code == 0 && strstr(out, "6 passed, 0 failed"), "exit %d:\n%s", code, out);
+    char *argv[] = {"run", dir, "--target", "http-reference", NULL};
+    code = gt_test_cli(gt_cmd_run, argv, out, sizeof out);
+    ck_assert_msg(code == 0 && strstr(out, "6 passed, 0 failed"), "http-reference: exit %d:\n%s", code, out);
+    /* the recorded Responses answers replay byte for byte, JSON and SSE */
+    gt_mock_server *replay = gt_test_mock_start(NULL, dir, 3);
+    gt_test_response again = gt_test_mock_request(replay, NULL, "/s/0001/x/v1/responses", json_request_body, NULL);
+    ck_assert_msg(strcmp(again.body, json_body) == 0, "JSON replay differs: %.300s", again.body);
+    gt_test_response_free(&again);
+    again = gt_test_mock_request(replay, NULL, "/s/0002/x/v1/responses", sse_request_body, NULL);
+    ck_assert_msg(strcmp(again.body, sse_body) == 0, "SSE replay differs: %.300s", again.body);
+    gt_test_response_free(&again);
+    gt_mock_stop(replay);
+    free(json_body);
+    free(json_request_body);
+    free(sse_body);
+    free(sse_request_body);
+}
+END_TEST
+
+/* Two recordings run together: each case id carries its recording's name
+ * (--name, else DIR's last component), so none clashes; a recording keeps
+ * its name when it grows, and one from before names (no `name` line in
+ * recording.txt, ids recorded.NNNN) still loads beside a named one. */
+START_TEST(test_record_two_recordings_run_together)
+{
+    char parent[64], first[128], second[128], old[128], out[16384], err[1200];
+    temp_dir(parent, sizeof parent);
+    snprintf(first, sizeof first, "%s/Team A.rec", parent);
+    snprintf(second, sizeof second, "%s/b", parent);
+    snprintf(old, sizeof old, "%s/old", parent);
+    gt_mock_server *upstream = gt_test_mock_start(NULL, "suite/data/mock", 10);
+    ck_assert_msg(gt_mock_add_scenario(upstream, "ticket", ticket_script, NULL, err, sizeof err) == 0, "%s", err);
+    const char *dirs[3] = {first, second, old};
+    const char *names[3] = {NULL, "night-run", NULL};
+    for (int i = 0; i < 3; i++) {
+        gt_record_options options = {.upstream = gt_mock_base_url(upstream), .out_dir = dirs[i], .name = names[i]};
+        gt_record_server *proxy = gt_record_start(&options, err, sizeof err);
+        ck_assert_msg(proxy != NULL, "%s", err);
+        char url[1200];
+        snprintf(url, sizeof url, "%s/s/ticket/n%d", gt_record_base_url(proxy), i);
+        ck_assert_str_eq(client_query_with(url, false, GT_PROVIDER_ANTHROPIC, ticket_schema), "success");
+        gt_record_stop(proxy);
+    }
+    char *a = dir_file(first, "0001.cases.json"), *b = dir_file(second, "0001.cases.json");
+    ck_assert_ptr_nonnull(strstr(a, "\"recorded.team-a-rec.0001\""));
+    ck_assert_ptr_nonnull(strstr(b, "\"recorded.night-run.0001\""));
+    ck_assert_ptr_nonnull(strstr(b, "\"recording\":\t\"night-run\""));
+    free(a);
+    free(b);
+    char *marker = dir_file(second, "recording.txt");
+    ck_assert_ptr_nonnull(strstr(marker, "name night-run\n"));
+    free(marker);
+    /* `old` as a recording made before names: its case id recorded.0001, no name line */
+    char path[300];
+    snprintf(path, sizeof path, "%s/0001.cases.json", old);
+    char *text = gt_test_slurp(path);
+    char *at = strstr(text, "recorded.old.0001");
+    ck_assert_ptr_nonnull(at);
+    memmove(at + 9, at + 13, strlen(at + 13) + 1);
+    write_text(path, text);
+    free(text);
+    snprintf(path, sizeof path, "%s/recording.txt", old);
+    write_text(path, "gauntlet-recording/1\nupstream http://127.0.0.1:1\n");
+    char *argv[] = {"run", first, second, old, NULL};
+    int code = gt_test_cli(gt_cmd_run, argv, out, sizeof out);
+    ck_assert_msg(code == 0 && strstr(out, "3 passed, 0 failed"), "exit %d:\n%s", code, out);
+    /* the named recording grows under its name; another --name is refused */
+    gt_record_options again = {.upstream = gt_mock_base_url(upstream), .out_dir = second};
+    gt_record_server *proxy = gt_record_start(&again, err, sizeof err);
+    ck_assert_msg(proxy != NULL, "%s", err);
+    char url[1200];
+    snprintf(url, sizeof url, "%s/s/ticket/n9", gt_record_base_url(proxy));
+    ck_assert_str_eq(client_query_with(url, false, GT_PROVIDER_ANTHROPIC, ticket_schema), "success");
+    gt_record_stop(proxy);
+    b = dir_file(second, "0002.cases.json");
+    ck_assert_ptr_nonnull(strstr(b, "\"recorded.night-run.0002\""));
+    free(b);
+    again.name = "other";
+    ck_assert_ptr_null(gt_record_start(&again, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "--name other: "));
+    ck_assert_ptr_nonnull(strstr(err, "is the recording night-run"));
+    again.name = "bad name";
+    ck_assert_ptr_null(gt_record_start(&again, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "--name bad name: use 1-48 lowercase letters"));
+    gt_mock_stop(upstream);
 }
 END_TEST
 
@@ -385,6 +608,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_record_bad_options);
     tcase_add_test(tc, test_record_tool_loop_is_one_case);
     tcase_add_test(tc, test_record_errors_on_request);
+    tcase_add_test(tc, test_record_responses_and_history_make_cases);
+    tcase_add_test(tc, test_record_two_recordings_run_together);
     tcase_add_test(tc, test_record_missing_replays_then_forwards);
     suite_add_tcase(suite, tc);
     return suite;

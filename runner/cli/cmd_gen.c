@@ -167,7 +167,7 @@ static int gen_main(int argc, char **argv, gt_gen_cli *cli)
     return status;
 }
 
-/* `gauntlet gen --from RECORDING --out DIR` (mocks/record_gen.c). */
+/* `gauntlet gen --from RECORDING --out DIR` (runner/explore/gen_from.c). */
 static int gen_from_recording(int argc, char **argv)
 {
     const char *from = NULL, *out = NULL;
@@ -183,13 +183,15 @@ static int gen_from_recording(int argc, char **argv)
         fprintf(stderr, "gauntlet gen: --from RECORDING needs --out DIR\n");
         return 2;
     }
-    char err[1200];
-    int variants = 0;
-    if (gt_record_gen(from, out, &variants, err, sizeof err) != 0) {
-        fprintf(stderr, "gauntlet gen: %s\n", err);
+    gt_gen_from_counts counts;
+    if (gt_gen_cli_from_recording(from, out, &counts) != 0)
         return 2;
-    }
-    printf("gauntlet gen: %d variants of the recorded conversations of %s written to %s\n", variants, from, out);
+    printf("gauntlet gen: %d variants of the recorded conversations of %s written to %s (%d of them gen's structure "
+           "near-misses", counts.variants, from, out, counts.near_misses);
+    if (counts.no_sample > 0)
+        printf("; %d recorded answer%s the reference rejects: wire operators only", counts.no_sample,
+               counts.no_sample == 1 ? "" : "s");
+    printf(")\n");
     return 0;
 }
 

@@ -16,14 +16,16 @@
 
 static void record_usage(FILE *out)
 {
-    fprintf(out, "usage: gauntlet record --upstream URL --out DIR [--host ADDR] [--port N] [--redact NAME]...\n"
-                 "                       [--allow-remote] [--record-errors]\n"
+    fprintf(out, "usage: gauntlet record --upstream URL --out DIR [--name NAME] [--host ADDR] [--port N]\n"
+                 "                       [--redact NAME]... [--allow-remote] [--record-errors]\n"
                  "\n"
                  "Forward every request to URL + its path, stream the answer back as it arrives, and write\n"
                  "each conversation to DIR as a scenario `gauntlet serve --corpus DIR` replays and a case with\n"
                  "the reference's verdict `gauntlet run DIR` checks. See docs/record.md.\n"
                  "  --upstream URL   the provider's base URL (http:// or https://)\n"
                  "  --out DIR        the recording (created; an existing DIR must be empty or a recording)\n"
+                 "  --name NAME      the recording's name, in its case ids recorded.NAME.NNNN (default: the one\n"
+                 "                   DIR's recording.txt holds, else DIR's last component, sanitised)\n"
                  "  --host ADDR      address to bind (default 127.0.0.1; others need --allow-remote)\n"
                  "  --port N         port (default 0: ephemeral; the URL is printed)\n"
                  "  --redact NAME    also redact this header or dotted JSON field (x-api-key, authorization,\n"
@@ -59,6 +61,8 @@ int gt_cmd_record(int argc, char **argv)
             options.upstream = value;
         } else if (strcmp(arg, "--out") == 0) {
             options.out_dir = value;
+        } else if (strcmp(arg, "--name") == 0) {
+            options.name = value;
         } else if (strcmp(arg, "--host") == 0) {
             options.host = value;
         } else if (strcmp(arg, "--port") == 0) {

@@ -308,6 +308,25 @@ static gt_rule *rules_array(const gt_corpus *corpus, size_t *count)
     return rules;
 }
 
+int gt_gen_cli_from_recording(const char *from, const char *out, gt_gen_from_counts *counts)
+{
+    gt_corpus *corpus = bundled_rules();
+    if (corpus == NULL) {
+        fprintf(stderr, "gauntlet gen: cannot find gauntlet's rules.json (./corpus or the bundled corpus next to the "
+                        "binary)\n");
+        return -1;
+    }
+    size_t rule_count;
+    gt_rule *rules = rules_array(corpus, &rule_count);
+    char err[1200] = "out of memory";
+    int status = rules ? gt_gen_from_recording(from, out, rules, rule_count, counts, err, sizeof err) : -1;
+    if (status != 0)
+        fprintf(stderr, "gauntlet gen: %s\n", err);
+    free(rules);
+    gt_corpus_free(corpus);
+    return status;
+}
+
 int gt_gen_cli_write(const char *who, const gt_gen *gen, const char *dir, const bool *keep)
 {
     gt_corpus *corpus = bundled_rules();

@@ -63,6 +63,11 @@ bool gt_gen_cli_count(const char *text, size_t *out);
  * message on stderr. */
 int gt_gen_cli_write(const char *who, const gt_gen *gen, const char *dir, const bool *keep);
 
+/* `gauntlet gen --from FROM --out OUT` with the bundled rules.json's
+ * statements (gt_gen_from_recording). Returns 0, or -1 after a message on
+ * stderr. */
+int gt_gen_cli_from_recording(const char *from, const char *out, gt_gen_from_counts *counts);
+
 /* Refuse an output folder gt_gen_cli_write would clobber
  * (gt_gen_check_out_dir). Returns 0, or -1 after a message on stderr. */
 int gt_gen_cli_check_out(const char *who, const char *dir, bool no_cases);

@@ -138,6 +138,24 @@ const char **gt_gen_rules_used(const gt_gen *gen, const bool *keep, size_t *coun
  * family (valid, syntax, structure, loop). Only candidates with `keep` true
  * (NULL = every confirmed one) are written. Returns 0, or -1 with `err`. */
 struct gt_rule;
+/* What `gauntlet gen --from` wrote. */
+typedef struct gt_gen_from_counts {
+    int recorded;    /* recorded cases read */
+    int variants;    /* variants written, every one with the reference loop's expectation */
+    int near_misses; /* of them, from gen's structure operators */
+    int no_sample;   /* recorded answers the reference rejects: no sample for gen's operators (wire ones only) */
+} gt_gen_from_counts;
+
+/* `gauntlet gen --from FROM --out OUT` (gen_from.c, docs/record.md): the
+ * adversarial variants of each recorded case of FROM — the wire operators
+ * and gen's structure operators on the recorded answer — each tagged with
+ * its operator and rules and expecting the reference loop's verdict, written
+ * to OUT (new or empty) with a rules.json of the rules they name, taken from
+ * `rules` (gauntlet's). 0 with `counts` filled, or -1 with `err` naming the
+ * file or folder. */
+int gt_gen_from_recording(const char *from_dir, const char *out_dir, const struct gt_rule *rules, size_t rule_count,
+                          gt_gen_from_counts *counts, char *err, size_t err_len);
+
 int gt_gen_write_corpus(const gt_gen *gen, const char *dir, const bool *keep, const struct gt_rule *rules,
                         size_t rule_count, char *err, size_t err_len);
 

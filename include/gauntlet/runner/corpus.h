@@ -205,6 +205,14 @@ int gt_corpus_load_rules(gt_corpus *corpus, const char *path);
 size_t gt_corpus_rule_count(const gt_corpus *corpus);
 const gt_rule *gt_corpus_rule(const gt_corpus *corpus, size_t index);
 
+/* The expectation of a loop case whose script is `script_json` under the
+ * caller's schema `schema_json` (runner/corpus_expect.c): the reference loop
+ * run on it, as the `expect` object of docs/corpus-format.md (verdict, gate
+ * and reason of a rejection, subtype, the six accounting figures,
+ * structured_output or null), compact JSON, malloc'd. NULL with `why`
+ * filled when the loop refuses the script or memory runs out. */
+char *gt_corpus_loop_expect(const char *script_json, const char *schema_json, char *why, size_t why_len);
+
 /* Add one case built in memory (`gauntlet run --jsts`): every string, list
  * and the error set are copied into the corpus (the registry `schemas` is
  * borrowed: it must outlive the corpus). Its id must be unique across the

@@ -125,12 +125,15 @@ void gt_mock_stop(gt_mock_server *server);
 /* Largest request or answer body kept for the recording; an answer above it
  * is still passed through whole and its recording is marked cut. */
 #define GT_RECORD_MAX_ANSWER (16u << 20)
+/* Longest recording name (--name): case ids are recorded.NAME.NNNN. */
+#define GT_RECORD_NAME_MAX 48
 
 typedef struct {
     const char *host;     /* NULL = 127.0.0.1; others need allow_remote */
     unsigned port;        /* 0 = ephemeral */
     const char *upstream; /* base URL the requests are forwarded to */
     const char *out_dir;  /* created when absent; must be empty or a recording */
+    const char *name;     /* NULL = recording.txt's, else out_dir's last component, sanitised */
     const char *const *redact; /* more header names or dotted JSON fields */
     size_t redact_count;
     bool allow_remote;
@@ -147,11 +150,7 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
 const char *gt_record_base_url(const gt_record_server *server);
 /* Exchanges written so far (a conversation of several is one scenario). */
 unsigned long gt_record_exchange_count(gt_record_server *server);
-/* `gauntlet gen --from FROM --out OUT` (mocks/record_gen.c): the
- * adversarial variants of each recorded case of FROM, every expectation the
- * reference loop's, written to OUT (new or empty) with a rules.json. 0 with
- * *variants set, or -1 with `err` naming the file or folder. */
-int gt_record_gen(const char *from_dir, const char *out_dir, int *variants, char *err, size_t err_len);
+/* `gauntlet gen --from` is the explorer's (runner/explore/gen.h, gt_gen_from_recording). */
 
 /* Requests answered from the recording (record_missing). */
 unsigned long gt_record_replayed_count(gt_record_server *server);

@@ -1,16 +1,19 @@
-/* record_gen.c — `gauntlet gen --from DIR --out DIR2`: the adversarial
+/* gen_from.c — `gauntlet gen --from DIR --out DIR2`: the adversarial
  * variants of each recorded conversation (docs/record.md).
  *
- * For every `recorded.NNNN` case of DIR, the turn that carries the last
- * StructuredOutput call is replaced, one variant at a time, by that answer
- * gone wrong the way providers and networks make it go wrong: cut at each
- * structural boundary of the call's input text (inside a string, between
- * members, before the closing brace), a refusal and a max_tokens stop at the
- * same points, a fallback that retracts it, a second call, a coercion
- * near-miss of each scalar ("4" for 4, "true" and 1 for true), an unknown
- * member. The turns before it stay as recorded. Each variant is tagged with
- * its operator and the rule it proves, and its expectation is the reference
- * loop's verdict on it. Not for: schema-derived cases (runner/explore/). */
+ * For every recorded case of DIR (one with a `recorded` object), the turn
+ * that carries the last StructuredOutput call is replaced, one variant at a
+ * time. Two kinds of operator: the wire ones, which gen's schema operators
+ * cannot express (the call's input cut at each structural boundary — inside
+ * a string, between members, before the closing brace — a refusal and a
+ * max_tokens stop at the same points, a fallback that retracts it, a second
+ * call), and gen's own structure operators (gen_ops.c, through gt_gen with
+ * the recorded input as its one sample: coercion near-misses, unknown
+ * members, enum and string near-misses, wrong types...), each near-miss fed
+ * to the loop as the call's input and followed by the recorded answer. The
+ * turns before it stay as recorded. Each variant is tagged with its operator
+ * and the rules it proves, and its expectation is the reference loop's
+ * verdict on it (gt_corpus_loop_expect). Not for: recording (mocks/record.c). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -18,38 +21,55 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gauntlet/runner/mock.h"
-#include "gauntlet/util.h"
-#include "record_impl.h"
+#include <cjson/cJSON.h>
 
-/* At most this many cut points and scalars per recorded answer, so a long
+#include "gauntlet/arena.h"
+#include "gauntlet/runner/corpus.h"
+#include "gauntlet/stream.h"
+#include "gauntlet/util.h"
+#include "gen.h"
+
+/* At most this many cut points and gen near-misses per recorded answer
+ * (gt_gen_cap spreads the near-misses over gen's operators), so a long
  * answer makes a corpus one can read. */
 #define REC_GEN_MAX_CUTS 24
-#define REC_GEN_MAX_SCALARS 32
+#define REC_GEN_MAX_NEAR_MISSES 48
 
-typedef struct {
-    const char *id, *statement;
-} gen_rule;
-
-/* The rules the variants prove (../shared/research/seed-rules.md), written
- * to DIR2/rules.json so the cases can name them. */
-static const gen_rule gen_rules[] = {
-    {"S2-25", "streaming: a prefix is incomplete, not invalid; parse once at block end after a valid terminal event"},
-    {"S2-26", "streaming: a disconnected stream is discarded or quarantined; no downstream action"},
-    {"S4-11", "refusal stop_reason: the output may not match the schema; check stop_reason before parse"},
-    {"S4-12", "max_tokens: the output is truncated; check stop_reason before parse"},
-    {"S0-21", "a fallback tombstone retracts a StructuredOutput message: attachment deleted, retracted attempt counted"},
-    {"S0-27", "the terminal structured_output is the last surviving attachment"},
-    {"S2-05", "no coercion: \"4\" is not an integer"},
-    {"S2-06", "no coercion: 1 is not a boolean"},
-    {"S2-07", "no coercion: \"false\" is not false"},
-    {"S2-12", "an extra field is rejected"},
-};
+/* The rules of the wire operators (gen's near-misses name their own). */
+static const char *const rule_truncated[] = {"S2-26", NULL}, *const rule_max_tokens[] = {"S4-12", NULL},
+                         *const rule_refusal[] = {"S4-11", NULL}, *const rule_fallback[] = {"S0-21", NULL},
+                         *const rule_second_call[] = {"S0-27", NULL};
 
 static const char *str_at(const cJSON *object, const char *name)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, name);
     return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+/* The last StructuredOutput call of a complete recorded stream (`provider`
+ * its grammar): its id and input text (malloc'd); NULL for a transport fault
+ * or a stream without the call. */
+static char *sse_call(const char *sse, const char *provider, char *id, size_t id_len)
+{
+    gt_arena *arena = gt_arena_new();
+    if (arena == NULL)
+        return NULL;
+    gt_stream_result result;
+    gt_stream_assemble(provider && strcmp(provider, "openai") == 0 ? GT_PROVIDER_OPENAI : GT_PROVIDER_ANTHROPIC, sse,
+                       strlen(sse), arena, &result);
+    char *text = NULL;
+    for (size_t i = 0; result.message && !gt_stream_reason_is_transport(result.reason) &&
+                       i < result.message->block_count;
+         i++) {
+        const gt_block *b = &result.message->blocks[i];
+        if (b->type != GT_BLOCK_TOOL_USE || b->name == NULL || strcmp(b->name, "StructuredOutput") != 0)
+            continue;
+        free(text);
+        text = strndup(b->input_text ? b->input_text : "", b->input_text ? b->input_len : 0);
+        snprintf(id, id_len, "%s", b->id ? b->id : "toolu_recorded");
+    }
+    gt_arena_free(arena);
+    return text;
 }
 
 /* The StructuredOutput call a turn answers with (the last one in it): its
@@ -58,15 +78,11 @@ static char *turn_call(const cJSON *turn, const char *provider, char *id, size_t
 {
     const cJSON *stream = cJSON_GetObjectItemCaseSensitive(turn, "stream");
     const cJSON *message = cJSON_GetObjectItemCaseSensitive(turn, "message");
-    cJSON *assembled = NULL;
     if (message == NULL && stream)
         message = cJSON_GetObjectItemCaseSensitive(stream, "from_message");
-    if (message == NULL && str_at(stream, "sse")) {
-        const char *sse = str_at(stream, "sse");
-        const char *grammar = str_at(stream, "provider") ? str_at(stream, "provider") : provider;
-        assembled = rec_stream_message(sse, strlen(sse), grammar && strcmp(grammar, "openai") == 0);
-        message = assembled;
-    }
+    if (message == NULL && str_at(stream, "sse"))
+        return sse_call(str_at(stream, "sse"), str_at(stream, "provider") ? str_at(stream, "provider") : provider, id,
+                        id_len);
     char *text = NULL;
     const cJSON *block;
     cJSON_ArrayForEach(block, cJSON_GetObjectItemCaseSensitive(message, "content"))
@@ -81,7 +97,6 @@ static char *turn_call(const cJSON *turn, const char *provider, char *id, size_t
                                            : NULL;
         snprintf(id, id_len, "%s", str_at(block, "id") ? str_at(block, "id") : "toolu_recorded");
     }
-    cJSON_Delete(assembled);
     return text;
 }
 
@@ -206,53 +221,35 @@ static size_t cut_points(const char *text, cut_point *out, size_t max)
     return n;
 }
 
-/* ---- scalar near-misses ---- */
-
-typedef struct {
-    cJSON *root;
-    cJSON *leaves[REC_GEN_MAX_SCALARS];
-    size_t count;
-} scalar_walk;
-
-static void collect_scalars(cJSON *node, scalar_walk *walk)
-{
-    for (cJSON *child = node ? node->child : NULL; child && walk->count < REC_GEN_MAX_SCALARS; child = child->next) {
-        if (cJSON_IsObject(child) || cJSON_IsArray(child))
-            collect_scalars(child, walk);
-        else if (cJSON_IsNumber(child) || cJSON_IsBool(child))
-            walk->leaves[walk->count++] = child;
-    }
-}
-
-/* Swap `leaf` for `replacement` in place, print the whole value, swap back. */
-static char *print_with(cJSON *root, cJSON *leaf, cJSON *replacement)
-{
-    cJSON saved = *leaf;
-    cJSON swapped = *replacement;
-    swapped.next = leaf->next;
-    swapped.prev = leaf->prev;
-    swapped.string = leaf->string;
-    *leaf = swapped;
-    char *text = cJSON_PrintUnformatted(root);
-    *leaf = saved;
-    return text;
-}
-
 /* ---- writing ---- */
 
 typedef struct {
     const cJSON *recorded; /* the recorded case */
     cJSON *cases;          /* the variants written so far */
     int written, failed;
+    int near_misses;       /* of them, gen's structure near-misses */
+    int no_sample;         /* recorded answers gen could not take as a sample (the reference rejects them) */
+    cJSON *rules_used;     /* the rule ids the variants name (strings, unique) */
     char why[512];
 } gen_state;
+
+static void note_rule(gen_state *g, const char *rule)
+{
+    const cJSON *seen;
+    cJSON_ArrayForEach(seen, g->rules_used)
+    {
+        if (strcmp(seen->valuestring, rule) == 0)
+            return;
+    }
+    cJSON_AddItemToArray(g->rules_used, cJSON_CreateString(rule));
+}
 
 /* One variant: the recorded turns before the answer, `turn` in its place,
  * then the turns of `after` (an array, taken; NULL = none). `no_retry` sets
  * max_api_retries 0, so a transport fault ends the query with its stream
  * reason instead of a resend the recording has no answer for. */
 static void add_variant(gen_state *g, const cJSON *turns_before, cJSON *turn, cJSON *after, bool no_retry,
-                        const char *operator, const char *rule, size_t index, const char *detail)
+                        const char *operator, const char *const *rules, size_t index, const char *detail)
 {
     const cJSON *script = cJSON_GetObjectItemCaseSensitive(g->recorded, "script");
     cJSON *kase = cJSON_CreateObject();
@@ -269,14 +266,15 @@ static void add_variant(gen_state *g, const cJSON *turns_before, cJSON *turn, cJ
     cJSON_AddItemToArray(tags, cJSON_CreateString("gen"));
     cJSON_AddItemToArray(tags, cJSON_CreateString(operator));
     cJSON_AddStringToObject(kase, "tier", "optional");
-    cJSON *rules = cJSON_AddArrayToObject(kase, "rules");
-    cJSON_AddItemToArray(rules, cJSON_CreateString(rule));
+    cJSON *rule_list = cJSON_AddArrayToObject(kase, "rules");
+    for (size_t r = 0; rules[r]; r++)
+        cJSON_AddItemToArray(rule_list, cJSON_CreateString(rules[r]));
     snprintf(text, sizeof text, "%s of %s: %s", operator, str_at(g->recorded, "id"), detail);
     cJSON_AddStringToObject(kase, "description", text);
     cJSON *variant = cJSON_AddObjectToObject(kase, "variant");
     cJSON_AddStringToObject(variant, "of", str_at(g->recorded, "id"));
     cJSON_AddStringToObject(variant, "operator", operator);
-    cJSON_AddStringToObject(variant, "rule", rule);
+    cJSON_AddStringToObject(variant, "rule", rules[0]);
     cJSON_AddStringToObject(variant, "detail", detail);
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(g->recorded, "schema");
     cJSON_AddItemToObject(kase, "schema", cJSON_Duplicate(schema, true));
@@ -300,9 +298,20 @@ static void add_variant(gen_state *g, const cJSON *turns_before, cJSON *turn, cJ
         cJSON_AddNumberToObject(copy, "max_api_retries", 0);
     }
     cJSON_AddItemToObject(kase, "script", copy);
-    if (rec_expect(kase, copy, schema, g->why, sizeof g->why)) {
+    char *script_text = cJSON_PrintUnformatted(copy), *schema_text = cJSON_PrintUnformatted(schema);
+    char *expect_text = script_text && schema_text ? gt_corpus_loop_expect(script_text, schema_text, g->why,
+                                                                           sizeof g->why)
+                                                   : NULL;
+    cJSON *expect = cJSON_Parse(expect_text);
+    free(script_text);
+    free(schema_text);
+    free(expect_text);
+    if (expect) {
+        cJSON_AddItemToObject(kase, "expect", expect);
         cJSON_AddItemToArray(g->cases, kase);
         g->written++;
+        for (size_t r = 0; rules[r]; r++)
+            note_rule(g, rules[r]);
     } else {
         cJSON_Delete(kase);
         g->failed++;
@@ -317,6 +326,50 @@ static cJSON *recovery(const cJSON *recorded_turn)
     cJSON *after = cJSON_CreateArray();
     cJSON_AddItemToArray(after, cJSON_Duplicate(recorded_turn, true));
     return after;
+}
+
+/* gen's structure operators on the recorded input (gt_gen with it as the
+ * one sample, structure family only): each near-miss the reference confirms
+ * as a structure rejection becomes the call's input, then the recorded
+ * answer. Operator and rules are gen's (`gen.structure.OP.N`). A recorded
+ * answer the reference rejects is no sample: counted in no_sample. */
+static void near_misses(gen_state *g, const cJSON *before, const cJSON *recorded_turn, const char *id,
+                        const char *input)
+{
+    char *schema_text = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(g->recorded, "schema"));
+    gt_gen_options options = {.seed = 1, .gates = GT_GEN_STRUCTURE, .origin = str_at(g->recorded, "id")};
+    char err[512];
+    gt_gen *gen = schema_text ? gt_gen_new(schema_text, strlen(schema_text), &options, err, sizeof err) : NULL;
+    free(schema_text);
+    if (gen == NULL || gt_gen_add_sample(gen, input, strlen(input), "the recorded answer", err, sizeof err) != 0 ||
+        gt_gen_generate(gen, err, sizeof err) != 0) {
+        g->no_sample++;
+        gt_gen_free(gen);
+        return;
+    }
+    gt_gen_cap(gen, REC_GEN_MAX_NEAR_MISSES);
+    for (size_t i = 0; i < gt_gen_count(gen); i++) {
+        const gt_gen_case *c = gt_gen_case_at(gen, i);
+        if (!c->confirmed || c->dropped || c->raw == NULL || strcmp(c->family, "structure") != 0)
+            continue;
+        char *text = strndup((const char *)c->raw, c->raw_len);
+        const char *number = strrchr(c->id, '.');
+        const char *rules[5] = {NULL};
+        for (size_t r = 0; r < c->rule_count && r < 4; r++)
+            rules[r] = c->rules[r];
+        if (rules[0] == NULL) { /* gen's structure operators all name their rules: none is not ours to guess */
+            free(text);
+            continue;
+        }
+        char detail[600];
+        snprintf(detail, sizeof detail, "gen's %s, then the recorded answer", c->description ? c->description : c->ops);
+        int before_count = g->written;
+        add_variant(g, before, message_turn(one_call(id, text ? text : input), NULL), recovery(recorded_turn), false,
+                    c->ops, rules, number ? strtoul(number + 1, NULL, 10) : i, detail);
+        g->near_misses += g->written - before_count;
+        free(text);
+    }
+    gt_gen_free(gen);
 }
 
 /* Every variant of one recorded case. */
@@ -344,62 +397,29 @@ static void gen_case(gen_state *g)
     for (size_t i = 0; i < n; i++) {
         char *prefix = strndup(input, points[i].at);
         snprintf(detail, sizeof detail, "the call's input cut after %zu of %zu bytes", points[i].at, strlen(input));
-        add_variant(g, before, cut_turn(provider, id, input, points[i].at), NULL, true, points[i].operator, "S2-26",
-                    i, detail);
+        add_variant(g, before, cut_turn(provider, id, input, points[i].at), NULL, true, points[i].operator,
+                    rule_truncated, i, detail);
         snprintf(detail, sizeof detail, "stop_reason max_tokens after %zu of %zu bytes of the input", points[i].at,
                  strlen(input));
         add_variant(g, before, message_turn(one_call(id, prefix ? prefix : ""), "max_tokens"), NULL, false,
-                    "max_tokens_at", "S4-12", i, detail);
+                    "max_tokens_at", rule_max_tokens, i, detail);
         snprintf(detail, sizeof detail, "stop_reason refusal after %zu of %zu bytes of the input", points[i].at,
                  strlen(input));
         add_variant(g, before, message_turn(one_call(id, prefix ? prefix : ""), "refusal"), NULL, false,
-                    "refusal_at", "S4-11", i, detail);
+                    "refusal_at", rule_refusal, i, detail);
         free(prefix);
     }
     cJSON *retract = recovery(recorded_turn);
     cJSON_InsertItemInArray(retract, 0, cJSON_Parse("{\"fallback\":{}}"));
-    add_variant(g, before, message_turn(one_call(id, input), NULL), retract, false, "fallback_retracts", "S0-21", 0,
+    add_variant(g, before, message_turn(one_call(id, input), NULL), retract, false, "fallback_retracts", rule_fallback, 0,
                 "the recorded call, retracted by a fallback, then the recorded answer again");
     cJSON *two = one_call(id, input);
     char second_id[300];
     snprintf(second_id, sizeof second_id, "%s_second", id);
     cJSON_AddItemToArray(two, call_block(second_id, input));
-    add_variant(g, before, message_turn(two, NULL), NULL, false, "second_call", "S0-27", 0,
+    add_variant(g, before, message_turn(two, NULL), NULL, false, "second_call", rule_second_call, 0,
                 "the recorded call made twice in one answer");
-    scalar_walk walk = {.root = cJSON_Parse(input)};
-    collect_scalars(walk.root, &walk);
-    for (size_t i = 0; i < walk.count; i++) {
-        cJSON *leaf = walk.leaves[i];
-        char *scalar = cJSON_PrintUnformatted(leaf);
-        cJSON *as_string = cJSON_CreateString(scalar ? scalar : "");
-        char *text = print_with(walk.root, leaf, as_string);
-        snprintf(detail, sizeof detail, "member %s: %s as the string \"%s\", then the recorded answer",
-                 leaf->string ? leaf->string : "(item)", scalar ? scalar : "", scalar ? scalar : "");
-        add_variant(g, before, message_turn(one_call(id, text ? text : input), NULL), recovery(recorded_turn), false,
-                    "coerce_to_string", cJSON_IsBool(leaf) ? "S2-07" : "S2-05", i, detail);
-        free(text);
-        cJSON_Delete(as_string);
-        if (cJSON_IsBool(leaf)) {
-            cJSON *as_int = cJSON_CreateNumber(cJSON_IsTrue(leaf) ? 1 : 0);
-            text = print_with(walk.root, leaf, as_int);
-            snprintf(detail, sizeof detail, "member %s: %s as %d, then the recorded answer",
-                     leaf->string ? leaf->string : "(item)", scalar ? scalar : "", cJSON_IsTrue(leaf) ? 1 : 0);
-            add_variant(g, before, message_turn(one_call(id, text ? text : input), NULL), recovery(recorded_turn),
-                        false, "coerce_bool_to_int", "S2-06", i, detail);
-            free(text);
-            cJSON_Delete(as_int);
-        }
-        free(scalar);
-    }
-    if (cJSON_IsObject(walk.root)) {
-        cJSON_AddStringToObject(walk.root, "gauntlet_unknown_member", "x");
-        char *text = cJSON_PrintUnformatted(walk.root);
-        add_variant(g, before, message_turn(one_call(id, text ? text : input), NULL), recovery(recorded_turn), false,
-                    "unknown_field", "S2-12", 0, "an extra member gauntlet_unknown_member at the root, then the recorded "
-                                                 "answer");
-        free(text);
-    }
-    cJSON_Delete(walk.root);
+    near_misses(g, before, recorded_turn, id, input);
     cJSON_Delete(before);
     free(input);
 }
@@ -444,9 +464,47 @@ static int prepare_out(const char *dir, char *err, size_t err_len)
     return status;
 }
 
-int gt_record_gen(const char *from_dir, const char *out_dir, int *variants, char *err, size_t err_len)
+/* DIR2/rules.json: each rule the variants name, with its statement and
+ * source from gauntlet's rules (`rules`); 0, or -1 naming a missing one. */
+static int write_rules(const char *out_dir, const cJSON *used, const gt_rule *rules, size_t rule_count, char *err,
+                       size_t err_len)
 {
-    *variants = 0;
+    cJSON *file = cJSON_CreateObject();
+    cJSON_AddStringToObject(file, "format", GT_CORPUS_RULES_FORMAT);
+    cJSON_AddStringToObject(file, "description", "the rules gauntlet gen --from's variants prove (from gauntlet's "
+                                                 "rules.json)");
+    cJSON *list = cJSON_AddArrayToObject(file, "rules");
+    int status = 0;
+    const cJSON *id;
+    cJSON_ArrayForEach(id, used)
+    {
+        const gt_rule *rule = NULL;
+        for (size_t r = 0; r < rule_count && rule == NULL; r++)
+            if (strcmp(rules[r].id, id->valuestring) == 0)
+                rule = &rules[r];
+        if (rule == NULL) {
+            snprintf(err, err_len, "rule id '%s' is not in gauntlet's rules.json", id->valuestring);
+            status = -1;
+            break;
+        }
+        cJSON *item = cJSON_CreateObject();
+        cJSON_AddStringToObject(item, "id", rule->id);
+        if (rule->source)
+            cJSON_AddStringToObject(item, "source", rule->source);
+        cJSON_AddStringToObject(item, "statement", rule->statement);
+        cJSON_AddItemToArray(list, item);
+    }
+    if (status == 0)
+        status = write_file(out_dir, "rules.json", file, err, err_len);
+    cJSON_Delete(file);
+    return status;
+}
+
+int gt_gen_from_recording(const char *from_dir, const char *out_dir, const gt_rule *rules, size_t rule_count,
+                          gt_gen_from_counts *counts, char *err, size_t err_len)
+{
+    *counts = (gt_gen_from_counts){0};
+    cJSON *rules_used = cJSON_CreateArray();
     struct dirent **names = NULL;
     int n = scandir(from_dir, &names, NULL, alphasort);
     if (n < 0) {
@@ -473,7 +531,7 @@ int gt_record_gen(const char *from_dir, const char *out_dir, int *variants, char
                 status = prepare_out(out_dir, err, err_len);
                 prepared = true;
             }
-            gen_state g = {.cases = cJSON_CreateArray()};
+            gen_state g = {.cases = cJSON_CreateArray(), .rules_used = rules_used};
             const cJSON *kase;
             cJSON_ArrayForEach(kase, cJSON_GetObjectItemCaseSensitive(file, "cases"))
             {
@@ -496,8 +554,10 @@ int gt_record_gen(const char *from_dir, const char *out_dir, int *variants, char
                 g.cases = NULL;
                 status = write_file(out_dir, name, out, err, err_len);
                 cJSON_Delete(out);
-                *variants += g.written;
+                counts->variants += g.written;
+                counts->near_misses += g.near_misses;
             }
+            counts->no_sample += g.no_sample;
             cJSON_Delete(g.cases);
             cJSON_Delete(file);
         }
@@ -508,19 +568,9 @@ int gt_record_gen(const char *from_dir, const char *out_dir, int *variants, char
         snprintf(err, err_len, "--from %s: no recorded case (a recording's NNNN.cases.json, docs/record.md)", from_dir);
         status = -1;
     }
-    if (status == 0) {
-        cJSON *rules = cJSON_CreateObject();
-        cJSON_AddStringToObject(rules, "format", "gauntlet-rules/1");
-        cJSON_AddStringToObject(rules, "description", "the rules gauntlet gen --from's variants prove");
-        cJSON *list = cJSON_AddArrayToObject(rules, "rules");
-        for (size_t i = 0; i < sizeof gen_rules / sizeof *gen_rules; i++) {
-            cJSON *rule = cJSON_CreateObject();
-            cJSON_AddStringToObject(rule, "id", gen_rules[i].id);
-            cJSON_AddStringToObject(rule, "statement", gen_rules[i].statement);
-            cJSON_AddItemToArray(list, rule);
-        }
-        status = write_file(out_dir, "rules.json", rules, err, err_len);
-        cJSON_Delete(rules);
-    }
+    counts->recorded = recorded;
+    if (status == 0)
+        status = write_rules(out_dir, rules_used, rules, rule_count, err, err_len);
+    cJSON_Delete(rules_used);
     return status;
 }
