@@ -68,6 +68,10 @@ static bool offers_server_tool(const cJSON *body, mock_api api)
     return false;
 }
 
+#define PAUSE_WITHOUT_SERVER_TOOL                                                                                  \
+    "the script pauses the turn (pause_turn), which the API does only in a server-tool loop, and the client "      \
+    "offered no server tool"
+
 static const char *string_at(const cJSON *object, const char *key)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
@@ -287,6 +291,14 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
     if (form->kind == MOCK_FORM_JSON_TEXT && report->mapped_calls > 0 && out->stop_reason &&
         strcmp(out->stop_reason, "tool_use") == 0)
         out->stop_reason = "end_turn";
+    /* the API pauses only server-tool loops: a pause_turn to a request that offers no server tool is a
+     * turn no provider sends, whatever the form (a client served as scripted included; the reference's
+     * x-gauntlet-mirror turns every mapping off) */
+    if (scripted && !request->mirror && in->stop_reason && strcmp(in->stop_reason, "pause_turn") == 0 &&
+        !offers_server_tool(request->body, request->api)) {
+        snprintf(report->inexpressible, sizeof report->inexpressible, "%s", PAUSE_WITHOUT_SERVER_TOOL);
+        return;
+    }
     if (!scripted || form->kind == MOCK_FORM_AS_SCRIPTED)
         return;
     /* a turn no real provider would send this request */
@@ -322,12 +334,6 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
         }
     }
     const char *stop = in->stop_reason ? in->stop_reason : "";
-    if (strcmp(stop, "pause_turn") == 0 && !offers_server_tool(request->body, request->api)) {
-        snprintf(report->inexpressible, sizeof report->inexpressible,
-                 "the script pauses the turn (pause_turn), which the API does only in a server-tool loop, and the "
-                 "client offered no server tool");
-        return;
-    }
     bool cut_short = strcmp(stop, "refusal") == 0 || strcmp(stop, "max_tokens") == 0;
     bool said_something = false; /* an empty turn is a provider fault any client can meet */
     for (size_t i = 0; i < in->block_count; i++)
@@ -369,6 +375,17 @@ void mock_form_note(const mock_request *request, mock_reply *reply)
     form_report report = {0};
     if (reply->form_note[0] == '\0')
         write_note(request, &report, reply);
+}
+
+void mock_form_check_pause(const mock_request *request, const char *sse, size_t len, mock_reply *reply)
+{
+    static const char pause[] = "\"pause_turn\"";
+    if (request->mirror || reply->form_note[0] != '\0' || memmem(sse, len, pause, sizeof pause - 1) == NULL ||
+        offers_server_tool(request->body, request->api))
+        return;
+    form_report report = {0};
+    snprintf(report.inexpressible, sizeof report.inexpressible, "%s", PAUSE_WITHOUT_SERVER_TOOL);
+    write_note(request, &report, reply);
 }
 
 int mock_form_render(const mock_request *request, const mock_turn *turn, bool scripted, mock_reply *reply)

@@ -33,6 +33,10 @@ int mock_form_render(const mock_request *request, const mock_turn *turn, bool sc
  * wrote one (a stream sent verbatim): used for a derive turn the client's
  * schema rules out (request->derive_inexpressible). */
 void mock_form_note(const mock_request *request, mock_reply *reply);
+/* A scripted stream sent verbatim (`sse`) that stops with pause_turn to a
+ * request offering no server tool: note the turn inexpressible (the API
+ * pauses only server-tool loops), unless a note is already written. */
+void mock_form_check_pause(const mock_request *request, const char *sse, size_t len, mock_reply *reply);
 
 /* True when a scripted stream must be re-rendered for this request rather
  * than sent verbatim or converted by render.c: a mapped form, or the

@@ -228,6 +228,7 @@ int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, b
             memcpy(out->body, reply->sse, reply->sse_len);
             out->body[reply->sse_len] = '\0';
             out->body_len = reply->sse_len;
+            mock_form_check_pause(request, reply->sse, reply->sse_len, out);
             out->status = 200;
             out->stream = true;
             out->abort_at_end = cut;

@@ -212,7 +212,12 @@ static void anthropic_body(const gt_client *client, const gt_loop_request *reque
         schema_or_object(out, request->tool_schema_json);
         if (request->strict)
             APPEND(out, ",\"strict\":true");
-        APPEND(out, "}]");
+        APPEND(out, "}");
+        if (request->server_tools_json) {
+            APPEND(out, ",");
+            gt_buffer_append(out, request->server_tools_json, strlen(request->server_tools_json));
+        }
+        APPEND(out, "]");
         if (request->tool_choice == GT_LOOP_TOOL_CHOICE_ANY)
             APPEND(out, ",\"tool_choice\":{\"type\":\"any\"}");
         else if (request->tool_choice == GT_LOOP_TOOL_CHOICE_TOOL) {

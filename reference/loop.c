@@ -578,6 +578,7 @@ static step next_message(loop_state *state, gt_message **out, size_t *turn_out, 
             .fallback_model = state->fallback_model,
             .tool_choice = state->config->tool_choice,
             .tool_choice_name = state->config->tool_choice_name,
+            .server_tools_json = state->config->server_tools_json,
         };
         result->accounting.api_attempts++;
         note(state, "-> request %zu (model turn %zu, %zu message%s%s%s)", request.api_attempt, request.model_turn,

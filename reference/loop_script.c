@@ -721,11 +721,48 @@ static bool load_env(loader *ld, const gt_value *root)
     return true;
 }
 
+/* "server_tools": tools the provider runs (Anthropic: a `type` other than
+ * "custom", e.g. web_search_20250305), offered beside StructuredOutput; a
+ * server-tool loop is what the API pauses with pause_turn. Kept as the
+ * definitions' compact JSON, comma-separated, for the client's request. */
+static bool load_server_tools(loader *ld, const gt_value *tools)
+{
+    if (tools == NULL)
+        return true;
+    if (tools->type != GT_ARRAY || tools->u.arr.count == 0)
+        return fail(ld, "/server_tools", "server_tools must be a non-empty array of tool definitions");
+    gt_buffer text = {0};
+    for (size_t i = 0; i < tools->u.arr.count; i++) {
+        const gt_value *tool = tools->u.arr.items[i];
+        const gt_value *type = tool->type == GT_OBJECT ? get(tool, "type") : NULL;
+        const gt_value *name = tool->type == GT_OBJECT ? get(tool, "name") : NULL;
+        char at[256];
+        child_index(at, sizeof at, "/server_tools", i);
+        if (type == NULL || type->type != GT_STRING || strcmp(type->u.str.chars, "custom") == 0 || name == NULL ||
+            name->type != GT_STRING) {
+            gt_buffer_free(&text);
+            return fail(ld, at, "a server tool needs a string `name` and a string `type` other than \"custom\"");
+        }
+        char *json = gt_value_to_json(tool, NULL);
+        if (json != NULL)
+            gt_buffer_appendf(&text, "%s%s", i > 0 ? "," : "", json);
+        free(json);
+        if (json == NULL || text.failed) {
+            gt_buffer_free(&text);
+            return oom(ld);
+        }
+    }
+    ld->script->config.server_tools_json = gt_arena_strndup(ld->script->arena, text.data, text.len);
+    gt_buffer_free(&text);
+    return ld->script->config.server_tools_json != NULL || oom(ld);
+}
+
 static bool load_root(loader *ld, const gt_value *root, const char *default_schema_json)
 {
     static const char *const known[] = {"format", "description", "json_schema", "json_schema_text", "prompt",
                                         "history", "env", "max_turns", "max_api_retries", "strict",
-                                        "disallowed_tools", "tool_choice", "provider", "model", "turns", "expect",
+                                        "disallowed_tools", "tool_choice", "server_tools", "provider", "model", "turns",
+                                        "expect",
                                         "mock", /* the mock server's own settings (after_script, ...): not the loop's */
                                         NULL};
     gt_loop_script *script = ld->script;
@@ -794,6 +831,8 @@ static bool load_root(loader *ld, const gt_value *root, const char *default_sche
                 script->config.structured_output_tool = false;
         }
     }
+    if (!load_server_tools(ld, get(root, "server_tools")))
+        return false;
     const gt_value *choice = get(root, "tool_choice");
     if (choice != NULL) {
         const gt_value *name = choice->type == GT_OBJECT ? get(choice, "name") : NULL;

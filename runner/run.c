@@ -500,6 +500,18 @@ static gt_class output_class(const judge *j, const gt_observed *observed)
 #define CLEAN_ANSWER_NOTE                                                                                          \
     "the object is the complete, valid answer of the turn served last (not coerced, cut, a refusal's or "        \
     "retracted): a budget or design difference, not an unsafe object"
+/* The same for a raw stream turn (clean_answer.c): the object is what a
+ * strict reader would have taken from the stream's closed block, only the
+ * stream around it breaks the protocol. */
+#define CLEAN_STREAM_NOTE                                                                                          \
+    "stream protocol strictness: the object is the complete, valid tool input of a block the stream closed, "   \
+    "the stream served to its terminal event (not cut, assembled across a break, last-wins or coerced): "       \
+    "not an unsafe object"
+
+static const char *clean_note(const gt_observed *observed)
+{
+    return observed->clean_answer_stream ? CLEAN_STREAM_NOTE : CLEAN_ANSWER_NOTE;
+}
 
 /* Loop, stream and wire expectations: the surviving object and the exact
  * output (always), values at places in it (for values and schemas always,
@@ -519,7 +531,7 @@ static gt_outcome compare_layers(const gt_expect *expect, const gt_observed *obs
                        survivor ? survivor : "(none)");
         free(survivor);
         if (!same && returned && observed->clean_answer_turn > 0)
-            buf_printf(buf, "; %s", CLEAN_ANSWER_NOTE);
+            buf_printf(buf, "; %s", clean_note(observed));
         if (!same)
             return failed_as(verdict_class, !returned                         ? GT_CLASS_REFUSED_VALID
                                             : observed->clean_answer_turn > 0 ? GT_CLASS_FIGURES
@@ -575,6 +587,55 @@ static gt_class verdict_class_of(const gt_expect *expect)
     return expect->verdict == GT_VERDICT_REJECT ? GT_CLASS_UNSAFE : GT_CLASS_REFUSED_VALID;
 }
 
+/* A rejection's texts in a black-box client's envelope: the places under
+ * /errors hold wording, which differs by client (docs/profiles.md: another
+ * message or error set is other_reason). Splits `places` (an expect.output_at
+ * or output_contains object) into the wording places and the rest, each
+ * malloc'd compact JSON or NULL when there is none. */
+static void split_wording(const char *places, char **wording, char **rest)
+{
+    *wording = *rest = NULL;
+    gt_arena *arena = places ? gt_arena_new() : NULL;
+    const gt_value *all = arena ? parse_loose(arena, places) : NULL;
+    if (all == NULL || all->type != GT_OBJECT) {
+        *rest = places ? strdup(places) : NULL;
+        gt_arena_free(arena);
+        return;
+    }
+    gt_value *said = gt_value_new_object(arena), *other = gt_value_new_object(arena);
+    bool failed = said == NULL || other == NULL;
+    for (size_t i = 0; !failed && i < all->u.obj.count; i++) {
+        const gt_member *place = &all->u.obj.members[i];
+        bool text = strncmp(place->key, "/errors", 7) == 0 && (place->key[7] == '\0' || place->key[7] == '/');
+        failed = gt_value_object_append(arena, text ? said : other, place->key, place->key_len,
+                                        (gt_value *)place->value) != 0;
+    }
+    if (failed) {
+        *rest = strdup(places);
+    } else {
+        *wording = said->u.obj.count ? gt_value_to_json(said, NULL) : NULL;
+        *rest = other->u.obj.count ? gt_value_to_json(other, NULL) : NULL;
+    }
+    gt_arena_free(arena);
+}
+
+/* The wording places of a black-box rejection (split_wording), judged after
+ * everything else: a difference is other_reason, a failure only when
+ * `reasons` is claimed. */
+static gt_outcome compare_wording(const char *at, const char *contains, const gt_observed *observed, const judge *j,
+                                  text_buf *buf, gt_class *verdict_class)
+{
+    char detail[512] = "";
+    text_buf diff = {detail, sizeof detail, 0};
+    bool same = (at == NULL || compare_places("output", at, observed->output_json, true, true, &diff)) &&
+                (contains == NULL || compare_texts(contains, observed->output_json, true, true, &diff));
+    if (same)
+        return GT_OUTCOME_PASS;
+    *verdict_class = GT_CLASS_OTHER_REASON;
+    buf_printf(buf, "%s (a rejection's wording)", detail);
+    return j->reasons ? GT_OUTCOME_FAIL : GT_OUTCOME_PASS;
+}
+
 /* A vendor client seen from outside: its verdict, the object it kept, the
  * journal's verdict on its requests, and the figures the journal shows. */
 static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *observed, const judge *j,
@@ -587,7 +648,7 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
         if (observed->beyond_script_calls > 0)
             buf_printf(buf, "; calls beyond the script: %d", observed->beyond_script_calls);
         if (expect->verdict == GT_VERDICT_REJECT && observed->clean_answer_turn > 0) {
-            buf_printf(buf, "; %s (script turn %d)", CLEAN_ANSWER_NOTE, observed->clean_answer_turn - 1);
+            buf_printf(buf, "; %s (script turn %d)", clean_note(observed), observed->clean_answer_turn - 1);
             return failed_as(verdict_class, GT_CLASS_FIGURES);
         }
         return failed_as(verdict_class, verdict_class_of(expect));
@@ -599,6 +660,13 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
     gt_expect figures_only = *expect;
     figures_only.subtype = NULL;    /* vendor clients name their subtypes their own way */
     figures_only.trace_json = NULL; /* a client's trace is not observable from outside */
+    char *wording_at = NULL, *wording_contains = NULL, *rest_at = NULL, *rest_contains = NULL;
+    if (expect->verdict == GT_VERDICT_REJECT) {
+        split_wording(expect->output_at_json, &wording_at, &rest_at);
+        split_wording(expect->output_contains_json, &wording_contains, &rest_contains);
+        figures_only.output_at_json = rest_at;
+        figures_only.output_contains_json = rest_contains;
+    }
     int *want = &figures_only.accounting.attempts_used;
     const int *got = &observed->accounting.attempts_used;
     for (size_t i = 0; i < 6; i++)
@@ -609,6 +677,13 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
         buf_printf(buf, "; calls beyond the script: %d", observed->beyond_script_calls);
     if (outcome == GT_OUTCOME_PASS && expect->message_contains_json != NULL && j->reasons)
         outcome = compare_message(expect->message_contains_json, observed, buf);
+    if (outcome == GT_OUTCOME_PASS && *verdict_class == GT_CLASS_PASS && (wording_at || wording_contains) &&
+        (j->figures || j->value_gate || j->wire))
+        outcome = compare_wording(wording_at, wording_contains, observed, j, buf, verdict_class);
+    free(wording_at);
+    free(wording_contains);
+    free(rest_at);
+    free(rest_contains);
     if (outcome == GT_OUTCOME_FAIL && *verdict_class == GT_CLASS_PASS)
         *verdict_class = GT_CLASS_OTHER_REASON;
     else if (outcome == GT_OUTCOME_SKIP)

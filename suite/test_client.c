@@ -114,7 +114,15 @@ START_TEST(request_bodies_for_both_apis)
     ck_assert_ptr_nonnull(strstr(body, "\"id\":\"toolu_2\",\"name\":\"StructuredOutput\",\"input\":{}"));
     ck_assert_ptr_nonnull(strstr(body, "\"type\":\"tool_result\",\"tool_use_id\":\"toolu_1\",\"content\":\"bad\",\"is_error\":true"));
     ck_assert_ptr_nonnull(strstr(body, "\"input_schema\":" SCHEMA ",\"strict\":true"));
+    ck_assert_ptr_null(strstr(body, "web_search"));
     free(body);
+    /* the script's server_tools are offered beside StructuredOutput (a server-tool loop is what pauses) */
+    request.server_tools_json = "{\"type\":\"web_search_20250305\",\"name\":\"web_search\"}";
+    body = gt_client_request_body(client, &request);
+    ck_assert_msg(strstr(body, ",\"strict\":true},{\"type\":\"web_search_20250305\",\"name\":\"web_search\"}]") != NULL,
+                  "%s", body);
+    free(body);
+    request.server_tools_json = NULL;
     gt_client_free(client);
 
     options.provider = GT_PROVIDER_OPENAI;

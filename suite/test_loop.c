@@ -888,6 +888,9 @@ START_TEST(tool_choice_semantics)
     run_free(r);
     expect_bad_script("{\"tool_choice\":\"required\",\"turns\":[]}", "/tool_choice", "must be \"auto\"");
     expect_bad_script("{\"tool_choice\":{\"type\":\"tool\"},\"turns\":[]}", "/tool_choice", "NAME");
+    expect_bad_script("{\"server_tools\":[],\"turns\":[]}", "/server_tools", "non-empty array");
+    expect_bad_script("{\"server_tools\":[{\"type\":\"custom\",\"name\":\"x\"}],\"turns\":[]}", "/server_tools/0",
+                      "other than \"custom\"");
 }
 END_TEST
 

@@ -128,6 +128,40 @@ START_TEST(workflow_has_a_job_per_column_and_real_targets)
 }
 END_TEST
 
+/* Every red cell (✗!, ✗, ≠) of the committed Claude Code column of
+ * docs/matrix.md is accounted for by case id in its notes
+ * (matrix/notes/claude-code.md, issue 27): committed files only, no npm. */
+START_TEST(every_red_claude_code_cell_is_labelled)
+{
+    char *grid = gt_test_slurp("docs/matrix.md");
+    char *notes = gt_test_slurp("matrix/notes/claude-code.md");
+    const char *section = strstr(grid, "\n### ` claude-code `\n");
+    ck_assert_msg(section != NULL, "docs/matrix.md has no claude-code section");
+    const char *end = strstr(section + 1, "\n### ");
+    size_t red = 0;
+    bool in_red = false;
+    char missing[2048] = "";
+    for (const char *line = section + 1; line && (end == NULL || line < end); line = strchr(line, '\n')) {
+        line += *line == '\n';
+        if (strncmp(line, "**", 2) == 0)
+            in_red = strncmp(line, "**\xe2\x9c\x97", 5) == 0 /* ✗! and ✗ */ || strncmp(line, "**\xe2\x89\xa0", 5) == 0;
+        if (!in_red || strncmp(line, "- ` ", 4) != 0)
+            continue;
+        const char *id = line + 4, *stop = strstr(id, " `");
+        ck_assert_ptr_nonnull(stop);
+        char wanted[300];
+        snprintf(wanted, sizeof wanted, "%.*s", (int)(stop - id), id);
+        red++;
+        if (strstr(notes, wanted) == NULL && strlen(missing) + strlen(wanted) + 3 < sizeof missing)
+            strcat(strcat(missing, " "), wanted);
+    }
+    ck_assert_msg(red > 0, "no red cell found in the claude-code section (has the grid's layout changed?)");
+    ck_assert_msg(missing[0] == '\0', "red claude-code cells not named in matrix/notes/claude-code.md:%s", missing);
+    free(grid);
+    free(notes);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("matrix_ci");
@@ -135,6 +169,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(ci, 300);
     tcase_add_test(ci, column_jobs_then_merge_equal_one_run);
     tcase_add_test(ci, workflow_has_a_job_per_column_and_real_targets);
+    tcase_add_test(ci, every_red_claude_code_cell_is_labelled);
     suite_add_tcase(suite, ci);
     return suite;
 }

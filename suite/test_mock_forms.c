@@ -452,6 +452,33 @@ START_TEST(mock_answers_only_what_the_api_would)
     entry = journal_entry("pause-no-server-tool", "p1", 0, &root);
     ck_assert_ptr_nonnull(strstr(str_at(entry, "answer_form.inexpressible"), "server tool"));
     cJSON_Delete(root);
+    /* whatever the form: a client served as scripted (it offers StructuredOutput), as JSON and as its own
+     * stream verbatim; not one that offers a server tool, nor the reference's mirror */
+#define AS_SCRIPTED(extra)                                                                                          \
+    "{\"model\":\"c\",\"max_tokens\":9" extra "," USER_MESSAGES ",\"tools\":[{\"name\":\"StructuredOutput\","   \
+    "\"input_schema\":" SCHEMA "}"
+    static const struct {
+        const char *scenario, *session, *body;
+        bool inexpressible;
+    } pauses[] = {
+        {"pause-no-server-tool", "p2", AS_SCRIPTED("") "]}", true},
+        {"pause-stream-no-server-tool", "p3", AS_SCRIPTED(",\"stream\":true") "]}", true},
+        {"pause-stream-no-server-tool", "p4",
+         AS_SCRIPTED(",\"stream\":true") ",{\"type\":\"web_search_20250305\",\"name\":\"web_search\"}]}", false},
+        {"pause-no-server-tool", "p5", AS_SCRIPTED("") ",{\"type\":\"web_search_20250305\",\"name\":\"web_search\"}]}",
+         false},
+    };
+#undef AS_SCRIPTED
+    for (size_t i = 0; i < sizeof pauses / sizeof pauses[0]; i++) {
+        r = call(pauses[i].scenario, pauses[i].session, "/v1/messages", pauses[i].body);
+        ck_assert_int_eq(r.status, 200);
+        free(r.body);
+        entry = journal_entry(pauses[i].scenario, pauses[i].session, 0, &root);
+        const char *why = str_at(entry, "answer_form.inexpressible");
+        ck_assert_msg(pauses[i].inexpressible ? why != NULL && strstr(why, "server tool") != NULL : why == NULL,
+                      "%s: %s", pauses[i].session, why ? why : "(expressible)");
+        cJSON_Delete(root);
+    }
     /* a complete object marked max_tokens, asked for as JSON text: the text is cut */
     r = call("max-tokens-complete", "m1", "/v1/messages",
              "{\"model\":\"c\",\"max_tokens\":9," USER_MESSAGES

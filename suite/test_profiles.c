@@ -16,6 +16,9 @@
 #include "gauntlet/runner/run.h"
 #include "gt_test.h"
 #include "runner/cli/commands.h"
+#include "runner/targets/clean_answer.h"
+#include "gauntlet/arena.h"
+#include "gauntlet/parse.h"
 
 #define CORE (1u << GT_PROFILE_CORE)
 #define REPAIR (1u << GT_PROFILE_REPAIR_LOOP)
@@ -198,6 +201,152 @@ START_TEST(a_clean_later_answer_is_a_figure_not_unsafe)
     second.clean_answer_turn = 0;
     ck_assert_int_eq(judge(&other, &second, "loop", CLAUDE, CLAUDE, &verdict_class, why, sizeof why), GT_OUTCOME_FAIL);
     ck_assert_int_eq(verdict_class, GT_CLASS_UNSAFE);
+}
+END_TEST
+
+/* The served turn of the clean-answer rule (clean_answer.c), as a script
+ * writes it: `turn_json` parsed into `arena`. */
+static const gt_value *turn_of(gt_arena *arena, const char *turn_json)
+{
+    gt_parse_error error;
+    const gt_value *turn = gt_parse(arena, turn_json, strlen(turn_json), NULL, &error);
+    ck_assert_msg(turn != NULL, "%s: %s", turn_json, error.message);
+    return turn;
+}
+
+#define SO_SCHEMA "{\"type\":\"object\",\"properties\":{\"cause\":{\"type\":\"string\"}},\"required\":[\"cause\"]}"
+#define SSE_START                                                                                                 \
+    "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"content\":[]," \
+    "\"stop_reason\":null}}\n\n"                                                                                  \
+    "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"          \
+    "{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"StructuredOutput\",\"input\":{}}}\n\n"
+#define SSE_DELTA(json) \
+    "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":" \
+    "{\"type\":\"input_json_delta\",\"partial_json\":\"" json "\"}}\n\n"
+#define SSE_BLOCK_STOP "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+#define SSE_STOP_DELTA(stop) \
+    "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":" stop "}}\n\n"
+#define SSE_MESSAGE_STOP "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+/* a turn whose SSE text is the C string literal `sse` (escaped once more for the JSON) */
+static const gt_value *sse_turn(gt_arena *arena, const char *sse)
+{
+    gt_value *text = gt_value_new_string(arena, sse, strlen(sse));
+    char *escaped = gt_value_to_json(text, NULL);
+    size_t len = strlen(escaped) + 32;
+    char *json = gt_arena_alloc(arena, len);
+    snprintf(json, len, "{\"stream\":{\"sse\":%s}}", escaped);
+    free(escaped);
+    return turn_of(arena, json);
+}
+
+/* The clean-answer rule on raw stream turns: the complete, valid input of a
+ * block the stream closed, served to its terminal event with no stop reason
+ * that forbids use and no error after it, is clean (figures); a stream cut
+ * before its terminal event, a block never closed, a last-wins or other
+ * object, a forbidding stop, an error event, or bytes the client did not get
+ * as written are not (unsafe stays unsafe). */
+START_TEST(a_closed_block_of_a_whole_stream_is_clean)
+{
+    gt_arena *arena = gt_arena_new();
+    const gt_value *object = turn_of(arena, "{\"cause\":\"disk full\"}");
+    const gt_value *other = turn_of(arena, "{\"cause\":\"disk\"}");
+    const char *delta = SSE_DELTA("{\\\"cause\\\": \\\"disk full\\\"}");
+    char sse[2048];
+#define CLEAN(...) (snprintf(sse, sizeof sse, __VA_ARGS__), gt_clean_answer(sse_turn(arena, sse), true, object, SO_SCHEMA, false))
+    /* figures: a number for a stop reason (stream.faults.message-delta-stop-not-string) */
+    ck_assert_int_eq(CLEAN("%s%s%s%s%s", SSE_START, delta, SSE_BLOCK_STOP, SSE_STOP_DELTA("3"), SSE_MESSAGE_STOP),
+                     GT_CLEAN_STREAM);
+    /* figures: event names that disagree with the data's type, CRLF lines */
+    ck_assert_int_eq(CLEAN("%s%s%s%s", SSE_START, "event: ping\r\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
+                                                  "\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":"
+                                                  "\"{\\\"cause\\\": \\\"disk full\\\"}\"}}\r\n\r\n",
+                           SSE_BLOCK_STOP, SSE_MESSAGE_STOP),
+                     GT_CLEAN_STREAM);
+    /* unsafe: cut before message_stop; the block never closed */
+    ck_assert_int_eq(CLEAN("%s%s%s%s", SSE_START, delta, SSE_BLOCK_STOP, SSE_STOP_DELTA("\"tool_use\"")),
+                     GT_CLEAN_NONE);
+    ck_assert_int_eq(CLEAN("%s%s%s", SSE_START, delta, SSE_MESSAGE_STOP), GT_CLEAN_NONE);
+    /* unsafe: a block closed only after the terminal event */
+    ck_assert_int_eq(CLEAN("%s%s%s%s", SSE_START, delta, SSE_MESSAGE_STOP, SSE_BLOCK_STOP), GT_CLEAN_NONE);
+    /* unsafe: a duplicated key (a last-wins parse), and an object no closed block holds */
+    ck_assert_int_eq(CLEAN("%s%s%s%s", SSE_START, SSE_DELTA("{\\\"cause\\\": \\\"x\\\", \\\"cause\\\": \\\"disk full\\\"}"),
+                           SSE_BLOCK_STOP, SSE_MESSAGE_STOP),
+                     GT_CLEAN_NONE);
+    snprintf(sse, sizeof sse, "%s%s%s%s", SSE_START, delta, SSE_BLOCK_STOP, SSE_MESSAGE_STOP);
+    ck_assert_int_eq(gt_clean_answer(sse_turn(arena, sse), true, other, SO_SCHEMA, false), GT_CLEAN_NONE);
+    /* unsafe: a stop reason that forbids use; an error event after the block */
+    ck_assert_int_eq(CLEAN("%s%s%s%s%s", SSE_START, delta, SSE_BLOCK_STOP, SSE_STOP_DELTA("\"max_tokens\""),
+                           SSE_MESSAGE_STOP),
+                     GT_CLEAN_NONE);
+    ck_assert_int_eq(CLEAN("%s%s%s%s%s", SSE_START, delta, SSE_BLOCK_STOP, SSE_MESSAGE_STOP,
+                           "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\"}}\n\n"),
+                     GT_CLEAN_NONE);
+    /* the same whole stream, but not served as written (another API, or not streamed) */
+    snprintf(sse, sizeof sse, "%s%s%s%s", SSE_START, delta, SSE_BLOCK_STOP, SSE_MESSAGE_STOP);
+    ck_assert_int_eq(gt_clean_answer(sse_turn(arena, sse), false, object, SO_SCHEMA, false), GT_CLEAN_NONE);
+    /* invalid against the schema */
+    ck_assert_int_eq(gt_clean_answer(sse_turn(arena, sse), true, object,
+                                     "{\"type\":\"object\",\"required\":[\"fixes\"]}", false),
+                     GT_CLEAN_NONE);
+#undef CLEAN
+    /* message turns and uncut from_message streams keep the message rule */
+    const char *call = "\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"StructuredOutput\","
+                       "\"input\":{\"cause\":\"disk full\"}}]";
+    char turn[512];
+    snprintf(turn, sizeof turn, "{\"message\":{%s,\"stop_reason\":\"tool_use\"}}", call);
+    ck_assert_int_eq(gt_clean_answer(turn_of(arena, turn), false, object, SO_SCHEMA, false), GT_CLEAN_MESSAGE);
+    snprintf(turn, sizeof turn, "{\"message\":{%s,\"stop_reason\":\"refusal\"}}", call);
+    ck_assert_int_eq(gt_clean_answer(turn_of(arena, turn), false, object, SO_SCHEMA, false), GT_CLEAN_NONE);
+    snprintf(turn, sizeof turn, "{\"stream\":{\"from_message\":{%s}}}", call);
+    ck_assert_int_eq(gt_clean_answer(turn_of(arena, turn), true, object, SO_SCHEMA, false), GT_CLEAN_MESSAGE);
+    snprintf(turn, sizeof turn, "{\"stream\":{\"from_message\":{%s},\"cut\":{\"after_event\":2}}}", call);
+    ck_assert_int_eq(gt_clean_answer(turn_of(arena, turn), true, object, SO_SCHEMA, false), GT_CLEAN_NONE);
+    gt_arena_free(arena);
+
+    /* the judge names the stream rule */
+    char why[768];
+    gt_class verdict_class;
+    gt_expect reject = {.verdict = GT_VERDICT_REJECT, .gate = "stream", .reason = "sse_bad_event"};
+    gt_observed kept = {.verdict = GT_VERDICT_ACCEPT, .black_box = true, .clean_answer_turn = 1,
+                        .clean_answer_stream = true};
+    ck_assert_int_eq(judge(&reject, &kept, "stream", CLAUDE, CLAUDE, &verdict_class, why, sizeof why), GT_OUTCOME_FAIL);
+    ck_assert_int_eq(verdict_class, GT_CLASS_FIGURES);
+    ck_assert_msg(strstr(why, "stream protocol strictness") != NULL, "%s", why);
+}
+END_TEST
+
+/* A black-box client's rejection texts (the envelope's /errors) are
+ * wording: a difference there is other_reason, a failure only when `reasons`
+ * is claimed; every other place of the envelope stays a figure. */
+START_TEST(a_black_box_rejection_wording_is_another_reason)
+{
+    char why[768];
+    gt_class verdict_class;
+    gt_expect worded = {.verdict = GT_VERDICT_REJECT, .gate = "loop", .reason = "json_schema_not_object",
+                        .output_at_json = "{\"/errors/0\":\"--json-schema must be a JSON object\","
+                                          "\"/gauntlet/detail\":\"the value is null\"}"};
+    gt_observed silent = {0};
+    gt_observed_reject(&silent, "loop", "client_exit", "client exited with status 1 and no result envelope");
+    silent.black_box = true;
+    ck_assert_int_eq(judge(&worded, &silent, "loop", CLAUDE, CLAUDE, &verdict_class, why, sizeof why), GT_OUTCOME_PASS);
+    ck_assert_int_eq(verdict_class, GT_CLASS_OTHER_REASON);
+    ck_assert_msg(strstr(why, "a rejection's wording") != NULL, "%s", why);
+    ck_assert_int_eq(judge(&worded, &silent, "loop", CLAUDE, CLAUDE | REASONS, &verdict_class, why, sizeof why),
+                     GT_OUTCOME_FAIL);
+    ck_assert_int_eq(verdict_class, GT_CLASS_OTHER_REASON);
+    /* the same wording given: a pass */
+    char envelope[] = "{\"subtype\":\"error_invalid_json_schema\",\"errors\":[\"--json-schema must be a JSON object\"]}";
+    silent.output_json = envelope;
+    ck_assert_int_eq(judge(&worded, &silent, "loop", CLAUDE, CLAUDE | REASONS, &verdict_class, why, sizeof why),
+                     GT_OUTCOME_PASS);
+    ck_assert_int_eq(verdict_class, GT_CLASS_PASS);
+    silent.output_json = NULL;
+    /* a place outside /errors (is_error) is still a figure */
+    gt_expect flagged = {.verdict = GT_VERDICT_REJECT, .gate = "loop", .output_at_json = "{\"/is_error\":true}"};
+    ck_assert_int_eq(judge(&flagged, &silent, "loop", CLAUDE, CLAUDE, &verdict_class, why, sizeof why),
+                     GT_OUTCOME_FAIL);
+    ck_assert_int_eq(verdict_class, GT_CLASS_FIGURES);
+    gt_observed_clear(&silent);
 }
 END_TEST
 
@@ -713,6 +862,8 @@ static Suite *make_suite(void)
     TCase *judging = tcase_create("judging");
     tcase_add_test(judging, classes_of_a_wrong_verdict);
     tcase_add_test(judging, a_clean_later_answer_is_a_figure_not_unsafe);
+    tcase_add_test(judging, a_closed_block_of_a_whole_stream_is_clean);
+    tcase_add_test(judging, a_black_box_rejection_wording_is_another_reason);
     tcase_add_test(judging, another_reason_passes_unless_reasons_is_claimed);
     tcase_add_test(judging, object_level_errors_match_at_the_object_or_the_child);
     tcase_add_test(judging, figures_are_judged_only_under_a_loop_claim);

@@ -93,6 +93,8 @@ typedef struct gt_loop_request {
     bool fallback_model;            /* a fallback switched the model for this and later requests */
     gt_loop_tool_choice tool_choice; /* sent with the tools (auto: not sent) */
     const char *tool_choice_name;    /* GT_LOOP_TOOL_CHOICE_TOOL: the tool */
+    const char *server_tools_json;   /* Anthropic server tools offered beside it: their definitions as comma-separated
+                                        compact JSON objects (no brackets), NULL = none */
 } gt_loop_request;
 
 typedef enum gt_loop_reply_kind {
@@ -154,6 +156,8 @@ typedef struct gt_loop_config {
     bool structured_output_tool;  /* the tool stays in the tool set (false: a tool filter removed it) */
     gt_loop_tool_choice tool_choice; /* default auto */
     const char *tool_choice_name;    /* GT_LOOP_TOOL_CHOICE_TOOL: the tool the model must call */
+    const char *server_tools_json;   /* the script's server_tools (tools the provider runs, e.g. web search) as
+                                        comma-separated compact JSON objects, NULL = none */
 } gt_loop_config;
 
 /* Defaults: no schema, limit 5, unlimited turns, strict off, tool in the set. */

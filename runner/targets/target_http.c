@@ -43,6 +43,7 @@
 #include "gauntlet/value.h"
 #include "gauntlet/runner/run.h"
 #include "target_adapter.h"
+#include "clean_answer.h"
 
 /* Largest stdout kept from one client run. */
 #define HTTP_TARGET_MAX_OUTPUT (16u * 1024u * 1024u)
@@ -341,8 +342,10 @@ static const char *inexpressible_turn(const gt_value *entry)
 }
 
 /* True when an entry's applied faults leave its answer whole: none, or only
- * a slower delivery (latency, drip). */
-static bool delivered_whole(const gt_value *entry)
+ * a slower delivery (latency, drip); with `malformed_ok`, also the
+ * malformed SSE the mock names for a scripted stream that is malformed by
+ * itself (the caller knows no fault was injected into it). */
+static bool delivered_whole(const gt_value *entry, bool malformed_ok)
 {
     const gt_value *faults = gt_value_get(entry, "faults", 6);
     if (faults == NULL || faults->type != GT_ARRAY)
@@ -350,18 +353,21 @@ static bool delivered_whole(const gt_value *entry)
     for (size_t i = 0; i < faults->u.arr.count; i++) {
         const gt_value *fault = faults->u.arr.items[i];
         if (fault->type != GT_STRING || (strcmp(fault->u.str.chars, "latency") != 0 &&
-                                         strcmp(fault->u.str.chars, "drip") != 0))
+                                         strcmp(fault->u.str.chars, "drip") != 0 &&
+                                         !(malformed_ok && strcmp(fault->u.str.chars, "malformed_sse") == 0)))
             return false;
     }
     return true;
 }
 
 /* The last request of the client's main loop: the script turn that answered
- * it (-1: none, or an answer past the script) and whether it was a 200
- * delivered whole. */
+ * it (-1: none, or an answer past the script), whether it was a 200
+ * delivered whole, and whether it streamed on the Messages API. */
 typedef struct journal_tail {
     int turn;
     bool whole;
+    bool whole_but_malformed; /* a 200 whose only faults besides a slower delivery are malformed SSE */
+    bool verbatim_stream; /* it streamed on /v1/messages: a scripted Anthropic stream's bytes as written */
 } journal_tail;
 
 /* Figures and violations from the journal of one session; `inexpressible`
@@ -370,7 +376,7 @@ static void read_journal(http_target *target, const char *session, gt_observed *
                          char *inexpressible, size_t inexpressible_len, journal_tail *tail)
 {
     inexpressible[0] = '\0';
-    tail->turn = -1, tail->whole = false;
+    tail->turn = -1, tail->whole = false, tail->whole_but_malformed = false, tail->verbatim_stream = false;
     char *json = gt_mock_journal_json(target->server, session);
     gt_parse_options options;
     gt_parse_options_init(&options);
@@ -415,7 +421,11 @@ static void read_journal(http_target *target, const char *session, gt_observed *
         tail->turn = turn && turn->type == GT_NUMBER && !(past_end && past_end->type == GT_TRUE)
                          ? (int)turn->u.num.number
                          : -1;
-        tail->whole = status && status->type == GT_NUMBER && status->u.num.number == 200 && delivered_whole(entry);
+        bool ok = status && status->type == GT_NUMBER && status->u.num.number == 200;
+        tail->whole = ok && delivered_whole(entry, false);
+        tail->whole_but_malformed = ok && delivered_whole(entry, true);
+        const gt_value *streamed = gt_value_get(entry, "stream", 6);
+        tail->verbatim_stream = streamed && streamed->type == GT_TRUE && route && strcmp(route, "/v1/messages") == 0;
         if (capability_400 && sends_strict(body) && violation[0] == '\0')
             snprintf(violation, sizeof violation, "request %d still sends strict after a capability 400",
                      api_attempts);
@@ -526,43 +536,22 @@ static char *env_entry(const char *name, const char *value)
     return entry;
 }
 
-/* Whether `object`, the object a client returned, is the complete, valid
- * answer of the script turn the mock served last (`tail`): a 200 delivered
- * whole, a `message` turn with no refusal, max_tokens or pause stop, and a
- * StructuredOutput call whose input is `object` and validates against the
- * caller's schema. Such an object is nothing the reference refuses as an
- * object (coerced, cut, a refusal's, retracted, another tool's): a verdict
- * that differs over it is a budget or design difference (docs/profiles.md,
- * verdict classes). */
-static bool clean_answer(const gt_value *script, const journal_tail *tail, const gt_value *object,
-                         const char *schema_json, bool assert_formats)
+/* Which clean answer (clean_answer.h) `object` is of the script turn the
+ * mock served last (`tail`): none unless that turn was a 200 delivered whole;
+ * a raw stream with no injected `faults` of its own may be malformed by
+ * itself (the mock then names `malformed_sse`), which clean_answer.c reads. */
+static gt_clean_kind clean_answer(const gt_value *script, const journal_tail *tail, const gt_value *object,
+                                  const char *schema_json, bool assert_formats)
 {
     const gt_value *turns = script ? gt_value_get(script, "turns", 5) : NULL;
-    if (!tail->whole || tail->turn < 0 || turns == NULL || turns->type != GT_ARRAY ||
-        (size_t)tail->turn >= turns->u.arr.count || object == NULL || schema_json == NULL)
-        return false;
-    const gt_value *message = gt_value_get(turns->u.arr.items[tail->turn], "message", 7);
-    const char *stop = message ? member_string(message, "stop_reason") : NULL;
-    if (message == NULL || (stop != NULL && strcmp(stop, "tool_use") != 0 && strcmp(stop, "end_turn") != 0))
-        return false;
-    const gt_value *content = gt_value_get(message, "content", 7);
-    bool found = false;
-    for (size_t i = 0; content && content->type == GT_ARRAY && i < content->u.arr.count && !found; i++) {
-        const gt_value *block = content->u.arr.items[i];
-        const char *type = member_string(block, "type"), *name = member_string(block, "name");
-        const gt_value *call_input = gt_value_get(block, "input", 5);
-        found = type && strcmp(type, "tool_use") == 0 && name && strcmp(name, "StructuredOutput") == 0 &&
-                call_input != NULL && gt_value_equal(call_input, object);
-    }
-    if (!found)
-        return false;
-    gt_schema_options options;
-    gt_schema_options_init(&options);
-    options.assert_formats = assert_formats;
-    gt_schema *schema = gt_schema_compile(schema_json, strlen(schema_json), &options, NULL);
-    bool valid = schema != NULL && gt_schema_validate(schema, object, NULL) == GT_SCHEMA_VALID;
-    gt_schema_free(schema);
-    return valid;
+    if (tail->turn < 0 || turns == NULL || turns->type != GT_ARRAY || (size_t)tail->turn >= turns->u.arr.count)
+        return GT_CLEAN_NONE;
+    const gt_value *turn = turns->u.arr.items[tail->turn];
+    bool own_stream = gt_value_get(turn, "stream", 6) != NULL && gt_value_get(turn, "faults", 6) == NULL;
+    if (!(tail->whole || (own_stream && tail->whole_but_malformed)))
+        return GT_CLEAN_NONE;
+    return gt_clean_answer(turn, tail->verbatim_stream, object, schema_json,
+                           assert_formats);
 }
 
 static int http_check(void *state, const gt_case_input *input, gt_observed *observed, char *note, size_t note_len)
@@ -715,8 +704,12 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
         }
         journal_tail last;
         read_journal(target, session, observed, arena, inexpressible, sizeof inexpressible, &last);
-        if (accepted && clean_answer(script, &last, object, schema_json, input->assert_formats))
+        gt_clean_kind clean = accepted ? clean_answer(script, &last, object, schema_json, input->assert_formats)
+                                       : GT_CLEAN_NONE;
+        if (clean != GT_CLEAN_NONE) {
             observed->clean_answer_turn = last.turn + 1;
+            observed->clean_answer_stream = clean == GT_CLEAN_STREAM;
+        }
     }
     if (inexpressible[0] != '\0') {
         /* the script needs a model answer this client's request rules out

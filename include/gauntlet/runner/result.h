@@ -64,6 +64,8 @@ typedef struct gt_observed {
     int clean_answer_turn; /* black box: 1 + the script turn whose complete, valid StructuredOutput input is the
                               object the client returned (served last, delivered whole, no refusal or max_tokens
                               stop); 0 when the object is none such */
+    bool clean_answer_stream; /* black box: that turn is a raw stream and the object is the input of a block it
+                                 closed, the stream served to its terminal event (stream protocol strictness) */
 } gt_observed;
 
 void gt_observed_clear(gt_observed *observed);
