@@ -23,7 +23,8 @@
 # matrix/worker.mjs: one node process per worker thread serves many cases, so
 # the libraries are imported once, not once per case); MATRIX_ONE_SHOT=1 runs
 # them as `http:` clients, one process per case, as a vendor's wrapper runs.
-# The verdicts are the same either way (docs/matrix.md, "Run time").
+# The verdicts are the same either way (docs/adapter-protocol.md, "Persistent
+# clients", with the measured run times).
 # MATRIX_OUT=DIR writes the reports to DIR/matrix.{md,json,html} and the
 # columns to DIR/columns (default: docs/matrix.md, build/matrix/...);
 # MATRIX_REPORT replaces the --report list of a whole run (to explore without
@@ -179,6 +180,9 @@ case " $NAMES " in *" claude-code "*)
     *177ELF*) claude_language="JavaScript (compiled ELF executable $(basename "$claude_bin"))" ;;
     *) claude_language="JavaScript (node $(node --version 2>/dev/null))" ;;
     esac
+    # a Claude Code case mostly waits (the CLI's own start-up and turns), so
+    # its column runs MATRIX_CLAUDE_JOBS cases at a time beside the others
+    more claude-code --column-jobs "claude-code=${MATRIX_CLAUDE_JOBS:-4}"
     more claude-code --version "claude-code=$("$claude" --version 2>/dev/null | head -n 1)" --language "claude-code=$claude_language"
     ;;
 esac
