@@ -21,6 +21,9 @@ export async function load(name) {
 
 export function cannotRun(why) {
     process.stderr.write(`gauntlet matrix wrapper: ${why}\n`);
+    /* in a persistent worker (matrix/worker.mjs) the case ends with status 3, the worker lives on */
+    if (globalThis.gauntletWorker)
+        throw new globalThis.gauntletWorker.CaseExit(3);
     process.exit(3);
 }
 
@@ -125,6 +128,11 @@ function print(envelope) {
     process.stdout.write(JSON.stringify(envelope) + '\n');
 }
 
+/* A "cannot run" thrown inside the library call is the case's exit, not the library's error. */
+function isCaseExit(error) {
+    return globalThis.gauntletWorker !== undefined && error instanceof globalThis.gauntletWorker.CaseExit;
+}
+
 /* Installed version of a package of matrix/node_modules, or null. */
 export function installedVersion(name) {
     try {
@@ -167,6 +175,8 @@ export async function run(call, about = {}) {
     try {
         value = await call();
     } catch (error) {
+        if (isCaseExit(error))
+            throw error;
         const name = error?.constructor?.name ?? typeof error;
         print({ type: 'result', subtype: 'error_during_execution', is_error: true, error_class: name,
                 result: `${name}: ${error?.message ?? String(error)}`.slice(0, 2000), implementation: impl });

@@ -19,6 +19,12 @@
 #                         except claude-code (a machine without the CLI has
 #                         no such column);
 #   MATRIX_LIST=1         print the column names, one a line, and exit.
+# The node wrappers run as persistent clients (`--target http-worker:...`,
+# matrix/worker.mjs: one node process per worker thread serves many cases, so
+# the libraries are imported once, not once per case); MATRIX_ONE_SHOT=1 runs
+# them as `http:` clients, one process per case, as a vendor's wrapper runs.
+# The verdicts are the same either way (docs/adapter-protocol.md, "Persistent
+# clients", with the measured run times).
 # MATRIX_OUT=DIR writes the reports to DIR/matrix.{md,json,html} and the
 # columns to DIR/columns (default: docs/matrix.md, build/matrix/...);
 # MATRIX_REPORT replaces the --report list of a whole run (to explore without
@@ -36,6 +42,8 @@
 set -u
 set -f # no globbing of the evidence texts or the selection
 HERE=$(cd "$(dirname "$0")" && pwd)
+NODE_KIND=http-worker
+[ "${MATRIX_ONE_SHOT:-}" = 1 ] && NODE_KIND=http
 ROOT=$(cd "$HERE/.." && pwd)
 GAUNTLET=${GAUNTLET:-build/gauntlet}
 PATHS=${MATRIX_PATHS:-corpus/loop corpus/stream corpus/field}
@@ -78,34 +86,34 @@ if want claude-code && { [ "$MODE" = merge ] || [ "$MODE" = list ] || have_claud
     column claude-code http:adapters/claude-code/run.sh core,repair-loop,claude-code \
         "seed 000 is Claude Code's own --json-schema loop: StructuredOutput tool, MAX_STRUCTURED_OUTPUT_RETRIES (default 5) re-prompts with the validation errors; run with --fallback-model (claude --help) so a provider fallback is a model fallback"
 fi
-column naive-node http:adapters/naive-node/run.sh core \
+column naive-node "$NODE_KIND:adapters/naive-node/run.sh" core \
     "one fetch and JSON.parse, no validation and no retry: it claims nothing beyond what every pipeline must do"
-column anthropic-sdk-parse http:adapters/anthropic-sdk-parse/run.sh core \
+column anthropic-sdk-parse "$NODE_KIND:adapters/anthropic-sdk-parse/run.sh" core \
     "messages.parse() makes one request and validates the text into parsed_output (SDK README, helpers/zod); maxRetries retries transport errors only"
-column anthropic-sdk-tool http:adapters/anthropic-sdk-tool/run.sh core \
+column anthropic-sdk-tool "$NODE_KIND:adapters/anthropic-sdk-tool/run.sh" core \
     "messages.create() with a forced tool is one request; the wrapper validates the tool input with zod once"
-column openai-chat-parse http:adapters/openai-chat-parse/run.sh core \
+column openai-chat-parse "$NODE_KIND:adapters/openai-chat-parse/run.sh" core \
     "chat.completions.parse() makes one request and parses message.content with the zod schema (openai-node helpers.md); maxRetries is transport only"
-column openai-responses-parse http:adapters/openai-responses-parse/run.sh core \
+column openai-responses-parse "$NODE_KIND:adapters/openai-responses-parse/run.sh" core \
     "responses.parse() makes one request and parses output_text into output_parsed (openai-node helpers.md); maxRetries is transport only"
 # "library as documented": the same wrappers plus the one check the vendor's
 # docs tell the caller to make before using the parsed object
-column anthropic-sdk-parse.documented http:adapters/anthropic-sdk-parse/documented.sh core \
+column anthropic-sdk-parse.documented "$NODE_KIND:adapters/anthropic-sdk-parse/documented.sh" core \
     "messages.parse() as above, plus the caller check Anthropic's docs ask for (Handle streaming refusals: \"Include stop_reason: refusal checks in your error handling\")"
-column openai-chat-parse.documented http:adapters/openai-chat-parse/documented.sh core \
+column openai-chat-parse.documented "$NODE_KIND:adapters/openai-chat-parse/documented.sh" core \
     "chat.completions.parse() as above, plus the caller check OpenAI's Structured Outputs guide shows (Refusals: message.refusal before message.parsed)"
-column openai-responses-parse.documented http:adapters/openai-responses-parse/documented.sh core \
+column openai-responses-parse.documented "$NODE_KIND:adapters/openai-responses-parse/documented.sh" core \
     "responses.parse() as above, plus the caller check OpenAI's Structured Outputs guide shows (Refusals: an output item of type refusal before output_parsed)"
 for name in ai-sdk-anthropic ai-sdk-anthropic-stream ai-sdk-openai ai-sdk-openai-stream; do
-    column "$name" "http:adapters/$name/run.sh" core \
+    column "$name" "$NODE_KIND:adapters/$name/run.sh" core \
         "generateObject/streamObject make one model call and throw NoObjectGeneratedError when the object fails the schema (AI SDK docs, Generating Structured Data); maxRetries is for API call errors"
 done
 for name in langchain-anthropic langchain-openai; do
-    column "$name" "http:adapters/$name/run.sh" core \
+    column "$name" "$NODE_KIND:adapters/$name/run.sh" core \
         "withStructuredOutput() is the model bound to a tool plus an output parser: one call, OutputParserException on a bad answer (LangChain.js docs, Structured outputs); maxRetries is the AsyncCaller's transport retry"
 done
 for name in instructor-tools instructor-json-schema; do
-    column "$name" "http:adapters/$name/run.sh" core,repair-loop \
+    column "$name" "$NODE_KIND:adapters/$name/run.sh" core,repair-loop \
         "max_retries re-asks the model with the validation errors until the response model validates (instructor-js docs, Retries): a repair loop"
 done
 # repos NAME OWNER/REPO,...: the repositories of the package the wrapper
@@ -172,6 +180,9 @@ case " $NAMES " in *" claude-code "*)
     *177ELF*) claude_language="JavaScript (compiled ELF executable $(basename "$claude_bin"))" ;;
     *) claude_language="JavaScript (node $(node --version 2>/dev/null))" ;;
     esac
+    # a Claude Code case mostly waits (the CLI's own start-up and turns), so
+    # its column runs MATRIX_CLAUDE_JOBS cases at a time beside the others
+    more claude-code --column-jobs "claude-code=${MATRIX_CLAUDE_JOBS:-4}"
     more claude-code --version "claude-code=$("$claude" --version 2>/dev/null | head -n 1)" --language "claude-code=$claude_language"
     ;;
 esac

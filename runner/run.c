@@ -32,14 +32,16 @@ extern const gt_target_ops gt_target_reference_ops;      /* target_reference.c *
 extern const gt_target_ops gt_target_adapter_ops;        /* target_adapter.c */
 extern const gt_target_ops gt_target_http_reference_ops; /* target_http_reference.c */
 extern const gt_target_ops gt_target_http_ops;           /* target_http.c */
+extern const gt_target_ops gt_target_http_worker_ops;    /* target_http.c */
 
 /* Built-in kinds; a new kind of target is one line here (or a call to
  * gt_target_register), never a change to the scheduler. */
 #define TARGET_KINDS_MAX 16
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static const gt_target_ops *registry[TARGET_KINDS_MAX] = {&gt_target_reference_ops, &gt_target_adapter_ops,
-                                                          &gt_target_http_reference_ops, &gt_target_http_ops};
-static size_t registry_count = 4;
+                                                          &gt_target_http_reference_ops, &gt_target_http_ops,
+                                                          &gt_target_http_worker_ops};
+static size_t registry_count = 5;
 
 int gt_target_register(const gt_target_ops *ops)
 {

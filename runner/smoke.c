@@ -41,7 +41,8 @@ static const char smoke_cases[] =
 
 bool gt_smoke_wanted(const char *target_spec)
 {
-    return strncmp(target_spec, "http:", 5) == 0 || strncmp(target_spec, "adapter:", 8) == 0;
+    return strncmp(target_spec, "http:", 5) == 0 || strncmp(target_spec, "http-worker:", 12) == 0 ||
+           strncmp(target_spec, "adapter:", 8) == 0;
 }
 
 /* The fix most likely to help, from the target and what the note says. */

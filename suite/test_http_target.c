@@ -3,6 +3,8 @@
  * mock's request journal. Fake clients (shell one-liners) prove that the
  * target catches a client that fails open, one that never calls the model,
  * one that hangs or prints garbage; the reference client passes. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 #include "gt_test.h"
 
 extern const gt_target_ops gt_target_http_ops;
+extern const gt_target_ops gt_target_http_worker_ops;
 
 static gt_corpus *corpus;
 
@@ -150,6 +153,92 @@ START_TEST(test_client_internal_events_are_skipped)
 }
 END_TEST
 
+/* One persistent target (http-worker) over `ids` in order: each outcome and note. */
+static void run_worker(const char *command, const char *const *ids, size_t count, gt_outcome *outcomes,
+                       char (*why)[1024])
+{
+    void *state;
+    char err[512];
+    ck_assert_msg(gt_target_http_worker_ops.open(command, &state, err, sizeof err) == 0, "%s", err);
+    for (size_t i = 0; i < count; i++) {
+        const gt_case *kase = find_case(ids[i]);
+        gt_observed observed;
+        memset(&observed, 0, sizeof observed);
+        char note[1024] = "";
+        int status = gt_target_http_worker_ops.check(state, &kase->input, &observed, note, sizeof note);
+        outcomes[i] = GT_OUTCOME_ERROR;
+        if (status == GT_CHECK_DONE)
+            outcomes[i] = gt_compare(&kase->expect, &observed, why[i], sizeof why[i]);
+        else
+            snprintf(why[i], sizeof why[i], "%s", note);
+        gt_observed_clear(&observed);
+    }
+    gt_target_http_worker_ops.close(state);
+}
+
+START_TEST(test_worker_judges_as_one_process_per_case)
+{
+    /* the reference client served through a persistent bridge: every case's
+     * outcome is the one a process per case gives */
+    if (system("command -v python3 >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "SKIP test_worker_judges_as_one_process_per_case: python3 is not installed\n");
+        return;
+    }
+    static const char *const ids[] = {"loop.attempts.first-try-valid", "loop.attempts.invalid-then-valid",
+                                      "loop.attempts.five-invalid-default-limit", "loop.enforce.text-then-enforce-then-valid"};
+    gt_outcome outcomes[4];
+    char why[4][1024];
+    run_worker("python3 suite/adapters/worker_bridge.py adapters/http-reference-client/run.sh", ids, 4, outcomes,
+               why);
+    for (size_t i = 0; i < 4; i++) {
+        char one_why[1024];
+        int status;
+        gt_outcome one = run_client("adapters/http-reference-client/run.sh", ids[i], &status, one_why, sizeof one_why);
+        ck_assert_msg(outcomes[i] == one, "%s: worker %d (%s), one process %d (%s)", ids[i], outcomes[i], why[i],
+                      one, one_why);
+        ck_assert_msg(outcomes[i] == GT_OUTCOME_PASS, "%s: %s", ids[i], why[i]);
+    }
+}
+END_TEST
+
+START_TEST(test_worker_crash_is_that_case_error)
+{
+    /* the first worker dies in its first case: that case is an error naming
+     * it; the runner starts a new worker and the next cases run (here: a
+     * fail-open answer, caught as a failure, then the status-3 "cannot run") */
+    char marker[] = "/tmp/gauntlet-worker-test-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(marker));
+    char command[1024];
+    snprintf(command, sizeof command,
+             "if [ -e %s/started ]; then n=0; while read -r line; do n=$((n+1)); if [ $n = 1 ]; then "
+             "printf '%%s\\n' '{\"status\":0,\"stdout\":\"{\\\"type\\\":\\\"result\\\",\\\"subtype\\\":"
+             "\\\"success\\\",\\\"is_error\\\":false}\\n\"}'; else echo not installed >&2; "
+             "printf '%%s\\n' '{\"status\":3,\"stdout\":\"\"}'; fi; done; "
+             "else touch %s/started; read -r line; echo worker crashed >&2; kill -9 $$; fi",
+             marker, marker);
+    static const char *const ids[] = {"loop.attempts.first-try-valid", "loop.attempts.first-try-valid",
+                                      "loop.attempts.five-invalid-default-limit"};
+    gt_outcome outcomes[3];
+    char why[3][1024];
+    run_worker(command, ids, 3, outcomes, why);
+    ck_assert_int_eq(outcomes[0], GT_OUTCOME_ERROR);
+    ck_assert_msg(strstr(why[0], "ended during the case") != NULL && strstr(why[0], "signal 9") != NULL &&
+                      strstr(why[0], "worker crashed") != NULL,
+                  "%s", why[0]);
+    ck_assert_int_eq(outcomes[1], GT_OUTCOME_FAIL);
+    ck_assert_msg(strstr(why[1], "expected accept, observed reject") != NULL, "%s", why[1]);
+    ck_assert_int_eq(outcomes[2], GT_OUTCOME_ERROR);
+    ck_assert_msg(strstr(why[2], "could not run") != NULL && strstr(why[2], "not installed") != NULL, "%s", why[2]);
+    /* garbage instead of a reply line: an error, never a verdict */
+    static const char *const one[] = {"loop.attempts.five-invalid-default-limit"};
+    run_worker("while read -r line; do echo hello; done", one, 1, outcomes, why);
+    ck_assert_int_eq(outcomes[0], GT_OUTCOME_ERROR);
+    ck_assert_msg(strstr(why[0], "garbage") != NULL, "%s", why[0]);
+    snprintf(command, sizeof command, "rm -rf %s", marker);
+    ck_assert_int_eq(system(command), 0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("http target");
@@ -161,6 +250,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_client_that_never_asks_the_model);
     tcase_add_test(tc, test_garbage_and_refusal);
     tcase_add_test(tc, test_client_internal_events_are_skipped);
+    tcase_add_test(tc, test_worker_judges_as_one_process_per_case);
+    tcase_add_test(tc, test_worker_crash_is_that_case_error);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -170,6 +170,18 @@ START_TEST(matrix_usage_errors_exit_2)
     char *language[] = {"matrix", "--target", "a=reference", "--language", "a", CASES, NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, language, out, sizeof out), 2);
     ck_assert_ptr_nonnull(strstr(out, "--language needs NAME=TEXT, got a"));
+    /* --column-jobs NAME=N: a named column, N from 1 to 64; the column then runs with N threads */
+    char *jobs_unknown[] = {"matrix", "--target", "a=reference", "--column-jobs", "b=2", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, jobs_unknown, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "--column-jobs names no --target given before it: b"));
+    char *jobs_zero[] = {"matrix", "--target", "a=reference", "--column-jobs", "a=0", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, jobs_zero, out, sizeof out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "--column-jobs needs NAME=N with N from 1 to 64, got a=0"));
+    char *jobs_word[] = {"matrix", "--target", "a=reference", "--column-jobs", "a=two", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, jobs_word, out, sizeof out), 2);
+    char *jobs[] = {"matrix", "--target", "ref=reference", "--column-jobs", "ref=3", CASES, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, jobs, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "ref: played 15, pass 15, fail 0 (unsafe 0), error 0, skip 0") != NULL, "%s", out);
 }
 END_TEST
 

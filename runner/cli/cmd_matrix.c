@@ -4,7 +4,8 @@
  * Contract:
  *   gauntlet matrix --target NAME=SPEC [--target NAME=SPEC]... [--report FORMAT:FILE[,...]]
  *                   [--gate G] [--tag T] [--id GLOB] [-j N] [--notes DIR] [--version NAME=TEXT]...
- *                   [--language NAME=TEXT]... [--profile NAME=LIST]... [--evidence NAME=TEXT]... [PATH...]
+ *                   [--language NAME=TEXT]... [--profile NAME=LIST]... [--evidence NAME=TEXT]...
+ *                   [--column-jobs NAME=N]... [PATH...]
  *   stdout: one line per implementation (`NAME: played N, pass P, fail F
  *           (unsafe U), error E, skip S`), then `matrix: N implementations,
  *           M cases, K could not run`;
@@ -18,7 +19,8 @@
  * Every target is smoked first (run --smoke), then the columns run in
  * parallel like `gauntlet run` (gt_run_cases_with): -j N workers in all
  * (default one per CPU, as `run`), min(N, columns) columns at a time with
- * N / that many threads each. Versions come from the envelopes' optional
+ * N / that many threads each (--column-jobs NAME=N: N for that column, e.g.
+ * Claude Code, whose cases mostly wait). Versions come from the envelopes' optional
  * "implementation" object, an adapter's handshake, or --version. Formats:
  * json, html, md (reports/matrix.c, docs/matrix-format.md). */
 #include <cjson/cJSON.h>
@@ -57,6 +59,7 @@ typedef struct matrix_options {
     const char *names[MATRIX_MAX_TARGETS], *specs[MATRIX_MAX_TARGETS], *versions[MATRIX_MAX_TARGETS];
     const char *languages[MATRIX_MAX_TARGETS], *evidence[MATRIX_MAX_TARGETS], *repos[MATRIX_MAX_TARGETS];
     unsigned profiles[MATRIX_MAX_TARGETS]; /* --profile NAME=LIST; 0 = what the target claims */
+    unsigned column_jobs[MATRIX_MAX_TARGETS]; /* --column-jobs NAME=N; 0 = its share of -j */
     size_t target_count;
     const char *paths[MATRIX_MAX_PATHS];
     size_t path_count;
@@ -80,7 +83,7 @@ static void matrix_usage(FILE *out)
           "\n"
           "Run one corpus selection against several implementations and report them side by side.\n"
           "  --target NAME=SPEC   an implementation: NAME labels its column, SPEC is what `run --target` takes\n"
-          "                       (reference, adapter:CMD, http:CMD, http-reference); repeatable, in column order\n"
+          "                       (reference, adapter:CMD, http:CMD, http-worker:CMD, http-reference); repeatable, in column order\n"
           "  --report FORMAT:FILE json, html or md (FILE '-' = standard output); comma-separated or repeated\n"
           "  --gate G, --tag T, --id GLOB   select cases, as for `gauntlet run`\n"
           "  -j, --jobs N         worker threads in all (default: one per CPU); columns run in parallel\n"
@@ -90,6 +93,8 @@ static void matrix_usage(FILE *out)
           "  --profile NAME=LIST  judge NAME on these profiles (as `run --profile`; default: what it claims,\n"
           "                       core for http: targets); cases of other profiles are not applicable\n"
           "  --evidence NAME=TEXT why NAME claims its profiles (the library's docs), shown with the claim\n"
+          "  --column-jobs NAME=N  NAME's column runs N cases at a time (default: its share of -j), e.g. a\n"
+          "                       client that spends its time waiting, not computing\n"
           "  --repos NAME=LIST    the library's own repositories (owner/repo, comma-separated): NAME's section\n"
           "                       lists each case whose source is a thread of them (\"Reported in the field\")\n"
           "  --previous OLD.json  a previous matrix JSON: a field case fixed or new since that column's version\n"
@@ -185,7 +190,7 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
                            strcmp(arg, "--jobs") == 0 || strcmp(arg, "--notes") == 0 || strcmp(arg, "--version") == 0 ||
                            strcmp(arg, "--profile") == 0 || strcmp(arg, "--language") == 0 ||
                            strcmp(arg, "--evidence") == 0 || strcmp(arg, "--repos") == 0 ||
-                           strcmp(arg, "--previous") == 0;
+                           strcmp(arg, "--column-jobs") == 0 || strcmp(arg, "--previous") == 0;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             *help = true;
             return 0;
@@ -257,6 +262,23 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
                 }
             if (!known)
                 return usage_error("--profile names no --target given before it: ", name);
+        } else if (strcmp(arg, "--column-jobs") == 0) {
+            const char *name, *count;
+            if (!split_pair(options, value, &name, &count))
+                return usage_error("--column-jobs needs NAME=N, got ", value);
+            char *end;
+            errno = 0;
+            unsigned long n = strtoul(count, &end, 10);
+            if (errno != 0 || end == count || *end != '\0' || count[0] == '-' || n < 1 || n > 64)
+                return usage_error("--column-jobs needs NAME=N with N from 1 to 64, got ", value);
+            bool known = false;
+            for (size_t j = 0; j < options->target_count; j++)
+                if (strcmp(options->names[j], name) == 0) {
+                    options->column_jobs[j] = (unsigned)n;
+                    known = true;
+                }
+            if (!known)
+                return usage_error("--column-jobs names no --target given before it: ", name);
         } else if (strcmp(arg, "--report") == 0) {
             if (add_reports(options, value) != 0)
                 return 2;
@@ -680,7 +702,7 @@ int gt_cmd_matrix(int argc, char **argv)
     unsigned workers = options.jobs ? options.jobs : cpus > 0 ? (unsigned)cpus : 1;
     size_t parallel = runnable < workers ? runnable : workers;
     for (size_t t = 0; t < options.target_count; t++)
-        jobs[t].jobs = parallel ? (unsigned)(workers / parallel) : 1;
+        jobs[t].jobs = options.column_jobs[t] ? options.column_jobs[t] : parallel ? (unsigned)(workers / parallel) : 1;
     matrix_pool pool = {.corpus = corpus, .columns = jobs, .count = options.target_count};
     pthread_mutex_init(&pool.lock, NULL);
     pthread_cond_init(&pool.changed, NULL);

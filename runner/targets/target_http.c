@@ -23,6 +23,7 @@
  * ANTHROPIC_API_KEY / OPENAI_API_KEY (gauntlet-<scenario>), and the script's
  * `env` (MAX_STRUCTURED_OUTPUT_RETRIES). Not for: the in-process reference
  * over HTTP (target_http_reference.c). */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -55,6 +56,12 @@
 
 typedef struct http_target {
     char *command;
+    bool worker; /* http-worker: CMD is one persistent process serving many cases */
+    pid_t worker_pid; /* 0: not running (started at the next case) */
+    int worker_in, worker_out, worker_err;
+    char worker_token[48];
+    char *worker_line; /* bytes of the reply read so far */
+    size_t worker_line_len, worker_line_cap;
     gt_mock_server *server;
     unsigned long runs;
     char dir[64]; /* private temp dir for schema files */
@@ -68,10 +75,11 @@ static long long clock_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int http_open(const char *arg, void **state, char *err, size_t err_len)
+static int http_open_kind(const char *arg, void **state, char *err, size_t err_len, bool worker)
 {
     if (arg == NULL || *arg == '\0') {
-        snprintf(err, err_len, "http needs a client command: --target 'http:CMD'");
+        snprintf(err, err_len, "%s needs a client command: --target '%s:CMD'", worker ? "http-worker" : "http",
+                 worker ? "http-worker" : "http");
         return -1;
     }
     signal(SIGPIPE, SIG_IGN);
@@ -97,15 +105,39 @@ static int http_open(const char *arg, void **state, char *err, size_t err_len)
         free(target);
         return -1;
     }
+    target->worker = worker;
     snprintf(target->name, sizeof target->name, "%s (http client)", arg);
     *state = target;
     return 0;
+}
+
+static int http_open(const char *arg, void **state, char *err, size_t err_len)
+{
+    return http_open_kind(arg, state, err, err_len, false);
+}
+
+static int http_worker_open(const char *arg, void **state, char *err, size_t err_len)
+{
+    return http_open_kind(arg, state, err, err_len, true);
 }
 
 static const char *member_string(const gt_value *object, const char *key)
 {
     const gt_value *value = object ? gt_value_get(object, key, strlen(key)) : NULL;
     return value != NULL && value->type == GT_STRING ? value->u.str.chars : NULL;
+}
+
+/* Append stderr bytes to the tail buffer (the newest bytes kept, as run_client). */
+static void keep_tail(char *err_tail, size_t tail_len, size_t *tail, const char *chunk, ssize_t got)
+{
+    for (ssize_t i = 0; i < got; i++) {
+        if (*tail + 1 >= tail_len) {
+            memmove(err_tail, err_tail + tail_len / 2, *tail - tail_len / 2);
+            *tail -= tail_len / 2;
+        }
+        err_tail[(*tail)++] = (chunk[i] == '\n' || (unsigned char)chunk[i] < 0x20) ? ' ' : chunk[i];
+    }
+    err_tail[*tail] = '\0';
 }
 
 /* Run CMD with `env` added; collect stdout (bounded) and stderr's tail.
@@ -180,15 +212,7 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
             if (got <= 0) {
                 err_open = false;
             } else {
-                /* keep the newest bytes */
-                for (ssize_t i = 0; i < got; i++) {
-                    if (tail + 1 >= tail_len) {
-                        memmove(err_tail, err_tail + tail_len / 2, tail - tail_len / 2);
-                        tail -= tail_len / 2;
-                    }
-                    err_tail[tail++] = (chunk[i] == '\n' || (unsigned char)chunk[i] < 0x20) ? ' ' : chunk[i];
-                }
-                err_tail[tail] = '\0';
+                keep_tail(err_tail, tail_len, &tail, chunk, got);
             }
         }
     }
@@ -215,6 +239,256 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
         return -1;
     }
     return status;
+}
+
+/* ---- http-worker: one persistent client process per worker thread ----
+ * (docs/adapter-protocol.md, "Persistent clients"). The runner writes one
+ * line per case, {"cmd":"case","env":{NAME:VALUE,...}} (the environment a
+ * one-shot client gets), and reads one line back, {"status":N,"stdout":TEXT}:
+ * the exit status and stdout the one-shot client would have had. The worker's
+ * stderr is the case's stderr. A worker that dies, hangs past the deadline or
+ * answers garbage makes that case an error; it is stopped (with everything
+ * it started, reap.h) and started afresh for the next case. */
+
+static void worker_stop(http_target *target)
+{
+    if (target->worker_pid == 0)
+        return;
+    close(target->worker_in);
+    close(target->worker_out);
+    close(target->worker_err);
+    if (target->worker_pid > 0) {
+        gt_reap_descendants(target->worker_pid, target->worker_token, true);
+        kill(-target->worker_pid, SIGKILL);
+        kill(target->worker_pid, SIGKILL);
+        waitpid(target->worker_pid, NULL, 0);
+    } else {
+        kill(target->worker_pid, SIGKILL); /* -pid: the group of a worker already reaped */
+    }
+    gt_reap_descendants(0, target->worker_token, false);
+    target->worker_pid = 0;
+    target->worker_line_len = 0;
+}
+
+static int worker_start(http_target *target, char *note, size_t note_len)
+{
+    int in_pipe[2], out_pipe[2], err_pipe[2];
+    if (pipe2(in_pipe, O_CLOEXEC) != 0) {
+        snprintf(note, note_len, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
+        snprintf(note, note_len, "pipe: %s", strerror(errno));
+        close(in_pipe[0]), close(in_pipe[1]);
+        return -1;
+    }
+    gt_reaper_enable();
+    gt_reaper_token(target->worker_token, sizeof target->worker_token);
+    char token_env[96];
+    snprintf(token_env, sizeof token_env, "%s=%s", GT_ADAPTER_ID_ENV, target->worker_token);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(note, note_len, "fork: %s", strerror(errno));
+        close(in_pipe[0]), close(in_pipe[1]), close(out_pipe[0]), close(out_pipe[1]);
+        close(err_pipe[0]), close(err_pipe[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        if (gt_child_stdio(in_pipe[0], out_pipe[1], err_pipe[1]) != 0)
+            _exit(127);
+        putenv(token_env);
+        putenv("GAUNTLET_HTTP_WORKER=1");
+        signal(SIGPIPE, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", target->command, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(in_pipe[0]);
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    target->worker_pid = pid;
+    target->worker_in = in_pipe[1];
+    target->worker_out = out_pipe[0];
+    target->worker_err = err_pipe[0];
+    target->worker_line_len = 0;
+    return 0;
+}
+
+static char *worker_request(char *const *env, size_t env_count)
+{
+    cJSON *root = cJSON_CreateObject(), *vars = cJSON_CreateObject();
+    if (root == NULL || vars == NULL) {
+        cJSON_Delete(root), cJSON_Delete(vars);
+        return NULL;
+    }
+    cJSON_AddStringToObject(root, "cmd", "case");
+    cJSON_AddItemToObject(root, "env", vars);
+    for (size_t i = 0; i < env_count; i++) {
+        const char *eq = strchr(env[i], '=');
+        if (eq == NULL)
+            continue;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - env[i]), env[i]);
+        cJSON_AddStringToObject(vars, name, eq + 1);
+    }
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return text;
+}
+
+static bool write_all(int fd, const char *data, size_t len)
+{
+    while (len > 0) {
+        ssize_t put = write(fd, data, len);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put <= 0)
+            return false;
+        data += put;
+        len -= (size_t)put;
+    }
+    return true;
+}
+
+/* The worker's reply line: its status (0..255) and stdout, or -1 with `note`. */
+static int worker_reply(const char *line, char **out, size_t *out_len, char *note, size_t note_len)
+{
+    cJSON *root = cJSON_Parse(line);
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(root, "status");
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "stdout");
+    if (!cJSON_IsNumber(status) || status->valuedouble < 0 || status->valuedouble > 255 ||
+        status->valuedouble != (double)status->valueint || (text != NULL && !cJSON_IsString(text))) {
+        snprintf(note, note_len,
+                 "the persistent client answered garbage (want {\"status\":0..255,\"stdout\":TEXT}): %.200s", line);
+        cJSON_Delete(root);
+        return -1;
+    }
+    const char *chars = text ? text->valuestring : "";
+    *out_len = strlen(chars);
+    *out = strdup(chars);
+    int code = status->valueint;
+    cJSON_Delete(root);
+    if (*out == NULL) {
+        snprintf(note, note_len, "out of memory reading the client's output");
+        return -1;
+    }
+    return code << 8; /* as waitpid reports an exit with that status */
+}
+
+/* run_client's contract, served by the persistent worker. */
+static int run_worker_client(http_target *target, char *const *env, size_t env_count, int timeout_ms, char **out,
+                             size_t *out_len, char *err_tail, size_t tail_len, char *note, size_t note_len)
+{
+    err_tail[0] = '\0';
+    char *request = worker_request(env, env_count);
+    if (request == NULL) {
+        snprintf(note, note_len, "out of memory");
+        return -1;
+    }
+    size_t request_len = strlen(request);
+    request[request_len] = '\n';
+    /* a worker that ended between cases is started again before the case begins */
+    bool sent = false;
+    for (int attempt = 0; attempt < 2 && !sent; attempt++) {
+        if (target->worker_pid <= 0 && worker_start(target, note, note_len) != 0) {
+            free(request);
+            return -1;
+        }
+        sent = write_all(target->worker_in, request, request_len + 1);
+        if (!sent)
+            worker_stop(target);
+    }
+    free(request);
+    if (!sent) {
+        snprintf(note, note_len, "the persistent client does not read its requests (its stdin closed)");
+        return -1;
+    }
+    size_t tail = 0;
+    long long deadline = clock_ms() + timeout_ms;
+    bool err_open = true;
+    for (;;) {
+        char *newline = target->worker_line_len
+                            ? memchr(target->worker_line, '\n', target->worker_line_len)
+                            : NULL;
+        if (newline != NULL) {
+            *newline = '\0';
+            /* what the worker wrote to stderr before its reply is this case's */
+            char chunk[1024];
+            ssize_t got;
+            struct pollfd drain = {target->worker_err, POLLIN, 0};
+            while (err_open && poll(&drain, 1, 0) > 0 && (drain.revents & POLLIN) &&
+                   (got = read(target->worker_err, chunk, sizeof chunk)) > 0)
+                keep_tail(err_tail, tail_len, &tail, chunk, got);
+            int status = worker_reply(target->worker_line, out, out_len, note, note_len);
+            size_t rest = target->worker_line_len - (size_t)(newline + 1 - target->worker_line);
+            memmove(target->worker_line, newline + 1, rest);
+            target->worker_line_len = rest;
+            if (status < 0)
+                worker_stop(target);
+            return status;
+        }
+        long long left = deadline - clock_ms();
+        if (left <= 0) {
+            worker_stop(target);
+            snprintf(note, note_len, "client timed out after %d ms", timeout_ms);
+            return -1;
+        }
+        struct pollfd fds[2] = {{target->worker_out, POLLIN, 0}, {err_open ? target->worker_err : -1, POLLIN, 0}};
+        if (poll(fds, 2, (int)(left > 1000 ? 1000 : left)) < 0 && errno != EINTR)
+            break;
+        if (fds[1].revents & (POLLIN | POLLHUP)) {
+            char chunk[1024];
+            ssize_t got = read(target->worker_err, chunk, sizeof chunk);
+            if (got <= 0)
+                err_open = false;
+            else
+                keep_tail(err_tail, tail_len, &tail, chunk, got);
+        }
+        if (fds[0].revents & (POLLIN | POLLHUP)) {
+            if (target->worker_line_len + 65536 > target->worker_line_cap) {
+                if (target->worker_line_cap >= HTTP_TARGET_MAX_OUTPUT * 2) {
+                    worker_stop(target);
+                    snprintf(note, note_len, "the persistent client's reply is longer than %u bytes",
+                             HTTP_TARGET_MAX_OUTPUT * 2);
+                    return -1;
+                }
+                size_t cap = target->worker_line_cap ? target->worker_line_cap * 2 : 131072;
+                char *grown = realloc(target->worker_line, cap);
+                if (grown == NULL)
+                    break;
+                target->worker_line = grown;
+                target->worker_line_cap = cap;
+            }
+            ssize_t got = read(target->worker_out, target->worker_line + target->worker_line_len,
+                               target->worker_line_cap - target->worker_line_len - 1);
+            if (got > 0) {
+                target->worker_line_len += (size_t)got;
+                continue;
+            }
+            /* end of file before a reply: the worker died in this case */
+            int status = 0;
+            char why[64] = "";
+            pid_t pid = target->worker_pid;
+            if (waitpid(pid, &status, 0) == pid) {
+                target->worker_pid = -pid; /* reaped; worker_stop only closes and cleans up */
+                if (WIFSIGNALED(status))
+                    snprintf(why, sizeof why, ", killed by signal %d", WTERMSIG(status));
+                else if (WIFEXITED(status))
+                    snprintf(why, sizeof why, ", exit status %d", WEXITSTATUS(status));
+            }
+            char chunk[1024];
+            while (err_open && (got = read(target->worker_err, chunk, sizeof chunk)) > 0)
+                keep_tail(err_tail, tail_len, &tail, chunk, got);
+            snprintf(note, note_len, "the persistent client ended during the case without a reply%s%s%.600s", why,
+                     err_tail[0] ? "; stderr: " : "", err_tail);
+            worker_stop(target);
+            return -1;
+        }
+    }
+    worker_stop(target);
+    snprintf(note, note_len, "reading the persistent client's reply failed");
+    return -1;
 }
 
 /* Exit statuses that mean the client never ran: 127 (the shell found no such
@@ -652,8 +926,10 @@ static int http_check(void *state, const gt_case_input *input, gt_observed *obse
     }
     char *out = NULL, tail[600];
     size_t out_len = 0;
-    int status = run_client(target->command, env, env_count, HTTP_TARGET_TIMEOUT_MS, &out, &out_len, tail,
-                            sizeof tail, note, note_len);
+    int status = target->worker ? run_worker_client(target, env, env_count, HTTP_TARGET_TIMEOUT_MS, &out, &out_len,
+                                                    tail, sizeof tail, note, note_len)
+                                : run_client(target->command, env, env_count, HTTP_TARGET_TIMEOUT_MS, &out, &out_len,
+                                             tail, sizeof tail, note, note_len);
     int result = GT_CHECK_DONE;
     char inexpressible[300] = "";
     const gt_value *envelope = status >= 0 && arena ? find_envelope(arena, out, out_len) : NULL;
@@ -737,6 +1013,8 @@ static const char *http_name(void *state)
 static void http_close(void *state)
 {
     http_target *target = state;
+    worker_stop(target);
+    free(target->worker_line);
     gt_mock_stop(target->server);
     rmdir(target->dir);
     free(target->command);
@@ -746,6 +1024,16 @@ static void http_close(void *state)
 const gt_target_ops gt_target_http_ops = {
     .kind = "http",
     .open = http_open,
+    .check = http_check,
+    .name = http_name,
+    .close = http_close,
+};
+
+/* `--target http-worker:CMD`: the same black-box judgement, CMD started once
+ * per worker thread and kept for many cases (run_worker_client). */
+const gt_target_ops gt_target_http_worker_ops = {
+    .kind = "http-worker",
+    .open = http_worker_open,
     .check = http_check,
     .name = http_name,
     .close = http_close,
