@@ -151,6 +151,7 @@ typedef struct sc_kw {
     const char *name;     /* keyword as spelled in the schema */
     const char *location; /* static keyword location */
     const gt_value *value;
+    const char *message;  /* what an error of it says when that depends on the schema alone (sc_prepare_messages) */
     union {
         uint32_t types;
         size_t count;      /* minLength, maxItems, ... */
@@ -283,6 +284,7 @@ void sc_fail(gt_schema *s, gt_schema_problem_code code, const char *location, co
 /* Zeroed arena memory; NULL (and a recorded problem) when out of memory. */
 void *sc_alloc(gt_schema *s, size_t size);
 char *sc_strdup(gt_schema *s, const char *text);
+void sc_prepare_messages(gt_schema *s, sc_node *n);
 /* Node of a subschema value found under a keyword of `parent`. */
 sc_node *sc_child_node(gt_schema *s, const sc_node *parent, const gt_value *v, const char *location);
 /* Resolve a reference string from `node`; NULL with a problem when unresolvable. */
