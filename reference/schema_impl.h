@@ -151,6 +151,7 @@ typedef struct sc_kw {
     const char *name;     /* keyword as spelled in the schema */
     const char *location; /* static keyword location */
     const gt_value *value;
+    const char *message;  /* what an error of it says when that depends on the schema alone (sc_prepare_messages) */
     union {
         uint32_t types;
         size_t count;      /* minLength, maxItems, ... */
@@ -283,6 +284,7 @@ void sc_fail(gt_schema *s, gt_schema_problem_code code, const char *location, co
 /* Zeroed arena memory; NULL (and a recorded problem) when out of memory. */
 void *sc_alloc(gt_schema *s, size_t size);
 char *sc_strdup(gt_schema *s, const char *text);
+void sc_prepare_messages(gt_schema *s, sc_node *n);
 /* Node of a subschema value found under a keyword of `parent`. */
 sc_node *sc_child_node(gt_schema *s, const sc_node *parent, const gt_value *v, const char *location);
 /* Resolve a reference string from `node`; NULL with a problem when unresolvable. */
@@ -309,7 +311,9 @@ static inline uint32_t sc_prop_hash(const char *name, size_t len)
  * 1.0000000000000001 is not). */
 static inline bool sc_is_integer_in(const gt_value *v, gt_schema_dialect dialect)
 {
-    return dialect == GT_SCHEMA_DRAFT4 ? (v->flags & GT_NUM_INTEGER_LITERAL) != 0 : gt_number_is_integer(v);
+    if (v->flags & GT_NUM_INTEGER_LITERAL) /* the common case in every dialect, without a call */
+        return true;
+    return dialect != GT_SCHEMA_DRAFT4 && gt_number_is_integer(v);
 }
 
 /* The instance's SC_T_* bits under `dialect` (what "type" and keyword
@@ -373,7 +377,9 @@ static inline bool sc_enum_has(const gt_value *list, const gt_value *inst)
  * exclusive forms, draft 4's boolean flags included)? */
 static inline bool sc_bound_holds(const sc_node *n, const sc_kw *kw, const gt_value *inst)
 {
-    int cmp = gt_number_compare(inst, kw->value);
+    double x = inst->u.num.number, y = kw->value->u.num.number;
+    /* different doubles order as gt_number_compare orders them; only equal ones need the literals */
+    int cmp = x != y ? (x > y) - (x < y) : gt_number_compare(inst, kw->value);
     switch (kw->kind) {
     case KW_MAXIMUM: return n->exclusive_max_flag ? cmp < 0 : cmp <= 0;
     case KW_MINIMUM: return n->exclusive_min_flag ? cmp > 0 : cmp >= 0;

@@ -500,6 +500,7 @@ void sc_compile_keywords(gt_schema *s, sc_node *n)
         for (size_t i = 0; i < u; i++)
             n->kws[w++] = moved[i];
     }
+    sc_prepare_messages(s, n);
     /* siblings that other keywords consult */
     n->properties = n->pattern_properties = n->contains = NULL;
     for (size_t i = 0; i < n->nkw; i++) {

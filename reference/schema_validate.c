@@ -179,20 +179,6 @@ static void eval_merge(vctx *c, evalset *into, const evalset *from)
 
 /* ---- errors ---- */
 
-static bool is_identifier(const char *s, size_t len)
-{
-    if (len == 0)
-        return false;
-    for (size_t i = 0; i < len; i++) {
-        char ch = s[i];
-        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == '$' ||
-                  (i > 0 && ch >= '0' && ch <= '9');
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
 typedef struct strbuf {
     char *data;
     size_t len, cap;
@@ -205,20 +191,34 @@ static void sb_init(strbuf *b)
     b->data[0] = '\0';
 }
 
-static void sb_put(strbuf *b, const char *s, size_t n)
+NOINLINE static void sb_grow_put(strbuf *b, const char *s, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap * 2;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *grown = b->data == b->local ? malloc(cap) : realloc(b->data, cap);
-        if (grown == NULL)
-            return;
-        if (b->data == b->local)
-            memcpy(grown, b->local, b->len);
-        b->data = grown, b->cap = cap;
-    }
+    size_t cap = b->cap * 2;
+    while (cap < b->len + n + 1)
+        cap *= 2;
+    char *grown = b->data == b->local ? malloc(cap) : realloc(b->data, cap);
+    if (grown == NULL)
+        return;
+    if (b->data == b->local)
+        memcpy(grown, b->local, b->len);
+    b->data = grown, b->cap = cap;
     memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+static inline void sb_put(strbuf *b, const char *s, size_t n)
+{
+    if (__builtin_expect(b->len + n + 1 > b->cap, 0)) {
+        sb_grow_put(b, s, n);
+        return;
+    }
+    char *to = b->data + b->len;
+    if (n <= 16) /* path pieces and punctuation: no call */
+        for (size_t i = 0; i < n; i++)
+            to[i] = s[i];
+    else
+        memcpy(to, s, n);
     b->len += n;
     b->data[b->len] = '\0';
 }
@@ -231,24 +231,31 @@ static void sb_free(strbuf *b)
         free(b->data);
 }
 
-/* A JSON string literal of `s` into `b`, cut after `max` bytes with "...". */
+/* A JSON string literal of `s` into `b`, cut after `max` bytes with "...".
+ * Runs of bytes that need no escape go in one piece. */
 static void sb_quote(strbuf *b, const char *s, size_t len, size_t max)
 {
-    sb_puts(b, "\"");
-    size_t n = len > max ? max : len;
+    static const char hex[] = "0123456789abcdef";
+    sb_put(b, "\"", 1);
+    size_t n = len > max ? max : len, run = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char ch = (unsigned char)s[i];
-        char esc[8];
-        if (ch == '"' || ch == '\\')
-            esc[0] = '\\', esc[1] = (char)ch, sb_put(b, esc, 2);
-        else if (ch < 0x20)
-            snprintf(esc, sizeof esc, "\\u%04x", ch), sb_puts(b, esc);
-        else
-            sb_put(b, (const char *)&ch, 1);
+        if (ch != '"' && ch != '\\' && ch >= 0x20)
+            continue;
+        sb_put(b, s + run, i - run);
+        run = i + 1;
+        char esc[6] = {'\\', (char)ch};
+        if (ch >= 0x20) {
+            sb_put(b, esc, 2);
+            continue;
+        }
+        esc[1] = 'u', esc[2] = '0', esc[3] = '0', esc[4] = hex[ch >> 4], esc[5] = hex[ch & 15];
+        sb_put(b, esc, 6);
     }
+    sb_put(b, s + run, n - run);
     if (len > max)
-        sb_puts(b, "...");
-    sb_puts(b, "\"");
+        sb_put(b, "...", 3);
+    sb_put(b, "\"", 1);
 }
 
 /* Decimal digits of `value` into `out` (at least 21 bytes); returns the length. */
@@ -264,9 +271,18 @@ static size_t put_decimal(char *out, size_t value)
     return n;
 }
 
+/* Bytes of a member name: 1 an identifier byte ([A-Za-z_$], and
+ * digits after the first), 2 one a JSON Pointer escapes ('~', '/'). */
+static unsigned char key_byte_class(unsigned char ch)
+{
+    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == '$' || (ch >= '0' && ch <= '9'))
+        return 1;
+    return ch == '~' || ch == '/' ? 2 : 0;
+}
+
 static void render_paths(const vctx *c, strbuf *pointer, strbuf *dollar)
 {
-    sb_puts(dollar, "$");
+    sb_put(dollar, "$", 1);
     for (size_t i = 0; i < c->path_len; i++) {
         const path_seg *seg = &c->path[i];
         char digits[32];
@@ -278,29 +294,31 @@ static void render_paths(const vctx *c, strbuf *pointer, strbuf *dollar)
             sb_put(dollar, digits, n + 2);
             continue;
         }
-        sb_put(pointer, "/", 1);
-        size_t run = 0; /* bytes since the last escaped one, written in one piece */
+        /* one look at each byte: an identifier? anything to escape? */
+        unsigned seen = 0, all = 1;
         for (size_t k = 0; k < seg->len; k++) {
-            if (seg->key[k] != '~' && seg->key[k] != '/')
-                continue;
-            sb_put(pointer, seg->key + run, k - run);
-            sb_put(pointer, seg->key[k] == '~' ? "~0" : "~1", 2);
-            run = k + 1;
+            unsigned cls = key_byte_class((unsigned char)seg->key[k]);
+            seen |= cls, all &= cls;
         }
-        sb_put(pointer, seg->key + run, seg->len - run);
-        if (is_identifier(seg->key, seg->len))
+        sb_put(pointer, "/", 1);
+        if (seen & 2) {
+            size_t run = 0; /* bytes since the last escaped one, written in one piece */
+            for (size_t k = 0; k < seg->len; k++) {
+                if (seg->key[k] != '~' && seg->key[k] != '/')
+                    continue;
+                sb_put(pointer, seg->key + run, k - run);
+                sb_put(pointer, seg->key[k] == '~' ? "~0" : "~1", 2);
+                run = k + 1;
+            }
+            sb_put(pointer, seg->key + run, seg->len - run);
+        } else
+            sb_put(pointer, seg->key, seg->len);
+        bool identifier = seg->len > 0 && all == 1 && !(seg->key[0] >= '0' && seg->key[0] <= '9');
+        if (identifier)
             sb_put(dollar, ".", 1), sb_put(dollar, seg->key, seg->len);
         else
             sb_put(dollar, "[", 1), sb_quote(dollar, seg->key, seg->len, (size_t)-1), sb_put(dollar, "]", 1);
     }
-}
-
-static const char *arena_copy(vctx *c, const char *s)
-{
-    char *copy = gt_arena_strndup(c->errs->strings, s, strlen(s));
-    if (copy == NULL)
-        c->fatal = true;
-    return copy ? copy : "";
 }
 
 static gt_schema_error *error_slot(vctx *c, size_t at)
@@ -332,11 +350,25 @@ NOINLINE static void add_error_at(vctx *c, size_t at, const char *keyword, const
     render_paths(c, &pointer, &dollar);
     gt_schema_error *e = error_slot(c, at);
     if (e != NULL) {
-        e->instance_path = arena_copy(c, pointer.data);
-        e->instance_path_dollar = arena_copy(c, dollar.data);
-        e->keyword_location = arena_copy(c, location);
-        e->keyword = arena_copy(c, keyword);
-        e->message = arena_copy(c, message);
+        /* the five strings in one block of the list's arena */
+        const char *parts[5] = {pointer.data, dollar.data, location, keyword, message};
+        size_t lens[5] = {pointer.len, dollar.len, strlen(location), strlen(keyword), strlen(message)};
+        size_t total = lens[0] + lens[1] + lens[2] + lens[3] + lens[4] + 5;
+        char *block = gt_arena_alloc(c->errs->strings, total);
+        const char *copies[5] = {"", "", "", "", ""};
+        if (block == NULL)
+            c->fatal = true;
+        for (size_t i = 0; i < 5 && block != NULL; i++) {
+            memcpy(block, parts[i], lens[i]);
+            block[lens[i]] = '\0';
+            copies[i] = block;
+            block += lens[i] + 1;
+        }
+        e->instance_path = copies[0];
+        e->instance_path_dollar = copies[1];
+        e->keyword_location = copies[2];
+        e->keyword = copies[3];
+        e->message = copies[4];
     }
     sb_free(&pointer), sb_free(&dollar);
     if (c->errs->max_errors != 0 && c->errs->count >= c->errs->max_errors) {
@@ -355,6 +387,25 @@ NOINLINE static void add_error(vctx *c, const sc_kw *kw, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
+    add_error_at(c, c->errs->count, kw->name, kw->location, message);
+}
+
+/* add_error(c, kw, "%s%s", a, b) without the formatting: the message cut
+ * where vsnprintf into add_error's 512 bytes would cut it. */
+NOINLINE static void add_error_cat(vctx *c, const sc_kw *kw, const char *a, const char *b)
+{
+    if (!c->collect || c->stop)
+        return;
+    char message[512];
+    size_t alen = strlen(a), blen = b ? strlen(b) : 0;
+    if (alen > sizeof message - 1)
+        alen = sizeof message - 1;
+    if (blen > sizeof message - 1 - alen)
+        blen = sizeof message - 1 - alen;
+    memcpy(message, a, alen);
+    if (blen > 0)
+        memcpy(message + alen, b, blen);
+    message[alen + blen] = '\0';
     add_error_at(c, c->errs->count, kw->name, kw->location, message);
 }
 
@@ -407,20 +458,7 @@ NOINLINE static bool kw_type(vctx *c, const sc_node *n, const sc_kw *kw, const g
 {
     if (sc_instance_bits(inst, n->dialect) & kw->u.types)
         return true;
-    if (c->collect) {
-        strbuf b;
-        sb_init(&b);
-        const gt_value *v = kw->value;
-        size_t count = v->type == GT_ARRAY ? v->u.arr.count : 1;
-        for (size_t i = 0; i < count; i++) {
-            const gt_value *name = v->type == GT_ARRAY ? v->u.arr.items[i] : v;
-            if (i > 0)
-                sb_puts(&b, i + 1 == count ? " or " : ", ");
-            sb_puts(&b, name->type == GT_STRING ? name->u.str.chars : "?");
-        }
-        add_error(c, kw, "expected %s, got %s", b.data, instance_type_name(inst, n->dialect));
-        sb_free(&b);
-    }
+    add_error_cat(c, kw, kw->message, instance_type_name(inst, n->dialect)); /* "expected integer, got " */
     return false;
 }
 
@@ -442,22 +480,9 @@ static void render_value(strbuf *b, const gt_value *v, size_t max)
 
 NOINLINE static bool kw_enum(vctx *c, const sc_kw *kw, const gt_value *inst)
 {
-    const gt_value *list = kw->value;
-    if (sc_enum_has(list, inst))
+    if (sc_enum_has(kw->value, inst))
         return true;
-    if (c->collect) {
-        strbuf b;
-        sb_init(&b);
-        for (size_t i = 0; i < list->u.arr.count && i < 12; i++) {
-            if (i > 0)
-                sb_puts(&b, ", ");
-            render_value(&b, list->u.arr.items[i], 48);
-        }
-        if (list->u.arr.count > 12)
-            sb_puts(&b, ", ...");
-        add_error(c, kw, "expected one of %s", b.data);
-        sb_free(&b);
-    }
+    add_error_cat(c, kw, kw->message, NULL);
     return false;
 }
 
@@ -465,13 +490,7 @@ NOINLINE static bool kw_const(vctx *c, const sc_kw *kw, const gt_value *inst)
 {
     if (gt_value_equal(kw->value, inst))
         return true;
-    if (c->collect) {
-        strbuf b;
-        sb_init(&b);
-        render_value(&b, kw->value, 120);
-        add_error(c, kw, "expected %s", b.data);
-        sb_free(&b);
-    }
+    add_error_cat(c, kw, kw->message, NULL);
     return false;
 }
 
@@ -499,11 +518,8 @@ static void bounds_message(const sc_node *n, char *buf, size_t cap)
 NOINLINE static bool kw_bound(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst)
 {
     bool ok = sc_bound_holds(n, kw, inst);
-    if (!ok && c->collect) {
-        char message[256];
-        bounds_message(n, message, sizeof message);
-        add_error(c, kw, "%s", message);
-    }
+    if (!ok)
+        add_error_cat(c, kw, kw->message, NULL);
     return ok;
 }
 
@@ -511,8 +527,72 @@ NOINLINE static bool kw_multiple_of(vctx *c, const sc_kw *kw, const gt_value *in
 {
     if (gt_number_is_multiple(inst, kw->value))
         return true;
-    add_error(c, kw, "expected a multiple of %s", kw->value->u.num.text);
+    add_error_cat(c, kw, kw->message, NULL);
     return false;
+}
+
+/* The messages of the keywords whose message depends on the schema alone
+ * (enum, const, the bounds, multipleOf; the "expected T, got " head of
+ * type), rendered once at compile time into kw->message, exactly as the
+ * evaluation rendered them per error before. A node's bounds message reads
+ * its sibling keywords, so this runs once every keyword of `n` is compiled. */
+void sc_prepare_messages(gt_schema *s, sc_node *n)
+{
+    for (size_t k = 0; k < n->nkw; k++) {
+        sc_kw *kw = &n->kws[k];
+        strbuf b;
+        sb_init(&b);
+        char fixed[512];
+        const char *text = NULL;
+        switch (kw->kind) {
+        case KW_TYPE: {
+            const gt_value *v = kw->value;
+            size_t count = v->type == GT_ARRAY ? v->u.arr.count : 1;
+            sb_puts(&b, "expected ");
+            for (size_t i = 0; i < count; i++) {
+                const gt_value *name = v->type == GT_ARRAY ? v->u.arr.items[i] : v;
+                if (i > 0)
+                    sb_puts(&b, i + 1 == count ? " or " : ", ");
+                sb_puts(&b, name->type == GT_STRING ? name->u.str.chars : "?");
+            }
+            sb_puts(&b, ", got ");
+            text = b.data;
+            break;
+        }
+        case KW_ENUM: {
+            const gt_value *list = kw->value;
+            for (size_t i = 0; i < list->u.arr.count && i < 12; i++) {
+                if (i > 0)
+                    sb_puts(&b, ", ");
+                render_value(&b, list->u.arr.items[i], 48);
+            }
+            if (list->u.arr.count > 12)
+                sb_puts(&b, ", ...");
+            snprintf(fixed, sizeof fixed, "expected one of %s", b.data);
+            text = fixed;
+            break;
+        }
+        case KW_CONST:
+            render_value(&b, kw->value, 120);
+            snprintf(fixed, sizeof fixed, "expected %s", b.data);
+            text = fixed;
+            break;
+        case KW_MAXIMUM:
+        case KW_MINIMUM:
+        case KW_EXCLUSIVE_MAXIMUM:
+        case KW_EXCLUSIVE_MINIMUM: bounds_message(n, fixed, 256), text = fixed; break;
+        case KW_MULTIPLE_OF:
+            snprintf(fixed, sizeof fixed, "expected a multiple of %s", kw->value->u.num.text);
+            text = fixed;
+            break;
+        default: break;
+        }
+        if (text != NULL)
+            kw->message = sc_strdup(s, text);
+        sb_free(&b);
+        if (text != NULL && kw->message == NULL)
+            return;
+    }
 }
 
 NOINLINE static bool kw_length(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst)
@@ -828,7 +908,7 @@ NOINLINE static bool kw_extra_properties(vctx *c, const sc_node *n, const sc_kw 
                     sb_free(&b);
                     return false;
                 }
-                add_error(c, kw, "unexpected property %s", b.data);
+                add_error_cat(c, kw, "unexpected property ", b.data);
                 pop(c);
                 sb_free(&b);
             }
@@ -861,7 +941,7 @@ NOINLINE static bool kw_required(vctx *c, const sc_kw *kw, const gt_value *inst)
             strbuf b;
             sb_init(&b);
             sb_quote(&b, name->u.str.chars, name->u.str.len, 120);
-            add_error(c, kw, "missing required property %s", b.data);
+            add_error_cat(c, kw, "missing required property ", b.data);
             sb_free(&b);
         }
     }
@@ -888,7 +968,7 @@ NOINLINE static bool kw_dependencies(vctx *c, const sc_kw *kw, const gt_value *i
                 sb_quote(&b, dep->name, dep->len, 120);
                 sb_puts(&b, " requires property ");
                 sb_quote(&b, name->u.str.chars, name->u.str.len, 120);
-                add_error(c, kw, "property %s", b.data);
+                add_error_cat(c, kw, "property ", b.data);
                 sb_free(&b);
             }
         }
@@ -915,7 +995,7 @@ NOINLINE static bool kw_property_names(vctx *c, const sc_kw *kw, const gt_value 
             strbuf b;
             sb_init(&b);
             sb_quote(&b, m->key, m->key_len, 120);
-            add_error(c, kw, "invalid property name %s", b.data);
+            add_error_cat(c, kw, "invalid property name ", b.data);
             sb_free(&b);
         }
     }

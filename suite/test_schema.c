@@ -133,6 +133,57 @@ START_TEST(test_messages)
 }
 END_TEST
 
+/* The messages rendered once at compile time (enum, const, the bounds,
+ * multipleOf, type's head) and the concatenated ones, with the paths, held to
+ * what the evaluation rendered per error before (the expected lines are the
+ * previous binary's output): the enum message cut at 511 bytes as the old
+ * 512-byte vsnprintf cut it, control bytes, quotes, '~' and '/' in keys, a
+ * digit-first key, draft 4's boolean exclusive bounds. The schema is freed
+ * before the errors are read (check), so the strings are the list's own. */
+START_TEST(test_messages_rendered_once)
+{
+    static const struct {
+        const char *schema, *instance, *expected;
+    } cases[] = {
+        {"{\"enum\": [\"v00\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v01\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v02\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v03\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v04\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v05\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v06\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v07\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v08\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v09\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v10\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v11\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"v12\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]}",
+         "1",
+         "$ enum: expected one of \"v00\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\", \"v01\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\", \"v02\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\", \"v03\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\", \"v04\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\", \"v05\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\", \"v06\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\", \"v07\\u0001\\\"\\\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\","},
+        {"{\"type\": [\"string\", \"integer\", \"null\"]}",
+         "true",
+         "$ type: expected string, integer or null, got boolean"},
+        {"{\"const\": {\"a\": [1, \"b\\n\"]}}",
+         "2",
+         "$ const: expected {\"a\":[1,\"b\\n\"]}"},
+        {"{\"$schema\": \"http://json-schema.org/draft-04/schema#\", \"type\": \"number\", \"minimum\": 1, \"exclusiveMinimum\": true, \"maximum\": 5, \"exclusiveMaximum\": true}",
+         "5",
+         "$ maximum: expected number > 1 and < 5"},
+        {"{\"multipleOf\": 0.01}",
+         "1.005",
+         "$ multipleOf: expected a multiple of 0.01"},
+        {"{\"properties\": {\"a/~b\": {\"enum\": [1]}}}",
+         "{\"a/~b\":2}",
+         "$[\"a/~b\"] enum: expected one of 1"},
+        {"{\"properties\": {\"9lives\": {\"const\": 1}}}",
+         "{\"9lives\":2}",
+         "$[\"9lives\"] const: expected 1"},
+        {"{\"properties\": {\"q\\\"\\u0007\\u00e9\": {\"type\": \"null\"}}}",
+         "{\"q\\\"\\u0007\303\251\":2}",
+         "$[\"q\\\"\\u0007\303\251\"] type: expected null, got integer"},
+        {"{\"required\": [\"a\\u0000b\", \"c\"]}",
+         "{\"c\":1}",
+         "$ required: missing required property \"a\\u0000b\""},
+        {"{\"additionalProperties\": false}",
+         "{\"x\\ty\":1}",
+         "$[\"x\\u0009y\"] additionalProperties: unexpected property \"x\\u0009y\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char line[1024];
+        first_error(cases[i].schema, cases[i].instance, line, sizeof line);
+        ck_assert_msg(strcmp(line, cases[i].expected) == 0, "case %zu: got '%s'", i, line);
+    }
+}
+END_TEST
+
 START_TEST(test_locations_and_order)
 {
     gt_schema_errors errors;
@@ -836,6 +887,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_types_no_coercion);
     tcase_add_test(tc, test_messages);
+    tcase_add_test(tc, test_messages_rendered_once);
     tcase_add_test(tc, test_locations_and_order);
     tcase_add_test(tc, test_multiple_of_decimal);
     tcase_add_test(tc, test_multiple_of_integer_path_agrees);
