@@ -331,6 +331,22 @@ START_TEST(test_limits)
 }
 END_TEST
 
+/* gt_utf8_valid judges exactly `len` bytes: the byte after them (another
+ * sequence's lead, a stray continuation byte, 0xFF) never counts, whether or
+ * not a NUL follows. gt_json_write_string checks prefixes of a longer text
+ * this way when it replaces ill-formed bytes. C API only: the corpus passes
+ * NUL-terminated texts (scripts/mutation-equivalent.txt lists the mutant). */
+START_TEST(test_utf8_valid_reads_len_bytes)
+{
+    ck_assert(gt_utf8_valid("a\xff", 1));
+    ck_assert(gt_utf8_valid("\xc3\xa9\xc3", 2));
+    ck_assert(gt_utf8_valid("ok\x80", 2));
+    ck_assert(gt_utf8_valid("", 0));
+    ck_assert(!gt_utf8_valid("a\xff", 2));
+    ck_assert(!gt_utf8_valid("\xc3\xa9\xc3", 3));
+}
+END_TEST
+
 START_TEST(test_positions_and_excerpt)
 {
     gt_parse_error error;
@@ -974,6 +990,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_truncation);
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_positions_and_excerpt);
+    tcase_add_test(tc, test_utf8_valid_reads_len_bytes);
     tcase_add_test(tc, test_exact_values);
     tcase_add_test(tc, test_rfc8259_mode);
     tcase_add_test(tc, test_fast_decimals_match_strtod);
