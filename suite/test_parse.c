@@ -228,6 +228,10 @@ START_TEST(test_number_range_any_spelling)
     ck_assert(gt_value_is_integer(big));
     const gt_value *safe = gt_parse(arena, "9007199254740991", 16, NULL, &error);
     ck_assert(!(safe->flags & GT_NUM_BIG));
+    /* 2^53 itself (16 digits, read by the decimal fast path) is beyond the safe range too */
+    const gt_value *edge = gt_parse(arena, "9007199254740992", 16, NULL, &error);
+    ck_assert_ptr_nonnull(edge);
+    ck_assert(edge->flags & GT_NUM_BIG);
     /* JSONTestSuite y_number_* files */
     const char *y_numbers[] = {"[123e65]", "[0e+1]", "[0e1]", "[ 4]", "[-0.000000000000000000000000000000000000000000000000000000000000000000000000000001]",
                                "[20e1]", "[-0]", "[-123]", "[-1]", "[-0]", "[1E22]", "[1E-2]", "[1E+2]", "[123e45]",
