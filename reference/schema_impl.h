@@ -205,7 +205,6 @@ struct sc_node {
     /* siblings some keywords consult */
     const sc_kw *properties;
     const sc_kw *pattern_properties;
-    const sc_kw *contains;
     const gt_value *minimum, *maximum, *exclusive_minimum, *exclusive_maximum;
     const gt_value *min_contains, *max_contains;
     const gt_value *min_length, *max_length;

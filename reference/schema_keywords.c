@@ -304,7 +304,6 @@ static int compile_contains(kw_ctx *k, sc_kw *kw)
         k->n->min_contains = min && min->type == GT_NUMBER ? min : NULL;
         k->n->max_contains = max && max->type == GT_NUMBER ? max : NULL;
     }
-    k->n->contains = kw;
     return compile_single(k, kw);
 }
 
@@ -502,13 +501,11 @@ void sc_compile_keywords(gt_schema *s, sc_node *n)
     }
     sc_prepare_messages(s, n);
     /* siblings that other keywords consult */
-    n->properties = n->pattern_properties = n->contains = NULL;
+    n->properties = n->pattern_properties = NULL;
     for (size_t i = 0; i < n->nkw; i++) {
         if (n->kws[i].kind == KW_PROPERTIES)
             n->properties = &n->kws[i];
         else if (n->kws[i].kind == KW_PATTERN_PROPERTIES)
             n->pattern_properties = &n->kws[i];
-        else if (n->kws[i].kind == KW_CONTAINS)
-            n->contains = &n->kws[i];
     }
 }

@@ -228,6 +228,10 @@ START_TEST(test_number_range_any_spelling)
     ck_assert(gt_value_is_integer(big));
     const gt_value *safe = gt_parse(arena, "9007199254740991", 16, NULL, &error);
     ck_assert(!(safe->flags & GT_NUM_BIG));
+    /* 2^53 itself (16 digits, read by the decimal fast path) is beyond the safe range too */
+    const gt_value *edge = gt_parse(arena, "9007199254740992", 16, NULL, &error);
+    ck_assert_ptr_nonnull(edge);
+    ck_assert(edge->flags & GT_NUM_BIG);
     /* JSONTestSuite y_number_* files */
     const char *y_numbers[] = {"[123e65]", "[0e+1]", "[0e1]", "[ 4]", "[-0.000000000000000000000000000000000000000000000000000000000000000000000000000001]",
                                "[20e1]", "[-0]", "[-123]", "[-1]", "[-0]", "[1E22]", "[1E-2]", "[1E+2]", "[123e45]",
@@ -328,6 +332,22 @@ START_TEST(test_limits)
     ck_assert_ptr_null(gt_parse(arena, "[1,2,3,4]", 9, &options, &error));
     ck_assert_int_eq(error.reason, GT_SYNTAX_TOO_LARGE);
     ck_assert_ptr_nonnull(strstr(error.message, "9 bytes"));
+}
+END_TEST
+
+/* gt_utf8_valid judges exactly `len` bytes: the byte after them (another
+ * sequence's lead, a stray continuation byte, 0xFF) never counts, whether or
+ * not a NUL follows. gt_json_write_string checks prefixes of a longer text
+ * this way when it replaces ill-formed bytes. C API only: the corpus passes
+ * NUL-terminated texts (scripts/mutation-equivalent.txt lists the mutant). */
+START_TEST(test_utf8_valid_reads_len_bytes)
+{
+    ck_assert(gt_utf8_valid("a\xff", 1));
+    ck_assert(gt_utf8_valid("\xc3\xa9\xc3", 2));
+    ck_assert(gt_utf8_valid("ok\x80", 2));
+    ck_assert(gt_utf8_valid("", 0));
+    ck_assert(!gt_utf8_valid("a\xff", 2));
+    ck_assert(!gt_utf8_valid("\xc3\xa9\xc3", 3));
 }
 END_TEST
 
@@ -974,6 +994,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_truncation);
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_positions_and_excerpt);
+    tcase_add_test(tc, test_utf8_valid_reads_len_bytes);
     tcase_add_test(tc, test_exact_values);
     tcase_add_test(tc, test_rfc8259_mode);
     tcase_add_test(tc, test_fast_decimals_match_strtod);

@@ -88,6 +88,17 @@ static gt_schema_problem_code problem_of(const char *json)
     return problem.code;
 }
 
+/* The code of each failure kind, and NULL past the last one (the C API's
+ * guard: no target passes a value outside the enum, so only this reads it). */
+START_TEST(test_failure_codes)
+{
+    ck_assert_str_eq(gt_schema_failure_code_str(GT_SCHEMA_FAILURE_BUDGET), "evaluation_budget");
+    ck_assert_str_eq(gt_schema_failure_code_str(GT_SCHEMA_FAILURE_REF_CYCLE), "schema_ref_cycle");
+    ck_assert_ptr_null(gt_schema_failure_code_str((gt_schema_failure)(GT_SCHEMA_FAILURE_REF_CYCLE + 1)));
+    ck_assert_ptr_null(gt_schema_failure_code_str((gt_schema_failure)(GT_SCHEMA_FAILURE_REF_CYCLE + 2)));
+}
+END_TEST
+
 START_TEST(test_types_no_coercion)
 {
     ck_assert(!valid("{\"type\":\"integer\"}", "true"));
@@ -886,6 +897,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("structure");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_types_no_coercion);
+    tcase_add_test(tc, test_failure_codes);
     tcase_add_test(tc, test_messages);
     tcase_add_test(tc, test_messages_rendered_once);
     tcase_add_test(tc, test_locations_and_order);

@@ -110,6 +110,48 @@ START_TEST(sse_handler_stops_parser)
 }
 END_TEST
 
+/* The event's `offset` (stream.h: the byte offset of the block's first line,
+ * comments included) after LF, CRLF and CR line ends and a blank line that
+ * closes nothing, whatever the chunking. Only the C API shows it: no verdict,
+ * report or message reads it (scripts/mutation-equivalent.txt lists the
+ * mutants this test kills). */
+typedef struct offsets {
+    size_t at[8];
+    size_t count;
+} offsets;
+
+static int collect_offsets(void *user, const gt_sse_event *event)
+{
+    offsets *o = user;
+    if (o->count < 8)
+        o->at[o->count] = event->offset;
+    o->count++;
+    return 0;
+}
+
+START_TEST(sse_event_offsets)
+{
+    const char *text = "event: a\r\ndata: 1\r\n\r\n" /* 0 */
+                       ": c\rdata: 2\r\r"              /* 21: a comment opens the block */
+                       "data: 3\n\n"                   /* 34 */
+                       "\r\ndata: 4\r\n\r\n";          /* a blank line first, then 45 */
+    for (size_t step = 1; step <= strlen(text); step++) {
+        offsets o = {{0}, 0};
+        gt_sse_parser *parser = gt_sse_parser_new(collect_offsets, &o);
+        ck_assert_ptr_nonnull(parser);
+        size_t len = strlen(text);
+        for (size_t at = 0; at < len; at += step)
+            ck_assert_int_eq(gt_sse_parser_feed(parser, text + at, at + step <= len ? step : len - at), 0);
+        gt_sse_parser_free(parser);
+        ck_assert_uint_eq(o.count, 4);
+        ck_assert_uint_eq(o.at[0], 0);
+        ck_assert_uint_eq(o.at[1], 21);
+        ck_assert_uint_eq(o.at[2], 34);
+        ck_assert_uint_eq(o.at[3], 45);
+    }
+}
+END_TEST
+
 START_TEST(sse_write_event_splits_lines)
 {
     gt_buffer out = {0};
@@ -526,6 +568,7 @@ static Suite *make_suite(void)
     tcase_add_test(sse, sse_block_without_data_is_delivered);
     tcase_add_test(sse, sse_pending_at_cut);
     tcase_add_test(sse, sse_handler_stops_parser);
+    tcase_add_test(sse, sse_event_offsets);
     tcase_add_test(sse, sse_write_event_splits_lines);
     suite_add_tcase(suite, sse);
     TCase *assembly = tcase_create("assembly");
