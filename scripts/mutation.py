@@ -424,19 +424,30 @@ FILE_TIMEOUT = 5.0
 FALLBACK_STREAK = 10
 
 
-def replay_by_file(gauntlet, lister, corpus, report):
+def replay_by_file(gauntlet, lister, corpus, report, tiers=None):
     """Replay every case file of `corpus` on its own, then each case of a file
-    that crashed or hung on its own: ("killed", failing case ids) at the
-    first failure, else ("survived", []). `lister` is an unmutated gauntlet
-    (it lists a file's case ids). Each phase gives up after FALLBACK_STREAK
-    runs in a row that hang (a crash costs milliseconds, a hang FILE_TIMEOUT),
-    so a mutant that hangs on everything costs minutes, not hours."""
+    that crashed or hung on its own: ("killed", failing case ids) once a
+    required-tier case failed (`tiers`: case id -> tier; without it, at the
+    first failure), else ("killed", the optional-tier failures) when only
+    those failed, else ("survived", []). A failing file whose failures are
+    all optional-tier does not end the search: a required case that fails in
+    a later file, or in a file that crashed as a whole, is the kill a
+    certification rests on, and stopping early would count that mutant as an
+    optional-only kill. `lister` is an unmutated gauntlet (it lists a file's
+    case ids). Each phase gives up after FALLBACK_STREAK runs in a row that
+    hang (a crash costs milliseconds, a hang FILE_TIMEOUT), so a mutant that
+    hangs on everything costs minutes, not hours."""
+    def required(ids):
+        return tiers is None or any(tiers.get(i, "required") == "required" for i in ids)
+
     files = sorted(os.path.join(d, f) for d, _, names in os.walk(corpus) for f in names if f.endswith(".cases.json"))
-    broken, streak = [], 0
+    broken, streak, optional = [], 0, []
     for path in files:
         status, failed = replay(gauntlet, path, report, FILE_TIMEOUT)
         if status == "killed":
-            return status, failed
+            if required(failed):
+                return status, failed
+            optional += failed
         if status in ("crash", "timeout"):
             broken.append(path)
         streak = streak + 1 if status == "timeout" else 0
@@ -448,11 +459,13 @@ def replay_by_file(gauntlet, lister, corpus, report):
         for case_id in listed.stdout.split():
             status, failed = replay(gauntlet, path, report, FILE_TIMEOUT, case_id=case_id)
             if status == "killed":
-                return status, failed
+                if required(failed):
+                    return status, failed
+                optional += failed
             streak = streak + 1 if status == "timeout" else 0
             if streak >= FALLBACK_STREAK:
-                return "survived", []
-    return "survived", []
+                return ("killed", optional) if optional else ("survived", [])
+    return ("killed", optional) if optional else ("survived", [])
 
 
 KINDS = ("killed", "survived", "loader", "crash", "timeout", "error", "stillborn", "equivalent")
@@ -543,7 +556,7 @@ def run(args):
                         # case inside the files that still crash or hang (a
                         # crash or hang then costs only its own case): the
                         # mutant is killed only if another case fails.
-                        again, again_failed = replay_by_file(gauntlet, runner, args.corpus, report)
+                        again, again_failed = replay_by_file(gauntlet, runner, args.corpus, report, tiers)
                         if again == "killed":
                             after, status, failed = status, again, again_failed
                 shutil.rmtree(os.path.join(workdir, m["id"]), ignore_errors=True)

@@ -71,6 +71,22 @@ START_TEST(test_roles_and_unknown_actions)
 }
 END_TEST
 
+/* One decision struct reused across calls (the C API allows it): nothing of
+ * an earlier denial survives into a later allowed decision. */
+START_TEST(test_decision_reused)
+{
+    ck_assert_str_eq(decide("{\"action\":\"close_account\",\"account_id\":\"a\",\"approved\":true}", AGENT),
+                     "role_not_permitted");
+    ck_assert(decision.message[0] != '\0');
+    ck_assert_str_eq(decide("{\"note\":\"no action\"}", AGENT), "allowed");
+    ck_assert(!decision.action_proposed);
+    ck_assert_ptr_null(decision.reason);
+    ck_assert_str_eq(decision.pointer, "");
+    ck_assert_str_eq(decision.message, "");
+    ck_assert_str_eq(decision.action, "");
+}
+END_TEST
+
 START_TEST(test_limits)
 {
     ck_assert_str_eq(decide("{\"action\":\"refund\",\"refund_amount\":100}", AGENT), "allowed");
@@ -200,6 +216,7 @@ static Suite *make_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_roles_and_unknown_actions);
     tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, test_decision_reused);
     tcase_add_test(tc, test_model_fields_never_grant);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_compile_problems);

@@ -59,6 +59,21 @@ static void assert_violation(size_t index, const char *rule_id, const char *poin
     "[{\"id\":\"unc\",\"kind\":\"implies\",\"if\":{\"pointer\":\"/uncertainty\",\"equals\":\"high\"},"           \
     "\"then\":{\"pointer\":\"/needs_human\",\"equals\":true}}]"
 
+/* gt_semantic_result_init makes any struct a fresh, empty result (the C API
+ * does not ask for zeroed memory). */
+START_TEST(test_result_init_clears)
+{
+    gt_semantic_result dirty;
+    memset(&dirty, 0x5a, sizeof dirty);
+    gt_semantic_result_init(&dirty);
+    ck_assert_ptr_null(dirty.items);
+    ck_assert_ptr_null(dirty.strings);
+    ck_assert_uint_eq(dirty.count, 0);
+    ck_assert_uint_eq(dirty.capacity, 0);
+    gt_semantic_result_free(&dirty);
+}
+END_TEST
+
 START_TEST(test_implies)
 {
     ck_assert_int_eq(check(UNCERTAINTY_RULE, "{\"uncertainty\":\"high\",\"needs_human\":false}"), 1);
@@ -310,6 +325,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("rules");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_implies);
+    tcase_add_test(tc, test_result_init_clears);
     tcase_add_test(tc, test_member_of_scoped);
     tcase_add_test(tc, test_member_of_plain_and_missing_context);
     tcase_add_test(tc, test_compare);
