@@ -50,6 +50,12 @@ void gt_arena_reset(gt_arena *arena)
     /* Keep the largest block up to ARENA_KEEP_MAX, so a loop over many
      * documents of similar size (validate --jsonl, a corpus run) allocates
      * nothing after its first document; free the others. */
+    arena_block *head = arena->head;
+    if (head != NULL && head->next == NULL && head->size <= ARENA_KEEP_MAX) { /* the common case: one block kept */
+        head->used = 0;
+        arena->total_used = 0;
+        return;
+    }
     arena_block *keep = NULL;
     for (arena_block *block = arena->head; block != NULL; block = block->next)
         if (block->size <= ARENA_KEEP_MAX && (keep == NULL || block->size > keep->size))

@@ -86,7 +86,7 @@ static bool fast_multiple(const sc_kw *kw, const gt_value *inst)
     return gt_number_is_multiple(inst, kw->value);
 }
 
-static bool fast_length(const sc_kw *kw, const gt_value *inst)
+static inline __attribute__((always_inline)) bool fast_length(const sc_kw *kw, const gt_value *inst)
 {
     size_t bytes = inst->u.str.len;
     bool is_max = kw->kind == KW_MAX_LENGTH;
@@ -148,7 +148,7 @@ static bool fast_properties(fctx *f, const sc_kw *kw, const gt_value *inst, seen
     seen_props local = {count <= 64 && kw->u.props.count <= 64, 0, 0}; /* bits for every member and entry */
     for (size_t i = 0; i < count; i++) {
         const gt_member *m = &inst->u.obj.members[i];
-        const sc_prop *p = sc_find_prop(kw, m->key, m->key_len);
+        const sc_prop *p = sc_find_prop_at(kw, i, m->key, m->key_len);
         if (p == NULL)
             continue;
         if (local.known) {
@@ -183,7 +183,7 @@ static bool fast_additional(fctx *f, const sc_node *n, const sc_kw *kw, const gt
         return true;
     for (size_t i = 0; i < inst->u.obj.count; i++) {
         const gt_member *m = &inst->u.obj.members[i];
-        if (seen->known ? (seen->members >> i) & 1 : n->properties && sc_find_prop(n->properties, m->key, m->key_len))
+        if (seen->known ? (seen->members >> i) & 1 : n->properties && sc_find_prop_at(n->properties, i, m->key, m->key_len))
             continue;
         bool declared = false;
         for (size_t k = 0; n->pattern_properties && k < n->pattern_properties->u.pats.count && !declared; k++) {

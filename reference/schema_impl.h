@@ -168,6 +168,7 @@ typedef struct sc_kw {
             size_t count;
             uint32_t *slots; /* open addressing over sc_prop_hash: index + 1, 0 = empty */
             uint32_t mask;   /* slots - 1 (a power of two, at least twice count) */
+            uint32_t *order; /* order[i]: the entry sc_find_prop gives the i-th name in schema order */
         } props;
         struct {
             sc_pattern_prop *pats;
@@ -319,16 +320,12 @@ static inline bool sc_is_integer_in(const gt_value *v, gt_schema_dialect dialect
  * applicability test). */
 static inline uint32_t sc_instance_bits(const gt_value *v, gt_schema_dialect dialect)
 {
-    switch (v->type) {
-    case GT_NULL: return SC_T_NULL;
-    case GT_FALSE:
-    case GT_TRUE: return SC_T_BOOLEAN;
-    case GT_NUMBER: return sc_is_integer_in(v, dialect) ? SC_T_INTEGER | SC_T_NUMBER : SC_T_NUMBER;
-    case GT_STRING: return SC_T_STRING;
-    case GT_ARRAY: return SC_T_ARRAY;
-    case GT_OBJECT: return SC_T_OBJECT;
-    }
-    return 0;
+    /* a table by gt_type (a switch was a jump per node), numbers apart */
+    static const uint32_t bits[GT_OBJECT + 1] = {SC_T_NULL,   SC_T_BOOLEAN, SC_T_BOOLEAN, SC_T_NUMBER,
+                                                 SC_T_STRING, SC_T_ARRAY,   SC_T_OBJECT};
+    if (v->type == GT_NUMBER)
+        return sc_is_integer_in(v, dialect) ? SC_T_INTEGER | SC_T_NUMBER : SC_T_NUMBER;
+    return (unsigned)v->type <= GT_OBJECT ? bits[v->type] : 0;
 }
 
 /* The `properties` entry for a member name, or NULL: one hash probe, rarely two. */
@@ -344,6 +341,22 @@ static inline __attribute__((always_inline)) const sc_prop *sc_find_prop(const s
             return p;
     }
     return NULL;
+}
+
+/* The same entry as sc_find_prop for member `i` of an instance: instances
+ * mostly list their members in the schema's order, so the entry of the
+ * schema's i-th name is tried first (one compare, no hash). That entry is
+ * what sc_find_prop gives its own name, so when the names are equal it is
+ * what sc_find_prop gives this one. */
+static inline __attribute__((always_inline)) const sc_prop *sc_find_prop_at(const sc_kw *kw, size_t i,
+                                                                           const char *name, size_t len)
+{
+    if (i < kw->u.props.count) {
+        const sc_prop *p = &kw->u.props.props[kw->u.props.order[i]];
+        if (p->len == len && gt_swar_same(p->name, name, len))
+            return p;
+    }
+    return sc_find_prop(kw, name, len);
 }
 
 /* A non-negative count keyword's value as size_t; past SIZE_MAX (1e300) it

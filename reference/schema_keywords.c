@@ -205,6 +205,13 @@ static int compile_properties(kw_ctx *k, sc_kw *kw)
         }
         kw->u.props.slots[at] = (uint32_t)i + 1;
     }
+    kw->u.props.order = sc_alloc(k->s, (v->u.obj.count ? v->u.obj.count : 1) * sizeof(uint32_t));
+    if (kw->u.props.order == NULL)
+        return -1;
+    for (size_t i = 0; i < kw->u.props.count; i++) { /* every name was just entered: p is never NULL */
+        const sc_prop *p = sc_find_prop(kw, v->u.obj.members[i].key, v->u.obj.members[i].key_len);
+        kw->u.props.order[i] = p != NULL ? (uint32_t)(p - kw->u.props.props) : 0;
+    }
     return 0;
 }
 

@@ -84,10 +84,12 @@ typedef struct vctx {
     gt_arena *scratch;
     /* which members (bit i = member i, objects of at most 64 members) the last
      * complete `properties` pass over `props_inst` declared: additionalProperties
-     * of the same node then needs no second lookup */
+     * of the same node then needs no second lookup; which of its first 64
+     * entries were present (bit k = entry k): `required` of the same node
+     * then needs no lookup when every name it lists is present */
     const gt_value *props_inst;
     const sc_kw *props_kw;
-    uint64_t props_declared;
+    uint64_t props_declared, props_entries;
     const sc_known_valid *known; /* what the fast pass found valid, or NULL */
     const void **guards; /* (node, instance) pairs entered at loop-guarded nodes */
     size_t guards_len, guards_cap;
@@ -823,13 +825,15 @@ static bool kw_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalse
 {
     bool ok = true;
     size_t count = inst->u.obj.count, i;
-    uint64_t declared = 0;
+    uint64_t declared = 0, entries = 0;
     for (i = 0; i < count && (ok || c->collect) && !c->stop; i++) {
         const gt_member *m = &inst->u.obj.members[i];
-        const sc_prop *p = sc_find_prop(kw, m->key, m->key_len);
+        const sc_prop *p = sc_find_prop_at(kw, i, m->key, m->key_len);
         if (p == NULL)
             continue;
+        size_t entry = (size_t)(p - kw->u.props.props);
         declared |= i < 64 ? 1ull << i : 0;
+        entries |= entry < 64 ? 1ull << entry : 0;
         eval_mark(c, ev, i, count);
         if (p->schema->is_bool && p->schema->bool_value)
             continue;
@@ -839,7 +843,7 @@ static bool kw_properties(vctx *c, const sc_kw *kw, const gt_value *inst, evalse
         pop(c);
     }
     if (i == count && count <= 64) /* after the children, which may have used it */
-        c->props_inst = inst, c->props_kw = kw, c->props_declared = declared;
+        c->props_inst = inst, c->props_kw = kw, c->props_declared = declared, c->props_entries = entries;
     return ok;
 }
 
@@ -873,7 +877,7 @@ static bool matched_elsewhere(vctx *c, const sc_node *n, const gt_value *inst, s
     if (n->properties && c->props_inst == inst && c->props_kw == n->properties) {
         if ((c->props_declared >> i) & 1)
             return true;
-    } else if (n->properties && sc_find_prop(n->properties, m->key, m->key_len))
+    } else if (n->properties && sc_find_prop_at(n->properties, i, m->key, m->key_len))
         return true;
     if (n->pattern_properties)
         for (size_t k = 0; k < n->pattern_properties->u.pats.count; k++)
@@ -928,8 +932,13 @@ static bool has_member(const gt_value *obj, const gt_value *name)
     return name->type == GT_STRING && gt_value_get(obj, name->u.str.chars, name->u.str.len) != NULL;
 }
 
-NOINLINE static bool kw_required(vctx *c, const sc_kw *kw, const gt_value *inst)
+NOINLINE static bool kw_required(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *inst)
 {
+    /* every listed name is a `properties` entry (sc_fast_prepare) that the
+     * complete pass over this instance found: nothing is missing */
+    if (n->required_in_props && c->props_inst == inst && c->props_kw == n->properties &&
+        (c->props_entries & n->required_props) == n->required_props)
+        return true;
     const gt_value *names = kw->value;
     bool ok = true;
     for (size_t i = 0; i < names->u.arr.count && (ok || c->collect) && !c->stop; i++) {
@@ -1176,7 +1185,7 @@ static bool eval_kw(vctx *c, const sc_node *n, const sc_kw *kw, const gt_value *
     case KW_CONTAINS: return kw_contains(c, n, kw, inst, ev);
     case KW_MAX_PROPERTIES:
     case KW_MIN_PROPERTIES: return kw_count(c, kw, inst->u.obj.count, "property");
-    case KW_REQUIRED: return kw_required(c, kw, inst);
+    case KW_REQUIRED: return kw_required(c, n, kw, inst);
     case KW_PROPERTIES: return kw_properties(c, kw, inst, ev);
     case KW_PATTERN_PROPERTIES: return kw_pattern_properties(c, kw, inst, ev);
     case KW_ADDITIONAL_PROPERTIES: return kw_extra_properties(c, n, kw, inst, ev, false);
@@ -1478,7 +1487,7 @@ gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *insta
     c.path = c.path_local, c.path_len = 0, c.path_cap = sizeof c.path_local / sizeof c.path_local[0];
     c.scope = c.scope_local, c.scope_len = 0, c.scope_cap = sizeof c.scope_local / sizeof c.scope_local[0];
     c.guards = c.guards_local, c.guards_len = 0, c.guards_cap = sizeof c.guards_local / sizeof c.guards_local[0];
-    c.props_inst = NULL, c.props_kw = NULL, c.props_declared = 0;
+    c.props_inst = NULL, c.props_kw = NULL, c.props_declared = 0, c.props_entries = 0;
     c.md = errors ? errors->match_data : NULL;
     c.scratch = errors ? errors->scratch : NULL;
     c.failure = GT_SCHEMA_FAILURE_NONE;

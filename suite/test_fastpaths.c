@@ -4,7 +4,10 @@
  *   - the JSONL line decoder (runner/cli/jsonl_literal.c) against gt_parse;
  *   - simple patterns (schema_regex.c, sc_regex.simple) against PCRE2;
  *   - the valid-document fast pass (schema_fast.c) against the full
- *     evaluation (sc_validate_full). */
+ *     evaluation (sc_validate_full);
+ *   - the `properties` entry tried in schema order (sc_find_prop_at) against
+ *     the hash lookup (sc_find_prop), and `required` answered from what
+ *     `properties` saw against the names it lists, missing or not. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,6 +395,90 @@ START_TEST(fast_pass_agrees_with_the_full_evaluation)
 }
 END_TEST
 
+/* Members in any order, some undeclared, against a schema whose names are
+ * not in sorted order: the entry tried first (the schema's i-th name) is
+ * the hash lookup's answer whenever it is taken, and the full evaluation's
+ * `required` errors are exactly the listed names that are missing, in the
+ * listed order (a repeated name twice), whether `properties` ran first or not. */
+START_TEST(properties_in_schema_order_agree_with_the_hash)
+{
+    static const char *const names[] = {"sku", "a", "x-1", "bar", "c", "fo", "foo", "b", "zz", "undeclared"};
+    static const char *const schemas[] = {
+        "{\"type\":\"object\",\"properties\":{\"sku\":{},\"a\":{\"type\":\"integer\"},\"x-1\":{},\"bar\":{},\"c\":{},"
+        "\"fo\":{},\"foo\":{},\"b\":{}},\"required\":[\"c\",\"a\",\"zz\",\"a\",\"foo\"],\"additionalProperties\":false}",
+        "{\"required\":[\"c\",\"a\",\"foo\",\"a\"],\"type\":\"object\",\"properties\":{\"sku\":{},\"a\":{\"type\":"
+        "\"integer\"},\"x-1\":{},\"bar\":{},\"c\":{},\"fo\":{},\"foo\":{},\"b\":{}}}",
+        "{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"properties\":{\"b\":{},\"a\":{\"type\":\"integer\"},"
+        "\"c\":{},\"foo\":{}},\"required\":[\"foo\",\"c\",\"a\"]}",
+    };
+    size_t taken = 0, missing = 0;
+    for (size_t s = 0; s < sizeof schemas / sizeof schemas[0]; s++) {
+        gt_schema_problem problem;
+        gt_schema_options options;
+        gt_schema_options_init(&options);
+        options.skip_metaschema = true; /* a repeated `required` name is not valid against the metaschema */
+        gt_schema *schema = gt_schema_compile(schemas[s], strlen(schemas[s]), &options, &problem);
+        ck_assert_msg(schema != NULL, "%s", problem.message);
+        const sc_kw *props = schema->root->properties, *required = NULL;
+        ck_assert_ptr_nonnull(props);
+        for (size_t k = 0; k < schema->root->nkw; k++)
+            if (schema->root->kws[k].kind == KW_REQUIRED)
+                required = &schema->root->kws[k];
+        ck_assert_ptr_nonnull(required);
+        for (int round = 0; round < 3000; round++) {
+            unsigned order[10], n = 0;
+            for (unsigned k = 0; k < 10; k++)
+                if (next_random(3) != 0)
+                    order[n++] = k;
+            for (unsigned k = 0; round % 2 && n > 1 && k < n; k++) { /* half of them shuffled */
+                unsigned j = next_random(n), t = order[k];
+                order[k] = order[j], order[j] = t;
+            }
+            char text[512];
+            size_t len = 0;
+            text[len++] = '{';
+            for (unsigned k = 0; k < n; k++)
+                len += (size_t)snprintf(text + len, sizeof text - len, "%s\"%s\":%s", k ? "," : "", names[order[k]],
+                                        next_random(4) ? "1" : "\"x\"");
+            text[len++] = '}', text[len] = '\0';
+            gt_arena *arena = gt_arena_new();
+            gt_parse_error perr;
+            gt_value *value = gt_parse(arena, text, len, NULL, &perr);
+            ck_assert_ptr_nonnull(value);
+            for (size_t i = 0; i < value->u.obj.count; i++) {
+                const gt_member *m = &value->u.obj.members[i];
+                ck_assert_ptr_eq(sc_find_prop_at(props, i, m->key, m->key_len), sc_find_prop(props, m->key, m->key_len));
+                taken += i < props->u.props.count && props->u.props.props[props->u.props.order[i]].len == m->key_len &&
+                         memcmp(props->u.props.props[props->u.props.order[i]].name, m->key, m->key_len) == 0;
+            }
+            gt_schema_errors errors;
+            gt_schema_errors_init(&errors);
+            gt_schema_validate(schema, value, &errors);
+            size_t at = 0;
+            for (size_t r = 0; r < required->value->u.arr.count; r++) {
+                const gt_value *name = required->value->u.arr.items[r];
+                if (gt_value_get(value, name->u.str.chars, name->u.str.len) != NULL)
+                    continue;
+                char expected[64];
+                snprintf(expected, sizeof expected, "missing required property \"%s\"", name->u.str.chars);
+                while (at < errors.count && strcmp(errors.items[at].keyword, "required") != 0)
+                    at++;
+                ck_assert_msg(at < errors.count, "%s: no error for %s", text, expected);
+                ck_assert_str_eq(errors.items[at].message, expected);
+                at++, missing++;
+            }
+            while (at < errors.count)
+                ck_assert_str_ne(errors.items[at++].keyword, "required");
+            gt_schema_errors_free(&errors);
+            gt_arena_free(arena);
+        }
+        gt_schema_free(schema);
+    }
+    ck_assert_uint_gt(taken, 5000);   /* the schema-order entry was often the one */
+    ck_assert_uint_gt(missing, 1000); /* and `required` often failed */
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("fastpaths");
@@ -401,6 +488,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, simple_patterns_agree_with_pcre2);
     tcase_add_test(tc, simple_patterns_known_verdicts);
     tcase_add_test(tc, fast_pass_agrees_with_the_full_evaluation);
+    tcase_add_test(tc, properties_in_schema_order_agree_with_the_hash);
     suite_add_tcase(suite, tc);
     return suite;
 }
