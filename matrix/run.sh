@@ -159,7 +159,7 @@ if [ "$MODE" = merge ]; then
             exit 2
         fi
     done
-    set -- "$@" --report "$REPORTS" ${MATRIX_PREVIOUS:+--previous "$MATRIX_PREVIOUS"}
+    set -- "$@" --notes "$HERE/notes" --report "$REPORTS" ${MATRIX_PREVIOUS:+--previous "$MATRIX_PREVIOUS"}
     echo "matrix: $*"
     "$@"
     exit $?

@@ -8,8 +8,10 @@
  * "Reported in the field" section (--repos, --previous) in md, html and
  * json, and kept by a merge. */
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gt_test.h"
 #include "runner/cli/commands.h"
@@ -138,6 +140,22 @@ START_TEST(merge_of_one_column_runs_is_the_one_run)
     snprintf(reports, sizeof reports, "%s/ba.md", dir);
     char *md = gt_test_slurp(reports);
     ck_assert_ptr_nonnull(strstr(md, "| ` loop.attempts.five-invalid-default-limit ` | reject | **✗!** | ✓ |"));
+    free(md);
+    /* --notes DIR: the notes as they are now, not as the column was run with */
+    char notes_dir[320], notes_file[340];
+    snprintf(notes_dir, sizeof notes_dir, "%s/notes", dir);
+    ck_assert_int_eq(mkdir(notes_dir, 0700), 0);
+    snprintf(notes_file, sizeof notes_file, "%s/lax.md", notes_dir);
+    FILE *notes = fopen(notes_file, "w");
+    ck_assert_ptr_nonnull(notes);
+    fputs("Relabelled after the run: a lax parser.\n", notes);
+    ck_assert_int_eq(fclose(notes), 0);
+    snprintf(reports, sizeof reports, "md:%s/notes.md", dir);
+    char *renotes[] = {"matrix", "--merge", file_a, file_b, "--notes", notes_dir, "--report", reports, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, renotes, out, sizeof out), 0);
+    snprintf(reports, sizeof reports, "%s/notes.md", dir);
+    md = gt_test_slurp(reports);
+    ck_assert_ptr_nonnull(strstr(md, "Relabelled after the run: a lax parser."));
     free(md);
 
     char command[400];

@@ -78,7 +78,7 @@ static void matrix_usage(FILE *out)
     fputs("usage: gauntlet matrix --target NAME=SPEC [--target NAME=SPEC]... [--report FORMAT:FILE[,...]]\n"
           "                       [--gate G] [--tag T] [--id GLOB] [-j N] [--notes DIR] [--version NAME=TEXT]...\n"
           "                       [--repos NAME=OWNER/REPO,...]... [--previous OLD.json] [PATH...]\n"
-          "       gauntlet matrix --merge FILE.json [FILE.json]... --report FORMAT:FILE[,...]\n"
+          "       gauntlet matrix --merge FILE.json [FILE.json]... --report FORMAT:FILE[,...] [--notes DIR]\n"
           "                       [--previous OLD.json]\n"
           "\n"
           "Run one corpus selection against several implementations and report them side by side.\n"
@@ -88,6 +88,7 @@ static void matrix_usage(FILE *out)
           "  --gate G, --tag T, --id GLOB   select cases, as for `gauntlet run`\n"
           "  -j, --jobs N         worker threads in all (default: one per CPU); columns run in parallel\n"
           "  --notes DIR          hand-written notes: DIR/NAME.md is copied into NAME's section of the md report\n"
+          "                       (with --merge: instead of the notes the column was run with)\n"
           "  --version NAME=TEXT  the version shown for NAME when its envelopes and handshake name none\n"
           "  --language NAME=TEXT the language shown for NAME when its envelopes name none\n"
           "  --profile NAME=LIST  judge NAME on these profiles (as `run --profile`; default: what it claims,\n"
@@ -199,7 +200,8 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
             options->merge = true;
             continue;
         }
-        if (takes_value && strcmp(arg, "--report") != 0 && strcmp(arg, "--previous") != 0 && options->run_only == NULL)
+        if (takes_value && strcmp(arg, "--report") != 0 && strcmp(arg, "--previous") != 0 &&
+            strcmp(arg, "--notes") != 0 && options->run_only == NULL)
             options->run_only = arg;
         if (!takes_value) {
             if (arg[0] == '-')
@@ -486,6 +488,19 @@ static int merge_matrices(const matrix_options *options, const char *command)
             gt_matrix_previous_apply(previous, columns, count, gt_matrix_set_matrix(set, command, "")->corpus);
         }
     }
+    /* --notes DIR: the notes as they are now (DIR/NAME.md, none when absent),
+     * not as the column's run copied them */
+    char *notes[MATRIX_MAX_TARGETS * 4] = {0};
+    size_t notes_count = 0;
+    if (status == 0 && options->notes_dir != NULL) {
+        size_t count;
+        gt_matrix_column *columns = gt_matrix_set_columns(set, &count);
+        for (size_t c = 0; c < count && c < sizeof notes / sizeof notes[0]; c++) {
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%s/%s.md", options->notes_dir, columns[c].name);
+            columns[c].notes = notes[notes_count++] = read_small_file(path);
+        }
+    }
     if (status == 0) {
         char generated[32];
         iso_now(generated);
@@ -497,6 +512,8 @@ static int merge_matrices(const matrix_options *options, const char *command)
     }
     gt_matrix_set_free(set);
     gt_matrix_previous_free(previous);
+    for (size_t i = 0; i < notes_count; i++)
+        free(notes[i]);
     return status;
 }
 
