@@ -185,6 +185,15 @@ static int play_shards_and_merge(const char *event)
     return play_job("merge", event, 0, false);
 }
 
+/* The merge job exited `want`; else fail with what it printed (the tail of
+ * `out`), so a failure says which step and why. */
+static void merge_job_exits(int got, int want)
+{
+    size_t len = strlen(out);
+    ck_assert_msg(got == want, "merge job exit %d, expected %d; its output ends: %s", got, want,
+                  out + (len > 3000 ? len - 3000 : 0));
+}
+
 /* The workflow users copy from docs/ci.md, its jobs played from that page:
  * main's run with failing cases fails its merge job but still uploads its
  * baseline and still publishes the badge; a pull request then finds that
@@ -202,7 +211,7 @@ START_TEST(workflow_baseline_from_a_red_main_and_badge_always)
     flow_shell("%s", adapter);
 
     /* 1. a push to main: failing cases, so the merge job fails... */
-    ck_assert_int_eq(play_shards_and_merge("push"), 1);
+    merge_job_exits(play_shards_and_merge("push"), 1);
     ck_assert_ptr_nonnull(strstr(out, "step: Baseline (the latest merged report of main, whatever that run's "
                                       "outcome): skipped\n"));
     ck_assert_ptr_nonnull(strstr(out, "step: Merge the shards and gate: exit 1\n"));
@@ -227,7 +236,7 @@ START_TEST(workflow_baseline_from_a_red_main_and_badge_always)
 
     /* 2. a pull request with the same failures: main's red baseline is
      * found, nothing regressed, green; no badge from a pull request */
-    ck_assert_int_eq(play_shards_and_merge("pull_request"), 0);
+    merge_job_exits(play_shards_and_merge("pull_request"), 0);
     ck_assert_ptr_nonnull(strstr(out, "baseline: the merged report of main's run 101\n"));
     ck_assert_ptr_nonnull(strstr(out, "step: Merge the shards and gate: exit 0\n"));
     ck_assert_int_eq(play_job("badge", "pull_request", 0, false), 0);
@@ -235,13 +244,13 @@ START_TEST(workflow_baseline_from_a_red_main_and_badge_always)
 
     /* 3. a pull request that makes it worse: regressions fail it */
     flow_shell("echo worse > mode%s", "");
-    ck_assert_int_eq(play_shards_and_merge("pull_request"), 1);
+    merge_job_exits(play_shards_and_merge("pull_request"), 1);
     ck_assert_ptr_nonnull(strstr(out, "baseline: the merged report of main's run 101\n"));
     ck_assert_ptr_nonnull(strstr(out, "REGRESSED "));
 
     /* 4. no finished main run has a baseline yet: said, and every failure gates */
     flow_shell("rm -rf gh/runs/101 && echo lax > mode%s", "");
-    ck_assert_int_eq(play_shards_and_merge("pull_request"), 1);
+    merge_job_exits(play_shards_and_merge("pull_request"), 1);
     ck_assert_ptr_nonnull(strstr(out, "no baseline on main yet: every failure gates this pull request"));
 
     char command[PATH_MAX + 16];

@@ -118,7 +118,7 @@ START_TEST(workflow_has_a_job_per_column_and_real_targets)
         column |= strstr(args, "matrix-column NAME=naive-node") != NULL;
         merge |= strcmp(args, "matrix-merge") == 0;
         /* outside any make that runs the suite (make sanitize passes BUILD=... down in MAKEFLAGS) */
-        snprintf(command, sizeof command, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n %s 2>&1", args);
+        snprintf(command, sizeof command, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u SAN -u COV -u OPT make -n %s 2>&1", args);
         ck_assert_msg(gt_test_shell(command, out, sizeof out) == 0, "%s: %s", command, out);
         makes++;
     }
