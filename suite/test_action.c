@@ -148,7 +148,7 @@ static int play_job(const char *job, const char *event, int shard, bool needs_fa
     if (shard > 0)
         snprintf(matrix, sizeof matrix, "--matrix shard=%d", shard);
     snprintf(command, sizeof command,
-             "cd '%s' && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PATH='%s/suite/fake-gh':\"$PATH\" "
+             "cd '%s' && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD -u SAN -u COV -u OPT PATH='%s/suite/fake-gh':\"$PATH\" "
              "GT_FAKE_GH_STORE='%s/gh' GT_WORKFLOW_REPOSITORY=owner/impl GAUNTLET_BUILD_DIR='%s/%s' "
              "python3 '%s/scripts/run-workflow.py' --workflow '%s/docs/ci.md' --job %s --gauntlet '%s' "
              "--event %s %s %s --artifacts artifacts --summary summary.md > out.txt 2>&1",
