@@ -226,6 +226,8 @@ START_TEST(merge_refuses_what_does_not_belong_together)
     refused(runs_too, "--target", "takes no");
     char *no_report[] = {"matrix", "--merge", a, NULL};
     refused(no_report, "--report", "needs");
+    char *no_notes[] = {"matrix", "--merge", a, "--notes", "/no/such/notes", "--report", out_md, NULL};
+    refused(no_notes, "/no/such/notes", "--notes needs a directory");
     char *no_file[] = {"matrix", "--merge", "--report", out_md, NULL};
     refused(no_file, "--merge", "at least one matrix JSON");
 

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -291,6 +292,9 @@ static int parse_args(int argc, char **argv, matrix_options *options, bool *help
         } else if (strcmp(arg, "--id") == 0) {
             options->id_glob = value;
         } else if (strcmp(arg, "--notes") == 0) {
+            struct stat st;
+            if (stat(value, &st) != 0 || !S_ISDIR(st.st_mode))
+                return usage_error("--notes needs a directory of NAME.md files, got ", value);
             options->notes_dir = value;
         } else if (strcmp(arg, "--previous") == 0) {
             options->previous = value;
