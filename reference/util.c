@@ -161,6 +161,19 @@ static void remove_stale_temporaries(const char *path)
 int gt_write_file_temporary(const char *path, gt_file_writer write, const void *user, char *temporary,
                             size_t temporary_len)
 {
+    /* Not a regular file (/dev/null, /dev/stdout, a FIFO): written in place.
+     * A rename would replace the device with a file (as root) or fail. */
+    struct stat info;
+    if (stat(path, &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode)) {
+        temporary[0] = '\0';
+        FILE *out = fopen(path, "w");
+        if (out == NULL)
+            return -1;
+        int status = write(out, user);
+        if (fclose(out) != 0)
+            status = -1;
+        return status != 0 ? -2 : 0;
+    }
     remove_stale_temporaries(path);
     snprintf(temporary, temporary_len, "%s.tmp.%ld", path, (long)getpid());
     FILE *out = fopen(temporary, "w");
@@ -183,6 +196,8 @@ int gt_write_file_temporary(const char *path, gt_file_writer write, const void *
 
 int gt_commit_file_temporary(const char *temporary, const char *path)
 {
+    if (temporary[0] == '\0')
+        return 0; /* written in place: not a regular file */
     if (rename(temporary, path) != 0) {
         int saved = errno;
         remove(temporary);

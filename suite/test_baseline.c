@@ -147,6 +147,11 @@ START_TEST(a_real_report_is_a_baseline_and_the_report_carries_the_diff)
     char out[16384];
     char *first[] = {"run", (char *)in_dir("corpus"), "--report", (char *)"json:/dev/null", NULL};
     ck_assert_int_eq(cli(gt_cmd_run, first, out, sizeof out), 1);
+    /* a report to a device is written in place: renaming a temporary over
+     * /dev/null would replace the device with a file (we may run as root) */
+    struct stat null_info;
+    ck_assert_int_eq(stat("/dev/null", &null_info), 0);
+    ck_assert_msg(S_ISCHR(null_info.st_mode), "--report json:/dev/null replaced /dev/null with a file");
     char report_arg[300], next_arg[300];
     snprintf(report_arg, sizeof report_arg, "json:%s", in_dir("base.json"));
     char *write_base[] = {"run", (char *)in_dir("corpus"), "--report", report_arg, NULL};

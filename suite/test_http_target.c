@@ -3,14 +3,19 @@
  * mock's request journal. Fake clients (shell one-liners) prove that the
  * target catches a client that fails open, one that never calls the model,
  * one that hangs or prints garbage; the reference client passes. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gauntlet/runner/corpus.h"
 #include "gauntlet/runner/run.h"
 #include "gt_test.h"
+#include "runner/targets/child.h"
+#include "runner/targets/reap.h"
 
 extern const gt_target_ops gt_target_http_ops;
 extern const gt_target_ops gt_target_http_worker_ops;
@@ -239,6 +244,80 @@ START_TEST(test_worker_crash_is_that_case_error)
 }
 END_TEST
 
+
+/* Everything a child printed on `fd` until it closed. */
+static void read_all(int fd, char *out, size_t cap)
+{
+    size_t len = 0;
+    ssize_t got;
+    while (len + 1 < cap && (got = read(fd, out + len, cap - 1 - len)) > 0)
+        len += (size_t)got;
+    out[len] = '\0';
+}
+
+/* One way to start a client for every target (child.h): the caller's
+ * variables replace the runner's own, the later of two wins, the reaper's
+ * token is never replaced, stdin is /dev/null unless asked for. */
+START_TEST(test_child_environment_and_stdin)
+{
+    setenv("GT_CHILD_SEEN", "runner", 1);
+    char *env[] = {"GT_CHILD_SEEN=caller", "GT_CHILD_NEW=first", "GT_CHILD_NEW=second",
+                   GT_ADAPTER_ID_ENV "=forged", "NO_EQUALS_SIGN"};
+    gt_child child;
+    char err[256] = "";
+    ck_assert_int_eq(gt_child_start(&child, "printf '%s|%s|%s|' \"$GT_CHILD_SEEN\" \"$GT_CHILD_NEW\" "
+                                            "\"$" GT_ADAPTER_ID_ENV "\"; cat; echo oops >&2; exit 7",
+                                    env, 5, false, err, sizeof err),
+                     0);
+    ck_assert_int_eq(child.in, -1);
+    char out[512], token[sizeof child.token];
+    snprintf(token, sizeof token, "%s", child.token);
+    read_all(child.out, out, sizeof out);
+    char expect[256];
+    snprintf(expect, sizeof expect, "caller|second|%s|", token); /* cat read /dev/null: nothing */
+    ck_assert_str_eq(out, expect);
+    read_all(child.err, out, sizeof out);
+    ck_assert_str_eq(out, "oops\n");
+    int status = gt_child_end(&child, false);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 7);
+    ck_assert_int_eq(child.pid, 0);
+    ck_assert_int_eq(child.out, -1);
+    ck_assert_int_eq(gt_child_end(&child, true), -1); /* ended already: nothing */
+    unsetenv("GT_CHILD_SEEN");
+}
+END_TEST
+
+/* Ending a child kills what it started, even a process that left its group
+ * with setsid, and with stdin a pipe the child reads what we write. */
+START_TEST(test_child_end_kills_what_it_started)
+{
+    gt_child child;
+    char err[256] = "";
+    ck_assert_int_eq(gt_child_start(&child, "read line; echo \"got $line\"; setsid sh -c 'echo $$; exec sleep 60' & "
+                                            "wait",
+                                    NULL, 0, true, err, sizeof err),
+                     0);
+    ck_assert_int_ge(child.in, 0);
+    ck_assert_int_eq(write(child.in, "hello\n", 6), 6);
+    char out[256] = "";
+    size_t len = 0;
+    ssize_t got;
+    while (len < sizeof out - 1 && (got = read(child.out, out + len, sizeof out - 1 - len)) > 0) {
+        len += (size_t)got;
+        out[len] = '\0';
+        if (strchr(out, '\n') != NULL && strchr(strchr(out, '\n') + 1, '\n') != NULL)
+            break;
+    }
+    int sleeper = 0;
+    ck_assert_msg(sscanf(out, "got hello\n%d", &sleeper) == 1, "%s", out);
+    ck_assert_int_eq(kill(sleeper, 0), 0);
+    gt_child_end(&child, true);
+    ck_assert_int_eq(child.pid, 0);
+    /* the setsid sleeper is gone (killed and reaped by the runner, its subreaper) */
+    ck_assert_int_ne(kill(sleeper, 0), 0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("http target");
@@ -252,6 +331,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_client_internal_events_are_skipped);
     tcase_add_test(tc, test_worker_judges_as_one_process_per_case);
     tcase_add_test(tc, test_worker_crash_is_that_case_error);
+    tcase_add_test(tc, test_child_environment_and_stdin);
+    tcase_add_test(tc, test_child_end_kills_what_it_started);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -40,7 +40,9 @@ typedef int (*gt_file_writer)(FILE *out, const void *user);
 /* Write `path` through a temporary file beside it that is renamed into place,
  * so a reader never sees half a file. Returns 0; -1 when the temporary file
  * cannot be created (errno says why); -2 when `write`, the close or the
- * rename failed (the temporary file is removed). */
+ * rename failed (the temporary file is removed). A `path` that exists and is
+ * neither a regular file nor a folder (/dev/null, /dev/stdout, a FIFO) is
+ * written in place: renaming over a device would replace it with a file. */
 int gt_write_file_atomic(const char *path, gt_file_writer write, const void *user);
 
 /* gt_write_file_atomic in two steps, for a set of files that must all be
@@ -49,7 +51,8 @@ int gt_write_file_atomic(const char *path, gt_file_writer write, const void *use
  * gone are removed first. 0, -1 or -2 as gt_write_file_atomic (nothing left
  * behind on failure). Then gt_commit_file_temporary renames it into place and
  * fsyncs the folder (0, or -2 with the temporary removed); or remove() it to
- * leave the old file. */
+ * leave the old file. For a `path` written in place (not a regular file)
+ * `temporary` is "" and the commit does nothing. */
 int gt_write_file_temporary(const char *path, gt_file_writer write, const void *user, char *temporary,
                             size_t temporary_len);
 int gt_commit_file_temporary(const char *temporary, const char *path);

@@ -9,6 +9,7 @@
 #include "reap.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -40,12 +41,18 @@ void gt_reaper_token(char *out, size_t out_len)
     snprintf(out, out_len, "%ld.%u", (long)getpid(), atomic_fetch_add(&next, 1) + 1);
 }
 
-char **gt_reaper_env(const char *token)
+/* True when `entry` ("NAME=...") sets the variable `name` of `len` bytes. */
+static bool sets(const char *entry, const char *name, size_t len)
+{
+    return strncmp(entry, name, len) == 0 && entry[len] == '=';
+}
+
+char **gt_reaper_env_with(const char *token, char *const *extra, size_t extra_count)
 {
     size_t count = 0, prefix = strlen(GT_ADAPTER_ID_ENV);
     while (environ && environ[count])
         count++;
-    char **env = calloc(count + 2, sizeof *env);
+    char **env = calloc(count + extra_count + 2, sizeof *env);
     size_t len = prefix + 1 + strlen(token) + 1;
     char *mine = env ? malloc(len) : NULL;
     if (mine == NULL) {
@@ -55,11 +62,30 @@ char **gt_reaper_env(const char *token)
     snprintf(mine, len, "%s=%s", GT_ADAPTER_ID_ENV, token);
     size_t used = 0;
     env[used++] = mine;
-    for (size_t i = 0; i < count; i++)
-        if (!(strncmp(environ[i], GT_ADAPTER_ID_ENV, prefix) == 0 && environ[i][prefix] == '='))
+    for (size_t i = 0; i < count; i++) {
+        bool replaced = sets(environ[i], GT_ADAPTER_ID_ENV, prefix);
+        const char *eq = strchr(environ[i], '=');
+        size_t name_len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+        for (size_t k = 0; k < extra_count && !replaced; k++)
+            replaced = sets(extra[k], environ[i], name_len);
+        if (!replaced)
             env[used++] = environ[i];
+    }
+    for (size_t k = 0; k < extra_count; k++) {
+        const char *eq = strchr(extra[k], '=');
+        bool skip = eq == NULL || sets(extra[k], GT_ADAPTER_ID_ENV, prefix);
+        for (size_t later = k + 1; later < extra_count && !skip; later++)
+            skip = sets(extra[later], extra[k], (size_t)(eq - extra[k])); /* the later one wins */
+        if (!skip)
+            env[used++] = extra[k];
+    }
     env[used] = NULL;
     return env;
+}
+
+char **gt_reaper_env(const char *token)
+{
+    return gt_reaper_env_with(token, NULL, 0);
 }
 
 void gt_reaper_env_free(char **env)

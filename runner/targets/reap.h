@@ -27,6 +27,10 @@ void gt_reaper_token(char *out, size_t out_len);
  * replaced); malloc'd, free with gt_reaper_env_free. NULL when out of memory.
  * Built before fork(): the child only calls execve with it. */
 char **gt_reaper_env(const char *token);
+/* The same with each "NAME=VALUE" of `extra` added, replacing the runner's
+ * own NAME (GT_ADAPTER_ID_ENV is never replaced; an entry without '=' is
+ * ignored). The strings of `extra` are borrowed: keep them until exec. */
+char **gt_reaper_env_with(const char *token, char *const *extra, size_t extra_count);
 void gt_reaper_env_free(char **env);
 
 /* Stop (SIGSTOP, so none can fork meanwhile), kill (SIGKILL) and reap every

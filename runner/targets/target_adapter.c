@@ -23,7 +23,7 @@
 
 #include "gauntlet/util.h"
 #include "reap.h"
-#include "spawn.h"
+#include "child.h"
 #include "gauntlet/arena.h"
 #include "gauntlet/parse.h"
 
@@ -46,8 +46,7 @@ typedef struct adapter {
     char *command;
     int timeout_ms;
     size_t max_line; /* longest reply line accepted */
-    pid_t pid;
-    int to_child, from_child, child_err; /* -1 when not running */
+    gt_child child; /* the running adapter (in/out/err -1 when not running) */
     char *line;                          /* stdout bytes read but not consumed */
     size_t line_len, line_cap;
     char stderr_tail[2048]; /* the newest stderr bytes */
@@ -59,7 +58,6 @@ typedef struct adapter {
     char unavailable[512]; /* non-empty: give up, say why for every case */
     unsigned long long seq;
     gt_arena *arena;
-    char token[48]; /* GT_ADAPTER_ID_ENV of the running adapter: marks everything it starts (reap.h) */
     long long case_deadline; /* when the current case's --timeout runs out (restart, hello and check together) */
 } adapter;
 
@@ -118,7 +116,7 @@ static void drain_stderr(adapter *ad)
 {
     char buffer[4096];
     for (;;) {
-        ssize_t got = read(ad->child_err, buffer, sizeof buffer);
+        ssize_t got = read(ad->child.err, buffer, sizeof buffer);
         if (got <= 0)
             return;
         stderr_append(ad, buffer, (size_t)got);
@@ -130,21 +128,18 @@ static void stop_adapter(adapter *ad, char *how, size_t how_len)
 {
     if (how != NULL)
         how[0] = '\0';
-    if (ad->pid <= 0)
+    if (ad->child.pid <= 0)
         return;
-    if (ad->child_err >= 0)
+    if (ad->child.err >= 0)
         drain_stderr(ad);
     int status = 0;
-    pid_t done = waitpid(ad->pid, &status, WNOHANG);
-    /* everything it started, even past setsid(), ends with it (reap.h) */
-    gt_reap_descendants(ad->pid, ad->token, done == 0);
-    if (done == 0) {
-        kill(-ad->pid, SIGKILL);
-        kill(ad->pid, SIGKILL);
-        waitpid(ad->pid, &status, 0);
-        if (how != NULL)
-            snprintf(how, how_len, "killed by gauntlet");
-    } else if (how != NULL && done == ad->pid) {
+    pid_t done = waitpid(ad->child.pid, &status, WNOHANG);
+    if (done == ad->child.pid)
+        ad->child.pid = -ad->child.pid; /* reaped: only its group and what it started are left */
+    gt_child_end(&ad->child, true);
+    if (how != NULL && done == 0) {
+        snprintf(how, how_len, "killed by gauntlet");
+    } else if (how != NULL && done > 0) {
         if (WIFEXITED(status) && WEXITSTATUS(status) > 128 && WEXITSTATUS(status) < 128 + 65)
             snprintf(how, how_len, "exited with status %d (a shell reporting signal %d, %s)", WEXITSTATUS(status),
                      WEXITSTATUS(status) - 128, strsignal(WEXITSTATUS(status) - 128));
@@ -153,65 +148,16 @@ static void stop_adapter(adapter *ad, char *how, size_t how_len)
         else if (WIFSIGNALED(status))
             snprintf(how, how_len, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
     }
-    if (done == ad->pid || done == 0)
-        kill(-ad->pid, SIGKILL); /* leftovers of the group */
-    close(ad->to_child);
-    close(ad->from_child);
-    close(ad->child_err);
-    ad->to_child = ad->from_child = ad->child_err = -1;
-    ad->pid = 0;
     ad->line_len = 0;
 }
 
 static int spawn_adapter(adapter *ad, char *err, size_t err_len)
 {
-    int in_pipe[2], out_pipe[2], err_pipe[2];
-    if (pipe2(in_pipe, O_CLOEXEC) != 0) {
-        snprintf(err, err_len, "pipe: %s", strerror(errno));
+    if (gt_child_start(&ad->child, ad->command, NULL, 0, true, err, err_len) != 0)
         return -1;
-    }
-    if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-        close(in_pipe[0]), close(in_pipe[1]);
-        snprintf(err, err_len, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-        close(in_pipe[0]), close(in_pipe[1]), close(out_pipe[0]), close(out_pipe[1]);
-        snprintf(err, err_len, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    gt_reaper_enable(); /* orphans of the adapter come back to us, not to init */
-    gt_reaper_token(ad->token, sizeof ad->token);
-    char **env = gt_reaper_env(ad->token);
-    pid_t pid = env ? fork() : -1;
-    if (pid < 0) {
-        snprintf(err, err_len, "fork: %s", env ? strerror(errno) : "out of memory");
-        close(in_pipe[0]), close(in_pipe[1]), close(out_pipe[0]), close(out_pipe[1]);
-        close(err_pipe[0]), close(err_pipe[1]);
-        gt_reaper_env_free(env);
-        return -1;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        if (gt_child_stdio(in_pipe[0], out_pipe[1], err_pipe[1]) != 0)
-            _exit(127);
-        signal(SIGPIPE, SIG_DFL);
-        char *const argv[] = {"sh", "-c", ad->command, NULL};
-        execve("/bin/sh", argv, env);
-        _exit(127);
-    }
-    gt_reaper_env_free(env);
-    setpgid(pid, pid);
-    close(in_pipe[0]);
-    close(out_pipe[1]);
-    close(err_pipe[1]);
-    ad->pid = pid;
-    ad->to_child = in_pipe[1];
-    ad->from_child = out_pipe[0];
-    ad->child_err = err_pipe[0];
-    fcntl(ad->to_child, F_SETFL, O_NONBLOCK);
-    fcntl(ad->from_child, F_SETFL, O_NONBLOCK);
-    fcntl(ad->child_err, F_SETFL, O_NONBLOCK);
+    fcntl(ad->child.in, F_SETFL, O_NONBLOCK);
+    fcntl(ad->child.out, F_SETFL, O_NONBLOCK);
+    fcntl(ad->child.err, F_SETFL, O_NONBLOCK);
     ad->line_len = 0;
     ad->stderr_len = 0;
     ad->stderr_tail[0] = '\0';
@@ -222,7 +168,7 @@ static int spawn_adapter(adapter *ad, char *err, size_t err_len)
 static int write_all(adapter *ad, const char *data, size_t len, long long deadline)
 {
     while (len > 0) {
-        ssize_t wrote = write(ad->to_child, data, len);
+        ssize_t wrote = write(ad->child.in, data, len);
         if (wrote > 0) {
             data += wrote;
             len -= (size_t)wrote;
@@ -233,7 +179,7 @@ static int write_all(adapter *ad, const char *data, size_t len, long long deadli
         long long left = deadline - now_ms();
         if (left <= 0)
             return -1;
-        struct pollfd fds[2] = {{ad->to_child, POLLOUT, 0}, {ad->child_err, POLLIN, 0}};
+        struct pollfd fds[2] = {{ad->child.in, POLLOUT, 0}, {ad->child.err, POLLIN, 0}};
         poll(fds, 2, (int)(left > 100 ? 100 : left));
         if (fds[1].revents & POLLIN)
             drain_stderr(ad);
@@ -265,7 +211,7 @@ static int read_line(adapter *ad, long long deadline, size_t *len)
             ad->line = grown;
             ad->line_cap = cap;
         }
-        ssize_t got = read(ad->from_child, ad->line + ad->line_len, ad->line_cap - ad->line_len);
+        ssize_t got = read(ad->child.out, ad->line + ad->line_len, ad->line_cap - ad->line_len);
         if (got > 0) {
             ad->line_len += (size_t)got;
             continue;
@@ -277,13 +223,13 @@ static int read_line(adapter *ad, long long deadline, size_t *len)
         long long left = deadline - now_ms();
         if (left <= 0)
             return READ_TIMEOUT;
-        struct pollfd fds[2] = {{ad->from_child, POLLIN, 0}, {ad->child_err, POLLIN, 0}};
-        if (poll(fds, 2, (int)(left > 1000 ? 1000 : left)) == 0 && ad->pid > 0) {
+        struct pollfd fds[2] = {{ad->child.out, POLLIN, 0}, {ad->child.err, POLLIN, 0}};
+        if (poll(fds, 2, (int)(left > 1000 ? 1000 : left)) == 0 && ad->child.pid > 0) {
             /* no EOF can come while the wrapper shell keeps its copy of the
              * pipe: an adapter below it that closed its stdout is seen here */
             struct stat pipe_info;
-            if (fstat(ad->from_child, &pipe_info) == 0 &&
-                gt_reap_pipe_left_to_root(ad->pid, (unsigned long)pipe_info.st_ino))
+            if (fstat(ad->child.out, &pipe_info) == 0 &&
+                gt_reap_pipe_left_to_root(ad->child.pid, (unsigned long)pipe_info.st_ino))
                 return READ_EOF;
         }
         if (fds[1].revents & (POLLIN | POLLHUP))
@@ -307,7 +253,7 @@ static void read_failure(adapter *ad, int status, const char *waiting_for, int t
     size_t pending = ad->line_len;
     if (status == READ_TIMEOUT)
         drain_stderr(ad);
-    if (status == READ_EOF && ad->pid > 0) {
+    if (status == READ_EOF && ad->child.pid > 0) {
         /* stdout closes a moment before the exit can be reaped: wait for it
          * (bounded) so the note says how the adapter ended, not "killed by
          * gauntlet" (a loaded machine widens that moment) */
@@ -316,7 +262,7 @@ static void read_failure(adapter *ad, int status, const char *waiting_for, int t
             until = ad->case_deadline > now_ms() + 50 ? ad->case_deadline : now_ms() + 50;
         for (;;) {
             siginfo_t info = {0};
-            if (waitid(P_PID, (id_t)ad->pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != 0 ||
+            if (waitid(P_PID, (id_t)ad->child.pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != 0 ||
                 now_ms() >= until)
                 break;
             struct timespec pause = {0, 5 * 1000 * 1000};
@@ -579,7 +525,7 @@ static int adapter_open(const char *arg, void **state, char *err, size_t err_len
     }
     ad->timeout_ms = default_timeout_ms;
     ad->max_line = default_max_line;
-    ad->to_child = ad->from_child = ad->child_err = -1;
+    ad->child.in = ad->child.out = ad->child.err = -1;
     /* Start now so a broken command is reported once, up front, and the
      * implementation's name is known for the report header. */
     char note[1024];
@@ -753,7 +699,7 @@ static int adapter_check(void *state, const gt_case_input *input, gt_observed *o
     /* --timeout bounds the whole case: a restart, its hello and the check */
     long long deadline = now_ms() + ad->timeout_ms;
     ad->case_deadline = deadline;
-    if (ad->pid <= 0) {
+    if (ad->child.pid <= 0) {
         if (start_adapter(ad, deadline, note, note_len) != 0) {
             if (++ad->failed_starts >= GT_ADAPTER_MAX_FAILED_STARTS)
                 snprintf(ad->unavailable, sizeof ad->unavailable,
@@ -834,12 +780,12 @@ static const char *adapter_name(void *state)
 static void adapter_close(void *state)
 {
     adapter *ad = state;
-    if (ad->pid > 0) {
+    if (ad->child.pid > 0) {
         static const char stop[] = "{\"cmd\":\"stop\"}\n";
         long long deadline = now_ms() + 2000;
         if (write_all(ad, stop, sizeof stop - 1, deadline) == 0) {
             /* give it a moment to exit cleanly */
-            while (now_ms() < deadline && waitpid(ad->pid, NULL, WNOHANG) == 0) {
+            while (now_ms() < deadline && waitpid(ad->child.pid, NULL, WNOHANG) == 0) {
                 struct timespec pause = {0, 10 * 1000 * 1000};
                 nanosleep(&pause, NULL);
             }

@@ -38,7 +38,7 @@
 #include "gauntlet/arena.h"
 #include "gauntlet/runner/mock.h"
 #include "reap.h"
-#include "spawn.h"
+#include "child.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
 #include "gauntlet/value.h"
@@ -57,9 +57,7 @@
 typedef struct http_target {
     char *command;
     bool worker; /* http-worker: CMD is one persistent process serving many cases */
-    pid_t worker_pid; /* 0: not running (started at the next case) */
-    int worker_in, worker_out, worker_err;
-    char worker_token[48];
+    gt_child proc; /* the http-worker process; pid 0: not running (started at the next case) */
     char *worker_line; /* bytes of the reply read so far */
     size_t worker_line_len, worker_line_cap;
     gt_mock_server *server;
@@ -146,36 +144,10 @@ static void keep_tail(char *err_tail, size_t tail_len, size_t *tail, const char 
 static int run_client(const char *command, char *const *env, size_t env_count, int timeout_ms, char **out,
                       size_t *out_len, char *err_tail, size_t tail_len, char *note, size_t note_len)
 {
-    int out_pipe[2], err_pipe[2];
-    if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
-        snprintf(note, note_len, "pipe: %s", strerror(errno));
+    /* everything the client starts is marked, and ends with it (child.h) */
+    gt_child child;
+    if (gt_child_start(&child, command, env, env_count, false, note, note_len) != 0)
         return -1;
-    }
-    /* everything the client starts is marked, and ends with it (reap.h) */
-    gt_reaper_enable();
-    char token[48], token_env[96];
-    gt_reaper_token(token, sizeof token);
-    snprintf(token_env, sizeof token_env, "%s=%s", GT_ADAPTER_ID_ENV, token);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(note, note_len, "fork: %s", strerror(errno));
-        return -1;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull < 0 || gt_child_stdio(devnull, out_pipe[1], err_pipe[1]) != 0)
-            _exit(127);
-        for (size_t i = 0; i < env_count; i++)
-            putenv(env[i]);
-        putenv(token_env);
-        signal(SIGPIPE, SIG_DFL);
-        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    close(out_pipe[1]);
-    close(err_pipe[1]);
     size_t cap = 65536, len = 0, tail = 0;
     char *buffer = malloc(cap);
     long long deadline = clock_ms() + timeout_ms;
@@ -187,7 +159,7 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
             timed_out = true;
             break;
         }
-        struct pollfd fds[2] = {{out_open ? out_pipe[0] : -1, POLLIN, 0}, {err_open ? err_pipe[0] : -1, POLLIN, 0}};
+        struct pollfd fds[2] = {{out_open ? child.out : -1, POLLIN, 0}, {err_open ? child.err : -1, POLLIN, 0}};
         if (poll(fds, 2, (int)(left > 1000 ? 1000 : left)) < 0 && errno != EINTR)
             break;
         if (fds[0].revents & (POLLIN | POLLHUP)) {
@@ -200,7 +172,7 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
             }
             char sink[4096];
             bool full = len + 4096 > cap;
-            ssize_t got = read(out_pipe[0], full ? sink : buffer + len, full ? sizeof sink : cap - len - 1);
+            ssize_t got = read(child.out, full ? sink : buffer + len, full ? sizeof sink : cap - len - 1);
             if (got <= 0)
                 out_open = false;
             else if (!full)
@@ -208,7 +180,7 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
         }
         if (fds[1].revents & (POLLIN | POLLHUP)) {
             char chunk[1024];
-            ssize_t got = read(err_pipe[0], chunk, sizeof chunk);
+            ssize_t got = read(child.err, chunk, sizeof chunk);
             if (got <= 0) {
                 err_open = false;
             } else {
@@ -216,17 +188,9 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
             }
         }
     }
-    close(out_pipe[0]);
-    close(err_pipe[0]);
-    int status = 0;
-    if (timed_out || buffer == NULL) {
-        gt_reap_descendants(pid, token, true);
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
-    }
-    waitpid(pid, &status, 0);
-    kill(-pid, SIGKILL); /* grandchildren the client left behind */
-    gt_reap_descendants(0, token, false); /* and those that left its group (setsid), now ours */
+    /* a client past its deadline is killed with everything it started; the
+     * grandchildren a finished client left behind end with it too */
+    int status = gt_child_end(&child, timed_out || buffer == NULL);
     if (buffer == NULL) {
         snprintf(note, note_len, "out of memory reading the client's output");
         return -1;
@@ -238,6 +202,8 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
         snprintf(note, note_len, "client timed out after %d ms", timeout_ms);
         return -1;
     }
+    if (status < 0)
+        snprintf(note, note_len, "waiting for the client failed: %s", strerror(errno));
     return status;
 }
 
@@ -252,65 +218,15 @@ static int run_client(const char *command, char *const *env, size_t env_count, i
 
 static void worker_stop(http_target *target)
 {
-    if (target->worker_pid == 0)
-        return;
-    close(target->worker_in);
-    close(target->worker_out);
-    close(target->worker_err);
-    if (target->worker_pid > 0) {
-        gt_reap_descendants(target->worker_pid, target->worker_token, true);
-        kill(-target->worker_pid, SIGKILL);
-        kill(target->worker_pid, SIGKILL);
-        waitpid(target->worker_pid, NULL, 0);
-    } else {
-        kill(target->worker_pid, SIGKILL); /* -pid: the group of a worker already reaped */
-    }
-    gt_reap_descendants(0, target->worker_token, false);
-    target->worker_pid = 0;
+    gt_child_end(&target->proc, true);
     target->worker_line_len = 0;
 }
 
 static int worker_start(http_target *target, char *note, size_t note_len)
 {
-    int in_pipe[2], out_pipe[2], err_pipe[2];
-    if (pipe2(in_pipe, O_CLOEXEC) != 0) {
-        snprintf(note, note_len, "pipe: %s", strerror(errno));
+    char *env[] = {"GAUNTLET_HTTP_WORKER=1"};
+    if (gt_child_start(&target->proc, target->command, env, 1, true, note, note_len) != 0)
         return -1;
-    }
-    if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
-        snprintf(note, note_len, "pipe: %s", strerror(errno));
-        close(in_pipe[0]), close(in_pipe[1]);
-        return -1;
-    }
-    gt_reaper_enable();
-    gt_reaper_token(target->worker_token, sizeof target->worker_token);
-    char token_env[96];
-    snprintf(token_env, sizeof token_env, "%s=%s", GT_ADAPTER_ID_ENV, target->worker_token);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(note, note_len, "fork: %s", strerror(errno));
-        close(in_pipe[0]), close(in_pipe[1]), close(out_pipe[0]), close(out_pipe[1]);
-        close(err_pipe[0]), close(err_pipe[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        if (gt_child_stdio(in_pipe[0], out_pipe[1], err_pipe[1]) != 0)
-            _exit(127);
-        putenv(token_env);
-        putenv("GAUNTLET_HTTP_WORKER=1");
-        signal(SIGPIPE, SIG_DFL);
-        execl("/bin/sh", "sh", "-c", target->command, (char *)NULL);
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    close(in_pipe[0]);
-    close(out_pipe[1]);
-    close(err_pipe[1]);
-    target->worker_pid = pid;
-    target->worker_in = in_pipe[1];
-    target->worker_out = out_pipe[0];
-    target->worker_err = err_pipe[0];
     target->worker_line_len = 0;
     return 0;
 }
@@ -391,11 +307,11 @@ static int run_worker_client(http_target *target, char *const *env, size_t env_c
     /* a worker that ended between cases is started again before the case begins */
     bool sent = false;
     for (int attempt = 0; attempt < 2 && !sent; attempt++) {
-        if (target->worker_pid <= 0 && worker_start(target, note, note_len) != 0) {
+        if (target->proc.pid <= 0 && worker_start(target, note, note_len) != 0) {
             free(request);
             return -1;
         }
-        sent = write_all(target->worker_in, request, request_len + 1);
+        sent = write_all(target->proc.in, request, request_len + 1);
         if (!sent)
             worker_stop(target);
     }
@@ -416,9 +332,9 @@ static int run_worker_client(http_target *target, char *const *env, size_t env_c
             /* what the worker wrote to stderr before its reply is this case's */
             char chunk[1024];
             ssize_t got;
-            struct pollfd drain = {target->worker_err, POLLIN, 0};
+            struct pollfd drain = {target->proc.err, POLLIN, 0};
             while (err_open && poll(&drain, 1, 0) > 0 && (drain.revents & POLLIN) &&
-                   (got = read(target->worker_err, chunk, sizeof chunk)) > 0)
+                   (got = read(target->proc.err, chunk, sizeof chunk)) > 0)
                 keep_tail(err_tail, tail_len, &tail, chunk, got);
             int status = worker_reply(target->worker_line, out, out_len, note, note_len);
             size_t rest = target->worker_line_len - (size_t)(newline + 1 - target->worker_line);
@@ -434,12 +350,12 @@ static int run_worker_client(http_target *target, char *const *env, size_t env_c
             snprintf(note, note_len, "client timed out after %d ms", timeout_ms);
             return -1;
         }
-        struct pollfd fds[2] = {{target->worker_out, POLLIN, 0}, {err_open ? target->worker_err : -1, POLLIN, 0}};
+        struct pollfd fds[2] = {{target->proc.out, POLLIN, 0}, {err_open ? target->proc.err : -1, POLLIN, 0}};
         if (poll(fds, 2, (int)(left > 1000 ? 1000 : left)) < 0 && errno != EINTR)
             break;
         if (fds[1].revents & (POLLIN | POLLHUP)) {
             char chunk[1024];
-            ssize_t got = read(target->worker_err, chunk, sizeof chunk);
+            ssize_t got = read(target->proc.err, chunk, sizeof chunk);
             if (got <= 0)
                 err_open = false;
             else
@@ -460,7 +376,7 @@ static int run_worker_client(http_target *target, char *const *env, size_t env_c
                 target->worker_line = grown;
                 target->worker_line_cap = cap;
             }
-            ssize_t got = read(target->worker_out, target->worker_line + target->worker_line_len,
+            ssize_t got = read(target->proc.out, target->worker_line + target->worker_line_len,
                                target->worker_line_cap - target->worker_line_len - 1);
             if (got > 0) {
                 target->worker_line_len += (size_t)got;
@@ -469,16 +385,16 @@ static int run_worker_client(http_target *target, char *const *env, size_t env_c
             /* end of file before a reply: the worker died in this case */
             int status = 0;
             char why[64] = "";
-            pid_t pid = target->worker_pid;
+            pid_t pid = target->proc.pid;
             if (waitpid(pid, &status, 0) == pid) {
-                target->worker_pid = -pid; /* reaped; worker_stop only closes and cleans up */
+                target->proc.pid = -pid; /* reaped; worker_stop only closes and cleans up */
                 if (WIFSIGNALED(status))
                     snprintf(why, sizeof why, ", killed by signal %d", WTERMSIG(status));
                 else if (WIFEXITED(status))
                     snprintf(why, sizeof why, ", exit status %d", WEXITSTATUS(status));
             }
             char chunk[1024];
-            while (err_open && (got = read(target->worker_err, chunk, sizeof chunk)) > 0)
+            while (err_open && (got = read(target->proc.err, chunk, sizeof chunk)) > 0)
                 keep_tail(err_tail, tail_len, &tail, chunk, got);
             snprintf(note, note_len, "the persistent client ended during the case without a reply%s%s%.600s", why,
                      err_tail[0] ? "; stderr: " : "", err_tail);
