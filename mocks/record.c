@@ -6,9 +6,10 @@
  * (an MHD callback response), so nothing holds the whole answer for the
  * client. A copy up to GT_RECORD_MAX_ANSWER is kept for the recording; when
  * the exchange ends its conversation is written atomically (temp file +
- * rename) as DIR/NNNN.scenario.json (the recorded bytes, which `gauntlet
- * serve --corpus DIR` replays), DIR/NNNN.cases.json and DIR/NNNN.exchange.txt
- * (the requests, headers and dotted JSON fields redacted).
+ * rename) as DIR/NAME.NNNN.scenario.json (the recorded bytes, which
+ * `gauntlet serve --corpus DIR` replays as scenario NAME.NNNN),
+ * DIR/NAME.NNNN.cases.json and DIR/NAME.NNNN.exchange.txt (the requests,
+ * headers and dotted JSON fields redacted); NAME is the recording's name.
  * Requests that continue one another make one conversation (record_case.c
  * rec_continues), written as one scenario and one case with the reference's
  * verdict (record_case.c). Not for: record-on-miss (docs/record.md). */
@@ -27,6 +28,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gauntlet/runner/mock.h"
@@ -36,8 +38,15 @@
  * an older one stays on disk but is not continued. */
 #define REC_OPEN_CONVERSATIONS 64
 
+/* A conversation's files are STEM.scenario.json, STEM.cases.json and
+ * STEM.exchange.txt; STEM is NAME.NNNN (the recording's name, then the
+ * number), or NNNN for a conversation written before recordings had names,
+ * which keeps it (and its case id recorded.NNNN) when it grows. */
+#define REC_STEM_MAX (GT_RECORD_NAME_MAX + 24)
+
 typedef struct {
     unsigned long number;
+    char stem[REC_STEM_MAX]; /* the files' name and the replay scenario's */
     rec_exchange **exchanges;
     size_t count;
     cJSON *infos; /* what NNNN.exchange.txt lists: each exchange's request, redacted */
@@ -63,6 +72,9 @@ struct gt_record_server {
     size_t open_limit;      /* REC_OPEN_CONVERSATIONS; unbounded when replaying (record_missing) */
     bool record_missing;    /* answer a request the recording holds from it; forward and record the rest */
     unsigned long replayed; /* answers served from the recording */
+    bool draining;          /* a clean stop began: new requests get a 503 */
+    unsigned long in_flight; /* requests accepted whose exchange has not ended (answered and written) */
+    pthread_cond_t idle;    /* signalled when in_flight drops */
 };
 
 typedef struct {
@@ -110,6 +122,7 @@ typedef struct {
     pthread_cond_t ready_cond;
     bool ready, done, failed;
     bool cut; /* the upstream's answer broke off after it had started */
+    bool counted;         /* in the server's in_flight (accepted before a drain began) */
     char *hit;            /* record-on-miss: the recorded answer served instead of forwarding */
     size_t hit_len, hit_pos;
     char cause[CURL_ERROR_SIZE + 4200];
@@ -298,6 +311,7 @@ static rec_conversation *conversation_for(gt_record_server *s, const rec_exchang
     rec_conversation *c = conversation_new(s);
     if (c != NULL) {
         c->number = ++s->conversations;
+        snprintf(c->stem, sizeof c->stem, "%s.%04lu", s->name, c->number);
         c->infos = cJSON_CreateArray();
     }
     return c;
@@ -332,13 +346,12 @@ static cJSON *exchange_info(const exchange *ex, const rec_exchange *x, cJSON *fi
  * none) and its exchanges, each file atomically. Lock held. */
 static void write_conversation(gt_record_server *s, const rec_conversation *c)
 {
-    char name[64], number[32];
-    snprintf(number, sizeof number, "%04lu", c->number);
+    char name[REC_STEM_MAX + 32];
     cJSON *index = cJSON_CreateObject();
     cJSON_AddStringToObject(index, "format", "gauntlet-recording/1");
-    cJSON_AddStringToObject(index, "scenario", number);
+    cJSON_AddStringToObject(index, "scenario", c->stem);
     char why[512] = "";
-    cJSON *cases = rec_case_file(c->exchanges, c->count, s->name, number, why, sizeof why);
+    cJSON *cases = rec_case_file(c->exchanges, c->count, s->name, c->stem, why, sizeof why);
     if (cases == NULL)
         cJSON_AddStringToObject(index, "no_case", why);
     cJSON_AddItemReferenceToObject(index, "exchanges", c->infos);
@@ -346,7 +359,7 @@ static void write_conversation(gt_record_server *s, const rec_conversation *c)
     char *texts[3] = {cJSON_Print(index), cJSON_Print(script), cases ? cJSON_Print(cases) : NULL};
     const char *suffix[3] = {"exchange.txt", "scenario.json", "cases.json"};
     for (int i = 0; i < 3; i++) {
-        snprintf(name, sizeof name, "%s.%s", number, suffix[i]);
+        snprintf(name, sizeof name, "%s.%s", c->stem, suffix[i]);
         if (texts[i])
             write_atomic(s->out_dir, name, texts[i]);
         else if (i == 2) {
@@ -576,8 +589,9 @@ static ssize_t read_hit(void *cls, uint64_t pos, char *buf, size_t max)
 }
 
 /* Record-on-miss: the recorded exchange that answers this request (the first
- * not yet replayed, else the last one), copied into `ex`; false on a miss. */
-static bool find_recorded(gt_record_server *s, exchange *ex, char *number, size_t number_len)
+ * not yet replayed, else the last one), copied into `ex`, its conversation's
+ * scenario name in `scenario`; false on a miss. */
+static bool find_recorded(gt_record_server *s, exchange *ex, char *scenario, size_t scenario_len)
 {
     cJSON *unused = cJSON_CreateArray();
     char *redacted = redact_fields(s, ex->request.data, unused);
@@ -585,12 +599,12 @@ static bool find_recorded(gt_record_server *s, exchange *ex, char *number, size_
     const char *request = redacted ? redacted : ex->request.data ? ex->request.data : "";
     pthread_mutex_lock(&s->lock);
     rec_exchange *found = NULL;
-    unsigned long found_in = 0;
+    const char *found_in = NULL;
     for (size_t i = 0; i < s->open_count && (found == NULL || found->replayed); i++)
         for (size_t k = 0; k < s->open[i].count && (found == NULL || found->replayed); k++)
             if (rec_same_request(s->open[i].exchanges[k], ex->path, request)) {
                 found = s->open[i].exchanges[k];
-                found_in = s->open[i].number;
+                found_in = s->open[i].stem;
             }
     if (found) {
         found->replayed = true;
@@ -602,7 +616,7 @@ static bool find_recorded(gt_record_server *s, exchange *ex, char *number, size_
             ex->cut = found->cut || found->over_limit;
             snprintf(ex->content_type, sizeof ex->content_type, "%s", found->content_type);
             snprintf(ex->response_headers, sizeof ex->response_headers, "%s", found->response_headers);
-            snprintf(number, number_len, "%04lu", found_in);
+            snprintf(scenario, scenario_len, "%s", found_in);
             s->replayed++;
         }
     }
@@ -626,7 +640,7 @@ static void add_passed_headers(struct MHD_Response *response, const char *lines)
     }
 }
 
-static enum MHD_Result serve_recorded(struct MHD_Connection *connection, exchange *ex, const char *number)
+static enum MHD_Result serve_recorded(struct MHD_Connection *connection, exchange *ex, const char *scenario)
 {
     struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, read_hit, ex, NULL);
     if (response == NULL)
@@ -634,7 +648,7 @@ static enum MHD_Result serve_recorded(struct MHD_Connection *connection, exchang
     if (ex->content_type[0])
         MHD_add_response_header(response, "content-type", ex->content_type);
     add_passed_headers(response, ex->response_headers);
-    MHD_add_response_header(response, "x-gauntlet-recorded", number);
+    MHD_add_response_header(response, "x-gauntlet-recorded", scenario);
     enum MHD_Result rc = MHD_queue_response(connection, (unsigned)(ex->status > 0 ? ex->status : 502), response);
     MHD_destroy_response(response);
     return rc;
@@ -657,6 +671,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         pthread_cond_init(&ex->ready_cond, NULL);
         snprintf(ex->method, sizeof ex->method, "%s", method);
         snprintf(ex->path, sizeof ex->path, "%s", url);
+        pthread_mutex_lock(&s->lock);
+        ex->counted = !s->draining;
+        if (ex->counted)
+            s->in_flight++;
+        pthread_mutex_unlock(&s->lock);
         *con_cls = ex;
         return MHD_YES;
     }
@@ -665,13 +684,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         *upload_data_size = 0;
         return MHD_YES;
     }
+    if (!ex->counted)
+        return reply_text(connection, 503, "gauntlet record: shutting down (SIGINT/SIGTERM received): the request "
+                                           "was not forwarded or recorded\n");
     if (ex->request.truncated)
         return reply_text(connection, 413, "gauntlet record: request body over the recording limit\n");
     MHD_get_connection_values(connection, MHD_HEADER_KIND, copy_header, ex);
     MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, copy_argument, ex);
-    char number[32];
-    if (s->record_missing && find_recorded(s, ex, number, sizeof number))
-        return serve_recorded(connection, ex, number);
+    char scenario[REC_STEM_MAX];
+    if (s->record_missing && find_recorded(s, ex, scenario, sizeof scenario))
+        return serve_recorded(connection, ex, scenario);
     if (pipe(ex->pipe_fd) != 0)
         return reply_text(connection, 500, "gauntlet record: cannot create a pipe\n");
     if (pthread_create(&ex->thread, NULL, forward, ex) != 0)
@@ -700,11 +722,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
 static void on_completed(void *cls, struct MHD_Connection *connection, void **con_cls,
                          enum MHD_RequestTerminationCode code)
 {
-    (void)cls;
     (void)connection;
     (void)code;
-    exchange_free(*con_cls);
+    gt_record_server *s = cls;
+    exchange *ex = *con_cls;
+    bool counted = ex != NULL && ex->counted;
+    exchange_free(ex); /* joins the worker: the exchange's files are written */
     *con_cls = NULL;
+    if (counted) {
+        pthread_mutex_lock(&s->lock);
+        s->in_flight--;
+        pthread_cond_broadcast(&s->idle);
+        pthread_mutex_unlock(&s->lock);
+    }
 }
 
 /* The recording's name: --name as given (lowercase letters, digits, '-', '_'), else
@@ -803,11 +833,40 @@ static void gt_record_stop_free(gt_record_server *server)
         conversation_free(&server->open[i]);
     free(server->open);
     pthread_mutex_destroy(&server->lock);
+    pthread_cond_destroy(&server->idle);
     free(server);
 }
 
-/* Read the conversations DIR already holds (NNNN.exchange.txt with its
- * NNNN.scenario.json), in number order, so that a request may continue one
+/* The conversation number of a file stem NAME.NNNN or NNNN (the digits after
+ * its last '.'); false when the stem is not one of a conversation. */
+static bool stem_number(const char *stem, unsigned long *number)
+{
+    const char *dot = strrchr(stem, '.'), *digits = dot ? dot + 1 : stem;
+    if (digits[0] == '\0' || strspn(digits, "0123456789") != strlen(digits))
+        return false;
+    *number = strtoul(digits, NULL, 10);
+    return true;
+}
+
+/* The stem of DIR entry `name` when it is a conversation's file
+ * (STEM.exchange.txt, .scenario.json or .cases.json), in `stem`; false
+ * otherwise. `only_index` takes exchange.txt alone. */
+static bool conversation_stem(const char *name, bool only_index, char *stem, size_t stem_len, unsigned long *number)
+{
+    static const char *const suffixes[] = {".exchange.txt", ".scenario.json", ".cases.json"};
+    size_t len = strlen(name);
+    for (size_t i = 0; i < (only_index ? 1 : 3); i++) {
+        size_t slen = strlen(suffixes[i]);
+        if (name[0] != '.' && len > slen && len - slen < stem_len && strcmp(name + len - slen, suffixes[i]) == 0) {
+            snprintf(stem, stem_len, "%.*s", (int)(len - slen), name);
+            return stem_number(stem, number);
+        }
+    }
+    return false;
+}
+
+/* Read the conversations DIR already holds (STEM.exchange.txt with its
+ * STEM.scenario.json), in name order, so that a request may continue one
  * or, with record_missing, be answered from it. 0, or -1 with `err`. */
 static int load_recording(gt_record_server *s, char *err, size_t err_len)
 {
@@ -815,11 +874,9 @@ static int load_recording(gt_record_server *s, char *err, size_t err_len)
     int n = scandir(s->out_dir, &names, NULL, alphasort);
     int rc = 0;
     for (int i = 0; i < n; i++) {
-        const char *name = names[i]->d_name;
-        size_t len = strlen(name);
-        if (rc == 0 && len > 13 && strcmp(name + len - 13, ".exchange.txt") == 0 && name[0] != '.') {
-            char stem[256];
-            snprintf(stem, sizeof stem, "%.*s", (int)(len - 13), name);
+        char stem[REC_STEM_MAX];
+        unsigned long number = 0;
+        if (rc == 0 && conversation_stem(names[i]->d_name, true, stem, sizeof stem, &number)) {
             rec_exchange **list = NULL;
             cJSON *infos = NULL;
             err[0] = '\0';
@@ -835,7 +892,8 @@ static int load_recording(gt_record_server *s, char *err, size_t err_len)
                 }
                 rc = -1;
             } else {
-                c->number = strtoul(stem, NULL, 10);
+                c->number = number;
+                snprintf(c->stem, sizeof c->stem, "%s", stem);
                 c->exchanges = list;
                 c->count = (size_t)count;
                 c->infos = infos;
@@ -847,15 +905,15 @@ static int load_recording(gt_record_server *s, char *err, size_t err_len)
     return rc;
 }
 
-/* The highest NNNN of DIR/NNNN.*.json (0 when none). */
+/* The highest conversation number of DIR's files (0 when none). */
 static unsigned long highest_number(const char *dir)
 {
     unsigned long highest = 0;
     DIR *listing = opendir(dir);
     for (struct dirent *entry; listing && (entry = readdir(listing)) != NULL;) {
-        char *end;
-        unsigned long n = strtoul(entry->d_name, &end, 10);
-        if (end != entry->d_name && *end == '.' && n > highest)
+        char stem[REC_STEM_MAX];
+        unsigned long n = 0;
+        if (conversation_stem(entry->d_name, false, stem, sizeof stem, &n) && n > highest)
             highest = n;
     }
     if (listing)
@@ -897,6 +955,7 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
     s->record_missing = options->record_missing;
     s->open_limit = options->record_missing ? (size_t)-1 : REC_OPEN_CONVERSATIONS;
     pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->idle, NULL);
     if (load_recording(s, err, err_len) != 0) {
         gt_record_stop_free(s);
         return NULL;
@@ -915,7 +974,7 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
     }
     s->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL, NULL,
                                  on_request, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
-                                 on_completed, NULL, MHD_OPTION_END);
+                                 on_completed, s, MHD_OPTION_END);
     if (s->daemon == NULL) {
         snprintf(err, err_len, "cannot listen on %s:%u", host, options->port);
         gt_record_stop_free(s);
@@ -946,6 +1005,41 @@ void gt_record_stop(gt_record_server *server)
         return;
     MHD_stop_daemon(server->daemon);
     gt_record_stop_free(server);
+}
+
+unsigned long gt_record_drain_begin(gt_record_server *server)
+{
+    pthread_mutex_lock(&server->lock);
+    server->draining = true;
+    unsigned long n = server->in_flight;
+    pthread_mutex_unlock(&server->lock);
+    return n;
+}
+
+unsigned long gt_record_in_flight(gt_record_server *server)
+{
+    pthread_mutex_lock(&server->lock);
+    unsigned long n = server->in_flight;
+    pthread_mutex_unlock(&server->lock);
+    return n;
+}
+
+unsigned long gt_record_drain_wait(gt_record_server *server, int timeout_ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&server->lock);
+    while (server->in_flight > 0 && pthread_cond_timedwait(&server->idle, &server->lock, &until) == 0)
+        ;
+    unsigned long n = server->in_flight;
+    pthread_mutex_unlock(&server->lock);
+    return n;
 }
 
 unsigned long gt_record_replayed_count(gt_record_server *server)

@@ -974,7 +974,7 @@ static bool rec_expect(cJSON *kase, const cJSON *script, const cJSON *schema, ch
     return expect != NULL;
 }
 
-cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *recording, const char *name,
+cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *recording, const char *scenario,
                      char *why, size_t why_len)
 {
     rec_api api = count ? api_of(exchanges[0]->path) : API_OTHER;
@@ -1000,7 +1000,7 @@ cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *r
     cJSON *kase = cJSON_CreateObject();
     cJSON_AddItemToArray(cases, kase);
     char id[128], text[512];
-    snprintf(id, sizeof id, "recorded.%s.%s", recording, name);
+    snprintf(id, sizeof id, "recorded.%s", scenario);
     cJSON_AddStringToObject(kase, "id", id);
     cJSON_AddStringToObject(kase, "gate", "loop");
     cJSON_AddStringToObject(kase, "category", "recorded");
@@ -1018,7 +1018,7 @@ cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *r
         cJSON_AddItemToObject(kase, "tools", cJSON_Duplicate(tools, true));
     cJSON *recorded = cJSON_AddObjectToObject(kase, "recorded");
     cJSON_AddStringToObject(recorded, "recording", recording);
-    cJSON_AddStringToObject(recorded, "scenario", name);
+    cJSON_AddStringToObject(recorded, "scenario", scenario);
     cJSON_AddStringToObject(recorded, "provider", case_provider(exchanges[0]));
     cJSON_AddStringToObject(recorded, "api", api == API_MESSAGES ? "messages"
                                              : api == API_CHAT   ? "chat_completions"

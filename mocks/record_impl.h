@@ -40,8 +40,8 @@ bool rec_continues(const rec_exchange *last, const rec_exchange *next);
  * (member order aside), or the same bytes when it is not JSON. */
 bool rec_same_request(const rec_exchange *recorded, const char *path, const char *request);
 
-/* The exchanges of one conversation DIR/NAME.exchange.txt and
- * DIR/NAME.scenario.json hold, in order (malloc'd array of new exchanges, in
+/* The exchanges of one conversation DIR/STEM.exchange.txt and
+ * DIR/STEM.scenario.json hold, in order (malloc'd array of new exchanges, in
  * *out; the exchanges' infos, a new cJSON array, in *infos). Returns the
  * count, or -1 with `err` filled when the files do not read as a recording. */
 int rec_load_conversation(const char *dir, const char *name, rec_exchange ***out, cJSON **infos, char *err,
@@ -52,13 +52,15 @@ int rec_load_conversation(const char *dir, const char *name, rec_exchange ***out
  * bytes. A new cJSON object; NULL when out of memory. */
 cJSON *rec_replay_script(rec_exchange *const *exchanges, size_t count);
 
-/* The case file of conversation NUMBER of the recording RECORDING: one
- * `gauntlet-corpus/1` case `recorded.RECORDING.NUMBER` whose script is the conversation in the StructuredOutput
- * form the reference loop plays, and whose expectation is the reference's
- * verdict on it. NULL with `why` filled when the conversation makes no case
+/* The case file of the conversation replayed as scenario SCENARIO
+ * (RECORDING.NNNN, or NNNN in a recording made before names) of the
+ * recording RECORDING: one `gauntlet-corpus/1` case `recorded.SCENARIO`
+ * whose script is the conversation in the StructuredOutput form the
+ * reference loop plays, and whose expectation is the reference's verdict
+ * on it. NULL with `why` filled when the conversation makes no case
  * (the request asks for no structured output, an API the reference loop
  * does not speak, a script the loop refuses). */
-cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *recording, const char *number,
+cJSON *rec_case_file(rec_exchange *const *exchanges, size_t count, const char *recording, const char *scenario,
                      char *why, size_t why_len);
 
 /* The script message a complete SSE answer assembles to (Anthropic, or

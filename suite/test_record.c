@@ -5,10 +5,15 @@
 #include <check.h>
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gt_test.h"
@@ -67,6 +72,93 @@ static gt_record_server *record_start(const char *upstream, const char *dir)
     return record_start_with(upstream, dir, false);
 }
 
+/* DIR's file (or scenario) REST of a recording named after DIR, as the
+ * recorder names it: "NAME.REST", NAME being DIR's last component
+ * lowercased (a temp_dir's is [a-z0-9-]). Four rotating buffers. */
+static const char *in_rec(const char *dir, const char *rest)
+{
+    static char bufs[4][256];
+    static int next;
+    char *out = bufs[next++ % 4];
+    snprintf(out, sizeof bufs[0], "%s.%s", strrchr(dir, '/') + 1, rest);
+    for (char *p = out; *p && p < out + strlen(strrchr(dir, '/') + 1); p++)
+        *p = (char)tolower((unsigned char)*p);
+    return out;
+}
+
+/* Start `$GAUNTLET ARGS...` (build/gauntlet when GAUNTLET is unset) with its
+ * stderr into ERR_PATH; its first stdout line (the base URL) into `url`.
+ * Returns the child's pid. */
+static pid_t spawn_gauntlet(const char *const *args, const char *err_path, char *url, size_t url_len)
+{
+    const char *bin = getenv("GAUNTLET") ? getenv("GAUNTLET") : "build/gauntlet";
+    char *argv[32] = {(char *)bin};
+    for (size_t i = 0; args[i] && i < 30; i++)
+        argv[i + 1] = (char *)args[i];
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fds[1], 1);
+        dup2(err_fd, 2);
+        close(fds[0]);
+        close(fds[1]);
+        execv(bin, argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *out = fdopen(fds[0], "r");
+    ck_assert_ptr_nonnull(out);
+    url[0] = '\0';
+    ck_assert_msg(fgets(url, (int)url_len, out) != NULL, "%s printed no URL (see %s)", bin, err_path);
+    url[strcspn(url, "\r\n")] = '\0';
+    fclose(out);
+    return pid;
+}
+
+/* A new temp folder's `rec` (the recording, not yet made) and
+ * `record.log` (a spawned recorder's stderr): 128 bytes each. */
+static void temp_recording(char *rec, char *err_path)
+{
+    char dir[64];
+    temp_dir(dir, sizeof dir);
+    snprintf(rec, 128, "%s/rec", dir);
+    snprintf(err_path, 128, "%s/record.log", dir);
+}
+
+/* Wait until the file at `path` holds `needle` (at most `seconds`). */
+static bool file_gets(const char *path, const char *needle, double seconds)
+{
+    for (int i = 0; i < (int)(seconds * 200); i++) {
+        FILE *f = fopen(path, "r");
+        char buf[8192] = "";
+        size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+        buf[n] = '\0';
+        if (f)
+            fclose(f);
+        if (strstr(buf, needle))
+            return true;
+        usleep(5000);
+    }
+    return false;
+}
+
+/* The exit status of child `pid` (waits at most `seconds`; -1 when it did not exit). */
+static int child_exit(pid_t pid, double seconds)
+{
+    int status = 0;
+    for (int i = 0; i < (int)(seconds * 200); i++) {
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        usleep(5000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return -1;
+}
+
 /* DIR/NAME as text (fails the test when absent). */
 static char *dir_file(const char *dir, const char *name)
 {
@@ -82,14 +174,6 @@ static void file_has_all(const char *dir, const char *name, const char *const *n
     for (size_t i = 0; needles[i]; i++)
         ck_assert_msg(strstr(text, needles[i]) != NULL, "%s/%s: no %s", dir, name, needles[i]);
     free(text);
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_msg(f != NULL, "cannot write %s", path);
-    ck_assert(fputs(text, f) >= 0);
-    ck_assert(fclose(f) == 0);
 }
 
 static bool dir_has(const char *dir, const char *name)
@@ -174,8 +258,11 @@ START_TEST(test_record_replays_json_and_stream)
     ck_assert(dir_contains(dir, "\"metadata.user_id\""));
 
     gt_mock_server *replay = gt_test_mock_start(NULL, dir, 2);
-    gt_test_response again_json = gt_test_mock_request(replay, NULL, "/s/0001/x/v1/messages", json_request, NULL);
-    gt_test_response again_stream = gt_test_mock_request(replay, NULL, "/s/0002/x/v1/messages", stream_request, NULL);
+    char path[200];
+    snprintf(path, sizeof path, "/s/%s/x/v1/messages", in_rec(dir, "0001"));
+    gt_test_response again_json = gt_test_mock_request(replay, NULL, path, json_request, NULL);
+    snprintf(path, sizeof path, "/s/%s/x/v1/messages", in_rec(dir, "0002"));
+    gt_test_response again_stream = gt_test_mock_request(replay, NULL, path, stream_request, NULL);
     ck_assert_int_eq(again_json.status, 200);
     ck_assert_str_eq(again_json.body, json.body);
     ck_assert_int_eq(again_stream.status, 200);
@@ -279,15 +366,15 @@ START_TEST(test_record_tool_loop_is_one_case)
     gt_record_stop(proxy);
     gt_mock_stop(upstream);
     ck_assert_msg(!dir_contains(dir, "SECRETKEY-7f3a"), "the API key reached %s", dir);
-    ck_assert(!dir_has(dir, "0006.scenario.json"));
-    char *busy_script = dir_file(dir, "0005.scenario.json");
+    ck_assert(!dir_has(dir, in_rec(dir, "0006.scenario.json")));
+    char *busy_script = dir_file(dir, in_rec(dir, "0005.scenario.json"));
     ck_assert_ptr_nonnull(strstr(busy_script, "\"retry_after\":\t1"));
     free(busy_script);
 
-    char *loop = dir_file(dir, "0001.scenario.json");
+    char *loop = dir_file(dir, in_rec(dir, "0001.scenario.json"));
     ck_assert_uint_eq(gt_test_count_of(loop, "\"stream\""), 2); /* two turns, one scenario */
     free(loop);
-    char *kase = dir_file(dir, "0001.cases.json");
+    char *kase = dir_file(dir, in_rec(dir, "0001.cases.json"));
     char id[96];
     snprintf(id, sizeof id, "\"recorded.%s.0001\"", strrchr(dir, '/') + 1); /* the recording is named after DIR */
     for (char *p = id; *p; p++)
@@ -298,10 +385,10 @@ START_TEST(test_record_tool_loop_is_one_case)
     ck_assert_ptr_nonnull(strstr(kase, "\"attempts_used\":\t2"));
     ck_assert_ptr_nonnull(strstr(kase, "\"answer_form\":\t\"structured_output_tool\""));
     free(kase);
-    char *cut = dir_file(dir, "0003.scenario.json");
+    char *cut = dir_file(dir, in_rec(dir, "0003.scenario.json"));
     ck_assert_ptr_nonnull(strstr(cut, "\"cut_after_bytes\""));
     free(cut);
-    char *cut_case = dir_file(dir, "0003.cases.json");
+    char *cut_case = dir_file(dir, in_rec(dir, "0003.cases.json"));
     ck_assert_ptr_nonnull(strstr(cut_case, "\"api_attempts\":\t3"));
     ck_assert_ptr_nonnull(strstr(cut_case, "\"reason\":\t\"error_no_structured_output\""));
     free(cut_case);
@@ -316,7 +403,7 @@ START_TEST(test_record_tool_loop_is_one_case)
     int variants = counts.variants;
     ck_assert_int_gt(variants, 20);
     ck_assert_int_gt(counts.near_misses, 10);
-    char *grown_cases = dir_file(grown, "0001.cases.json");
+    char *grown_cases = dir_file(grown, in_rec(dir, "0001.cases.json"));
     /* the wire operators, and gen's own on a recorded string value and the root */
     static const char *const operators[] = {"cut_inside_string", "cut_between_members", "cut_before_close",
                                             "max_tokens_at", "refusal_at", "fallback_retracts", "second_call",
@@ -326,7 +413,7 @@ START_TEST(test_record_tool_loop_is_one_case)
         ck_assert_msg(strstr(grown_cases, operators[i]) != NULL, "no %s variant", operators[i]);
     ck_assert_ptr_nonnull(strstr(grown_cases, "\"S2-26\""));
     free(grown_cases);
-    char *scalar_cases = dir_file(grown, "0004.cases.json");
+    char *scalar_cases = dir_file(grown, in_rec(dir, "0004.cases.json"));
     ck_assert_ptr_nonnull(strstr(scalar_cases, "\"operator\":\t\"number-as-string\"")); /* "4" for 4 */
     ck_assert_ptr_nonnull(strstr(scalar_cases, "\"operator\":\t\"bool-as-int\""));      /* 1 for true */
     ck_assert_ptr_nonnull(strstr(scalar_cases, "\"S2-05\""));
@@ -343,13 +430,15 @@ START_TEST(test_record_tool_loop_is_one_case)
     ck_assert_ptr_nonnull(strstr(out, "give a new or empty folder"));
 
     gt_mock_server *replay = gt_test_mock_start(NULL, dir, 3);
-    gt_test_response busy_again = gt_test_mock_request(replay, NULL, "/s/0005/x/v1/messages", json_request, NULL);
+    char path5[200];
+    snprintf(path5, sizeof path5, "/s/%s/x/v1/messages", in_rec(dir, "0005"));
+    gt_test_response busy_again = gt_test_mock_request(replay, NULL, path5, json_request, NULL);
     ck_assert_int_eq(busy_again.status, 529);
     ck_assert_ptr_nonnull(strstr(busy_again.headers, "retry-after: 1"));
     gt_test_response_free(&busy_again);
-    snprintf(url, sizeof url, "%s/s/0001/x", gt_mock_base_url(replay));
+    snprintf(url, sizeof url, "%s/s/%s/x", gt_mock_base_url(replay), in_rec(dir, "0001"));
     ck_assert_str_eq(client_query(url, true, GT_PROVIDER_ANTHROPIC), "success");
-    snprintf(url, sizeof url, "%s/s/0002/x", gt_mock_base_url(replay));
+    snprintf(url, sizeof url, "%s/s/%s/x", gt_mock_base_url(replay), in_rec(dir, "0002"));
     ck_assert_str_eq(client_query(url, false, GT_PROVIDER_OPENAI), "success");
     gt_mock_stop(replay);
 }
@@ -431,8 +520,8 @@ START_TEST(test_record_responses_and_history_make_cases)
 
     static const char *const forms[] = {"text.format", "text.format", "tool_choice"};
     for (int i = 0; i < 3; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "%04d.cases.json", i + 1);
+        char name[256];
+        snprintf(name, sizeof name, "%s", in_rec(dir, (const char *const[]){"0001.cases.json", "0002.cases.json", "0003.cases.json"}[i]));
         char *kase = dir_file(dir, name);
         ck_assert_ptr_nonnull(strstr(kase, "\"api\":\t\"responses\""));
         char form[64];
@@ -442,13 +531,13 @@ START_TEST(test_record_responses_and_history_make_cases)
         ck_assert_ptr_nonnull(strstr(kase, "\"priority\":\t4"));
         free(kase);
     }
-    file_has_all(dir, "0002.cases.json", (const char *const[]){"\"from_message\"", "\"prompt\":\t\"triage\"", NULL});
-    file_has_all(dir, "0004.cases.json",
+    file_has_all(dir, in_rec(dir, "0002.cases.json"), (const char *const[]){"\"from_message\"", "\"prompt\":\t\"triage\"", NULL});
+    file_has_all(dir, in_rec(dir, "0004.cases.json"),
                  (const char *const[]){"\"history\"", "\"name\":\t\"Bash\"", "\"content\":\t\"disk full\"",
                                        "\"text\":\t\"why did the build fail?\"", NULL});
     for (int i = 5; i <= 6; i++) { /* user text, the Bash call, its result; no system message; no prompt of its own */
-        char name[32];
-        snprintf(name, sizeof name, "%04d.cases.json", i);
+        char name[256];
+        snprintf(name, sizeof name, "%s", in_rec(dir, i == 5 ? "0005.cases.json" : "0006.cases.json"));
         file_has_all(dir, name,
                      (const char *const[]){"\"history\"", "\"name\":\t\"Bash\"", "\"tool_use_id\":\t\"call_bash\"",
                                            "\"content\":\t\"disk full\"", "\"text\":\t\"why?\"", NULL});
@@ -464,10 +553,13 @@ START_TEST(test_record_responses_and_history_make_cases)
     ck_assert_msg(code == 0 && strstr(out, "6 passed, 0 failed"), "http-reference: exit %d:\n%s", code, out);
     /* the recorded Responses answers replay byte for byte, JSON and SSE */
     gt_mock_server *replay = gt_test_mock_start(NULL, dir, 3);
-    gt_test_response again = gt_test_mock_request(replay, NULL, "/s/0001/x/v1/responses", json_request_body, NULL);
+    char path[200];
+    snprintf(path, sizeof path, "/s/%s/x/v1/responses", in_rec(dir, "0001"));
+    gt_test_response again = gt_test_mock_request(replay, NULL, path, json_request_body, NULL);
     ck_assert_msg(strcmp(again.body, json_body) == 0, "JSON replay differs: %.300s", again.body);
     gt_test_response_free(&again);
-    again = gt_test_mock_request(replay, NULL, "/s/0002/x/v1/responses", sse_request_body, NULL);
+    snprintf(path, sizeof path, "/s/%s/x/v1/responses", in_rec(dir, "0002"));
+    again = gt_test_mock_request(replay, NULL, path, sse_request_body, NULL);
     ck_assert_msg(strcmp(again.body, sse_body) == 0, "SSE replay differs: %.300s", again.body);
     gt_test_response_free(&again);
     gt_mock_stop(replay);
@@ -478,62 +570,80 @@ START_TEST(test_record_responses_and_history_make_cases)
 }
 END_TEST
 
-/* Two recordings run together: each case id carries its recording's name
- * (--name, else DIR's last component), so none clashes; a recording keeps
- * its name when it grows, and one from before names (no `name` line in
- * recording.txt, ids recorded.NNNN) still loads beside a named one. */
+/* Two recordings run and served together: each conversation's files, its
+ * replay scenario and its case id carry the recording's name (--name, else
+ * DIR's last component): NAME.NNNN and recorded.NAME.NNNN, so none clashes;
+ * a recording keeps its name when it grows. A recording made before names
+ * (suite/data/record-v0: NNNN files, case id recorded.NNNN, no `name` line
+ * in recording.txt) still loads, runs and replays beside them, and grows
+ * under a name while its old conversation keeps NNNN. */
 START_TEST(test_record_two_recordings_run_together)
 {
-    char parent[64], first[128], second[128], old[128], out[16384], err[1200];
+    char parent[64], first[128], second[128], old[128], out[16384], err[1200], url[1200], command[512];
     temp_dir(parent, sizeof parent);
     snprintf(first, sizeof first, "%s/Team A.rec", parent);
     snprintf(second, sizeof second, "%s/b", parent);
     snprintf(old, sizeof old, "%s/old", parent);
+    snprintf(command, sizeof command, "cp -r suite/data/record-v0 '%s'", old);
+    ck_assert_int_eq(gt_test_shell(command, out, sizeof out), 0);
     gt_mock_server *upstream = gt_test_mock_start(NULL, "suite/data/mock", 10);
     ck_assert_msg(gt_mock_add_scenario(upstream, "ticket", ticket_script, NULL, err, sizeof err) == 0, "%s", err);
-    const char *dirs[3] = {first, second, old};
-    const char *names[3] = {NULL, "night-run", NULL};
-    for (int i = 0; i < 3; i++) {
+    const char *dirs[2] = {first, second}, *names[2] = {NULL, "night-run"};
+    const char *scenarios[2] = {"ticket", "cc-invalid-then-valid"}, *schemas[2] = {ticket_schema, triage_schema};
+    for (int i = 0; i < 2; i++) {
         gt_record_options options = {.upstream = gt_mock_base_url(upstream), .out_dir = dirs[i], .name = names[i]};
         gt_record_server *proxy = gt_record_start(&options, err, sizeof err);
         ck_assert_msg(proxy != NULL, "%s", err);
-        char url[1200];
-        snprintf(url, sizeof url, "%s/s/ticket/n%d", gt_record_base_url(proxy), i);
-        ck_assert_str_eq(client_query_with(url, false, GT_PROVIDER_ANTHROPIC, ticket_schema), "success");
+        snprintf(url, sizeof url, "%s/s/%s/n%d", gt_record_base_url(proxy), scenarios[i], i);
+        ck_assert_str_eq(client_query_with(url, false, GT_PROVIDER_ANTHROPIC, schemas[i]), "success");
         gt_record_stop(proxy);
     }
-    char *a = dir_file(first, "0001.cases.json"), *b = dir_file(second, "0001.cases.json");
+    char *a = dir_file(first, "team-a-rec.0001.cases.json"), *b = dir_file(second, "night-run.0001.cases.json");
     ck_assert_ptr_nonnull(strstr(a, "\"recorded.team-a-rec.0001\""));
     ck_assert_ptr_nonnull(strstr(b, "\"recorded.night-run.0001\""));
     ck_assert_ptr_nonnull(strstr(b, "\"recording\":\t\"night-run\""));
+    ck_assert_ptr_nonnull(strstr(b, "\"scenario\":\t\"night-run.0001\""));
     free(a);
     free(b);
+    file_has_all(second, "night-run.0001.exchange.txt", (const char *const[]){"\"scenario\":\t\"night-run.0001\"", NULL});
+    ck_assert(!dir_has(second, "0001.scenario.json"));
     char *marker = dir_file(second, "recording.txt");
     ck_assert_ptr_nonnull(strstr(marker, "name night-run\n"));
     free(marker);
-    /* `old` as a recording made before names: its case id recorded.0001, no name line */
-    char path[300];
-    snprintf(path, sizeof path, "%s/0001.cases.json", old);
-    char *text = gt_test_slurp(path);
-    char *at = strstr(text, "recorded.old.0001");
-    ck_assert_ptr_nonnull(at);
-    memmove(at + 9, at + 13, strlen(at + 13) + 1);
-    write_text(path, text);
-    free(text);
-    snprintf(path, sizeof path, "%s/recording.txt", old);
-    write_text(path, "gauntlet-recording/1\nupstream http://127.0.0.1:1\n");
     char *argv[] = {"run", first, second, old, NULL};
     int code = gt_test_cli(gt_cmd_run, argv, out, sizeof out);
     ck_assert_msg(code == 0 && strstr(out, "3 passed, 0 failed"), "exit %d:\n%s", code, out);
+
+    /* served together (serve --corpus A --corpus B --corpus OLD): every replay scenario under its own name */
+    gt_mock_server *replay = gt_test_mock_start(NULL, first, 2);
+    ck_assert_msg(gt_mock_load_corpus(replay, second, err, sizeof err) == 2, "%s", err);
+    ck_assert_msg(gt_mock_load_corpus(replay, old, err, sizeof err) == 2, "%s", err);
+    ck_assert_uint_eq(gt_mock_scenario_count(replay), 6);
+    gt_test_response list = gt_test_mock_request(replay, NULL, "/_gauntlet/scenarios", NULL, NULL);
+    static const char *const served[] = {"\"team-a-rec.0001\"", "\"night-run.0001\"", "\"0001\"",
+                                         "\"recorded.team-a-rec.0001\"", "\"recorded.night-run.0001\"",
+                                         "\"recorded.0001\"", NULL};
+    for (size_t i = 0; served[i]; i++)
+        ck_assert_msg(strstr(list.body, served[i]) != NULL, "%s not served: %s", served[i], list.body);
+    gt_test_response_free(&list);
+    snprintf(url, sizeof url, "%s/s/team-a-rec.0001/x", gt_mock_base_url(replay));
+    ck_assert_str_eq(client_query_with(url, false, GT_PROVIDER_ANTHROPIC, ticket_schema), "success");
+    gt_test_response night = gt_test_mock_request(replay, NULL, "/s/night-run.0001/x/v1/messages", json_request, NULL);
+    gt_test_response v0 = gt_test_mock_request(replay, NULL, "/s/0001/x/v1/messages", json_request, NULL);
+    ck_assert_msg(strstr(night.body, "\"cause\":1") != NULL, "%s", night.body); /* the first, invalid call */
+    ck_assert_msg(strstr(v0.body, "\"cause\":1") != NULL, "%s", v0.body); /* the old recording replays too */
+    gt_test_response_free(&night);
+    gt_test_response_free(&v0);
+    gt_mock_stop(replay);
+
     /* the named recording grows under its name; another --name is refused */
     gt_record_options again = {.upstream = gt_mock_base_url(upstream), .out_dir = second};
     gt_record_server *proxy = gt_record_start(&again, err, sizeof err);
     ck_assert_msg(proxy != NULL, "%s", err);
-    char url[1200];
     snprintf(url, sizeof url, "%s/s/ticket/n9", gt_record_base_url(proxy));
     ck_assert_str_eq(client_query_with(url, false, GT_PROVIDER_ANTHROPIC, ticket_schema), "success");
     gt_record_stop(proxy);
-    b = dir_file(second, "0002.cases.json");
+    b = dir_file(second, "night-run.0002.cases.json");
     ck_assert_ptr_nonnull(strstr(b, "\"recorded.night-run.0002\""));
     free(b);
     again.name = "other";
@@ -543,6 +653,20 @@ START_TEST(test_record_two_recordings_run_together)
     again.name = "bad name";
     ck_assert_ptr_null(gt_record_start(&again, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "--name bad name: use 1-48 lowercase letters"));
+
+    /* the old recording grows: a new conversation is old.0002, the old one keeps 0001 and recorded.0001 */
+    gt_record_options grow = {.upstream = gt_mock_base_url(upstream), .out_dir = old};
+    proxy = gt_record_start(&grow, err, sizeof err);
+    ck_assert_msg(proxy != NULL, "%s", err);
+    snprintf(url, sizeof url, "%s/s/ticket/n10", gt_record_base_url(proxy));
+    ck_assert_str_eq(client_query_with(url, false, GT_PROVIDER_ANTHROPIC, ticket_schema), "success");
+    gt_record_stop(proxy);
+    file_has_all(old, "old.0002.cases.json", (const char *const[]){"\"recorded.old.0002\"", NULL});
+    file_has_all(old, "0001.cases.json", (const char *const[]){"\"recorded.0001\"", NULL});
+    file_has_all(old, "recording.txt", (const char *const[]){"name old\n", NULL});
+    char *old_argv[] = {"run", old, NULL};
+    code = gt_test_cli(gt_cmd_run, old_argv, out, sizeof out);
+    ck_assert_msg(code == 0 && strstr(out, "2 passed, 0 failed"), "exit %d:\n%s", code, out);
     gt_mock_stop(upstream);
 }
 END_TEST
@@ -558,11 +682,11 @@ START_TEST(test_record_errors_on_request)
     ck_assert_int_eq(r.status, 502);
     gt_test_response_free(&r);
     gt_record_stop(proxy);
-    char *script = dir_file(dir, "0001.scenario.json");
+    char *script = dir_file(dir, in_rec(dir, "0001.scenario.json"));
     ck_assert_ptr_nonnull(strstr(script, "\"status\":\t502"));
     ck_assert_ptr_nonnull(strstr(script, "Failed to connect") ? script : strstr(script, "upstream http://127.0.0.1:1"));
     free(script);
-    char *info = dir_file(dir, "0001.exchange.txt");
+    char *info = dir_file(dir, in_rec(dir, "0001.exchange.txt"));
     ck_assert_ptr_nonnull(strstr(info, "\"upstream_error\""));
     free(info);
 }
@@ -597,6 +721,65 @@ START_TEST(test_record_missing_replays_then_forwards)
 }
 END_TEST
 
+/* A streamed request the recording proxy is forwarding, run in a thread. */
+typedef struct {
+    const char *url;
+    gt_test_response response;
+} in_flight_request;
+
+static void *send_in_flight(void *arg)
+{
+    in_flight_request *r = arg;
+    r->response = gt_test_http(NULL, r->url, stream_request, secret_headers);
+    return NULL;
+}
+
+/* SIGTERM while a dripped answer (about 2 s) is in flight: the client still
+ * gets all of it, its exchange is written; a request arriving after the
+ * signal gets a 503 naming the shutdown and is not recorded; exit 0. */
+START_TEST(test_record_signal_drains_in_flight)
+{
+    char rec[128], err_path[128], url[256], target[400];
+    temp_recording(rec, err_path);
+    gt_mock_server *upstream = gt_test_mock_start(NULL, "suite/data/record", 2);
+    char err[256];
+    static const char slow[] = "{\"turns\":[{\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"{\\\"a\\\":1}\"}],"
+                               "\"stop_reason\":\"end_turn\"},\"faults\":{\"drip_bytes\":24,\"drip_interval_ms\":50}}]}";
+    ck_assert_msg(gt_mock_add_scenario(upstream, "slow", slow, NULL, err, sizeof err) == 0, "%s", err);
+    const char *args[] = {"record", "--upstream", gt_mock_base_url(upstream), "--out", rec, NULL};
+    pid_t pid = spawn_gauntlet(args, err_path, url, sizeof url);
+    snprintf(target, sizeof target, "%s/s/slow/r1/v1/messages", url);
+    in_flight_request first = {.url = target};
+    pthread_t thread;
+    ck_assert_int_eq(pthread_create(&thread, NULL, send_in_flight, &first), 0);
+    for (int i = 0; i < 2000 && gt_mock_request_count(upstream) == 0; i++) /* the upstream is dripping it */
+        usleep(5000);
+    ck_assert_uint_eq(gt_mock_request_count(upstream), 1);
+    ck_assert_int_eq(kill(pid, SIGTERM), 0);
+    ck_assert_msg(file_gets(err_path, "finishing 1 exchange in flight", 5), "no drain message in %s", err_path);
+    gt_test_response late = via(url, "/s/slow/r2/v1/messages", stream_request);
+    ck_assert_int_eq(late.status, 503);
+    ck_assert_ptr_nonnull(strstr(late.body, "shutting down (SIGINT/SIGTERM received)"));
+    gt_test_response_free(&late);
+    pthread_join(thread, NULL);
+    ck_assert_int_eq(child_exit(pid, 10), 0);
+    gt_test_response direct = gt_test_mock_request(upstream, NULL, "/s/slow/d1/v1/messages", stream_request, NULL);
+    ck_assert_int_eq(first.response.status, 200);
+    ck_assert_int_eq(first.response.code, CURLE_OK);
+    ck_assert_ptr_nonnull(strstr(first.response.body, "event: message_stop"));
+    ck_assert_str_eq(first.response.body, direct.body);
+    printf("record: drained a dripped answer of %zu bytes (%.0f ms) across SIGTERM\n", first.response.len,
+           first.response.total_s * 1e3);
+    ck_assert_uint_eq(gt_mock_request_count(upstream), 2); /* the late request never reached it */
+    ck_assert(file_gets(err_path, "1 exchanges recorded, stopping", 1));
+    file_has_all(rec, "rec.0001.scenario.json", (const char *const[]){"message_stop", NULL});
+    ck_assert(!dir_has(rec, "rec.0002.scenario.json"));
+    gt_test_response_free(&first.response);
+    gt_test_response_free(&direct);
+    gt_mock_stop(upstream);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("record");
@@ -611,6 +794,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_record_responses_and_history_make_cases);
     tcase_add_test(tc, test_record_two_recordings_run_together);
     tcase_add_test(tc, test_record_missing_replays_then_forwards);
+    tcase_add_test(tc, test_record_signal_drains_in_flight);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -2,14 +2,16 @@
  * SIGTERM (docs/record.md).
  *
  * Contract: the first stdout line is the proxy's base URL, flushed, as
- * `serve` prints it. Exit 0 after a clean stop, 2 on usage or startup
- * errors. */
+ * `serve` prints it. On SIGINT/SIGTERM the exchanges in flight finish and
+ * are written while new requests get a 503; then exit 0. Exit 2 on usage or
+ * startup errors. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
 #include "gauntlet/runner/mock.h"
@@ -32,6 +34,7 @@ static void record_usage(FILE *out)
                  "                   openai-organization, cookie, set-cookie, proxy-authorization always are)\n"
                  "  --allow-remote   permit binding a non-loopback address\n"
                  "  --record-errors  also record an upstream that never answered (the 502 the client gets)\n"
+                 "SIGINT/SIGTERM: the exchanges in flight finish and are written, new requests get 503, exit 0\n"
                  "exit: 0 clean shutdown, 2 usage or startup error\n");
 }
 
@@ -114,6 +117,18 @@ int gt_record_serve(const gt_record_options *options, const char *who)
     int signo = 0;
     while (sigwait(&stop, &signo) != 0 && errno == EINTR)
         ;
+    /* drain: what is in flight finishes and is written; new requests get a 503; a second signal stops at once */
+    unsigned long in_flight = gt_record_drain_begin(server);
+    if (in_flight > 0)
+        fprintf(stderr, "%s: signal %d, finishing %lu exchange%s in flight (new requests get 503; signal again to "
+                        "stop at once)\n", who, signo, in_flight, in_flight == 1 ? "" : "s");
+    const struct timespec poll = {0, 0};
+    while (gt_record_drain_wait(server, 100) > 0)
+        if (sigtimedwait(&stop, NULL, &poll) > 0) {
+            fprintf(stderr, "%s: second signal, stopping with %lu exchange%s cut\n", who, gt_record_in_flight(server),
+                    gt_record_in_flight(server) == 1 ? "" : "s");
+            break;
+        }
     unsigned long written = gt_record_exchange_count(server), replayed = gt_record_replayed_count(server);
     gt_record_stop(server);
     if (options->record_missing)

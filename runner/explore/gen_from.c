@@ -565,7 +565,7 @@ int gt_gen_from_recording(const char *from_dir, const char *out_dir, const gt_ru
     }
     free(names);
     if (status == 0 && recorded == 0) {
-        snprintf(err, err_len, "--from %s: no recorded case (a recording's NNNN.cases.json, docs/record.md)", from_dir);
+        snprintf(err, err_len, "--from %s: no recorded case (a recording's NAME.NNNN.cases.json, docs/record.md)", from_dir);
         status = -1;
     }
     counts->recorded = recorded;

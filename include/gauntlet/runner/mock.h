@@ -154,7 +154,17 @@ unsigned long gt_record_exchange_count(gt_record_server *server);
 
 /* Requests answered from the recording (record_missing). */
 unsigned long gt_record_replayed_count(gt_record_server *server);
-/* Stop accepting, finish exchanges in flight, free. NULL is a no-op. */
+/* Begin a clean stop (SIGINT/SIGTERM): from now on a new request gets a 503
+ * naming the shutdown and is neither forwarded nor recorded; the exchanges
+ * already in flight go on. Returns how many are in flight. */
+unsigned long gt_record_drain_begin(gt_record_server *server);
+/* Exchanges in flight: accepted, and not yet answered whole and written. */
+unsigned long gt_record_in_flight(gt_record_server *server);
+/* Wait up to `timeout_ms` for the exchanges in flight to end; how many are
+ * still in flight. */
+unsigned long gt_record_drain_wait(gt_record_server *server, int timeout_ms);
+/* Stop accepting, close every connection, free (an exchange still in flight
+ * is cut: drain first for a clean stop). NULL is a no-op. */
 void gt_record_stop(gt_record_server *server);
 
 #endif
