@@ -93,6 +93,8 @@ static void buf_add(rec_buf *b, const char *data, size_t len, size_t limit)
         return;
     if (b->len + len + 1 > b->cap) {
         size_t cap = (b->len + len + 1) * 2;
+        if (cap > limit + 1)
+            cap = limit + 1; /* never more than the recording keeps */
         char *grown = realloc(b->data, cap);
         if (grown == NULL) {
             b->truncated = true;
@@ -392,12 +394,9 @@ static unsigned long keep_exchange(exchange *ex)
         x->answer = answer;
         x->answer_len = strlen(answer);
     } else {
-        x->answer = malloc(ex->answer.len + 1);
-        if (x->answer) {
-            memcpy(x->answer, ex->answer.data ? ex->answer.data : "", ex->answer.len);
-            x->answer[ex->answer.len] = '\0';
-        }
+        x->answer = ex->answer.data ? ex->answer.data : strdup(""); /* moved, not copied: up to 16 MiB */
         x->answer_len = ex->answer.len;
+        ex->answer.data = NULL;
     }
     x->status = ex->failed ? 502 : ex->status;
     snprintf(x->content_type, sizeof x->content_type, "%s", ex->failed ? "text/plain" : ex->content_type);

@@ -4,6 +4,7 @@
  * latency the proxy adds to a stream. Loopback only. */
 #include <check.h>
 #include <ctype.h>
+#include <microhttpd.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -780,6 +781,131 @@ START_TEST(test_record_signal_drains_in_flight)
 }
 END_TEST
 
+/* A fake upstream that answers every request with `big_answer_len` bytes,
+ * byte i being 'a' + i % 26, as fast as the client takes them. */
+static const uint64_t big_answer_len = 256ull << 20; /* 16 x GT_RECORD_MAX_ANSWER */
+
+static ssize_t big_answer_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)cls;
+    if (pos >= big_answer_len)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    size_t n = big_answer_len - pos < max ? (size_t)(big_answer_len - pos) : max;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (char)('a' + (pos + i) % 26);
+    return (ssize_t)n;
+}
+
+static enum MHD_Result big_answer(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls)
+{
+    (void)cls, (void)url, (void)method, (void)version, (void)upload_data;
+    if (*con_cls == NULL) {
+        *con_cls = (void *)1;
+        return MHD_YES;
+    }
+    if (*upload_data_size > 0) {
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 65536, big_answer_read, NULL, NULL);
+    MHD_add_response_header(response, "content-type", "application/octet-stream");
+    enum MHD_Result rc = MHD_queue_response(connection, 200, response);
+    MHD_destroy_response(response);
+    return rc;
+}
+
+/* What the client of the big answer checks: every byte, in order. */
+typedef struct {
+    uint64_t received, wrong;
+} big_count;
+
+static size_t big_count_body(char *data, size_t size, size_t count, void *user)
+{
+    big_count *c = user;
+    for (size_t i = 0; i < size * count; i++, c->received++)
+        if (data[i] != (char)('a' + c->received % 26))
+            c->wrong++;
+    return size * count;
+}
+
+/* The peak resident set (VmHWM) of process `pid` in KiB; 0 when unknown. */
+static long peak_rss_kib(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    long kib = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kib = strtol(line + 6, NULL, 10);
+    if (f)
+        fclose(f);
+    return kib;
+}
+
+/* An answer of 256 MiB (16 x the 16 MiB recording limit, docs/limits.md)
+ * through the recorder: the client gets every byte in order, the recording
+ * keeps the first 16 MiB and marks the exchange cut at the limit with a
+ * note, and the recorder's peak RSS is bounded by the limit (under 6 x
+ * it), not by the answer: it never holds it whole. */
+START_TEST(test_record_answer_over_limit_passes_through)
+{
+    char rec[128], err_path[128], url[256], target[400];
+    temp_recording(rec, err_path);
+    struct MHD_Daemon *upstream = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0,
+                                                   NULL, NULL, big_answer, NULL, MHD_OPTION_END);
+    ck_assert_ptr_nonnull(upstream);
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(upstream, MHD_DAEMON_INFO_BIND_PORT);
+    char upstream_url[64];
+    snprintf(upstream_url, sizeof upstream_url, "http://127.0.0.1:%u", (unsigned)info->port);
+    const char *args[] = {"record", "--upstream", upstream_url, "--out", rec, NULL};
+    pid_t pid = spawn_gauntlet(args, err_path, url, sizeof url);
+    long idle_kib = peak_rss_kib(pid);
+    snprintf(target, sizeof target, "%s/v1/messages", url);
+    big_count count = {0};
+    CURL *curl = curl_easy_init();
+    curl_easy_setopt(curl, CURLOPT_URL, target);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, json_request);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, big_count_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &count);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CURLcode code = curl_easy_perform(curl);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    long status = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_cleanup(curl);
+    ck_assert_msg(code == CURLE_OK, "%s", curl_easy_strerror(code));
+    ck_assert_int_eq(status, 200);
+    ck_assert_msg(count.received == big_answer_len, "the client got %llu of %llu bytes",
+                  (unsigned long long)count.received, (unsigned long long)big_answer_len);
+    ck_assert_uint_eq(count.wrong, 0);
+    char index[160];
+    snprintf(index, sizeof index, "%s/rec.0001.exchange.txt", rec);
+    ck_assert_msg(file_gets(index, "\"answer_cut_at_limit\":\ttrue", 30), "no answer_cut_at_limit in %s", index);
+    long peak_kib = peak_rss_kib(pid);
+    kill(pid, SIGTERM);
+    ck_assert_int_eq(child_exit(pid, 30), 0);
+    MHD_stop_daemon(upstream);
+    printf("record: %llu MiB answer through the recorder in %.2f s, every byte in order; recorder peak RSS (VmHWM) "
+           "%ld KiB (%ld KiB at start)\n",
+           (unsigned long long)(big_answer_len >> 20),
+           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, peak_kib, idle_kib);
+    ck_assert_msg(peak_kib > 0 && peak_kib < 6 * (long)(GT_RECORD_MAX_ANSWER >> 10),
+                  "recorder peak RSS %ld KiB for a %llu MiB answer", peak_kib, (unsigned long long)(big_answer_len >> 20));
+    char *script = dir_file(rec, "rec.0001.scenario.json");
+    char kept[64];
+    snprintf(kept, sizeof kept, "\"cut_after_bytes\":\t%u", GT_RECORD_MAX_ANSWER);
+    ck_assert_msg(strstr(script, kept) != NULL, "no %s", kept);
+    ck_assert_ptr_nonnull(strstr(script, "answer over the recording limit"));
+    free(script);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("record");
@@ -795,6 +921,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_record_two_recordings_run_together);
     tcase_add_test(tc, test_record_missing_replays_then_forwards);
     tcase_add_test(tc, test_record_signal_drains_in_flight);
+    tcase_add_test(tc, test_record_answer_over_limit_passes_through);
     suite_add_tcase(suite, tc);
     return suite;
 }
