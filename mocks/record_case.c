@@ -119,10 +119,70 @@ static bool unusable(const rec_exchange *x)
     return false;
 }
 
+/* The next `data:` event of an SSE text at *cursor (before `end`), parsed;
+ * NULL when there is none left. Moves *cursor past it. */
+static cJSON *next_event(const char **cursor, const char *end)
+{
+    while (*cursor < end) {
+        const char *line = *cursor, *next = memchr(line, '\n', (size_t)(end - line));
+        size_t line_len = next ? (size_t)(next - line) : (size_t)(end - line);
+        *cursor = next ? next + 1 : end;
+        cJSON *event = line_len > 5 && strncmp(line, "data:", 5) == 0 ? cJSON_ParseWithLength(line + 5, line_len - 5)
+                                                                      : NULL;
+        if (event)
+            return event;
+    }
+    return NULL;
+}
+
+/* The id of the response a Responses answer carries (a JSON `response`
+ * object's, or the last one a stream's events name) into `out`; false when
+ * it has none. */
+static bool response_id_of(const rec_exchange *x, char *out, size_t out_len)
+{
+    out[0] = '\0';
+    if (!is_sse(x)) {
+        cJSON *body = cJSON_ParseWithLength(x->answer, x->answer_len);
+        if (str_at(body, "id"))
+            snprintf(out, out_len, "%s", str_at(body, "id"));
+        cJSON_Delete(body);
+        return out[0] != '\0';
+    }
+    const char *cursor = x->answer;
+    for (cJSON *event; (event = next_event(&cursor, x->answer + x->answer_len)) != NULL; cJSON_Delete(event))
+        if (str_at(cJSON_GetObjectItemCaseSensitive(event, "response"), "id"))
+            snprintf(out, out_len, "%s", str_at(cJSON_GetObjectItemCaseSensitive(event, "response"), "id"));
+    return out[0] != '\0';
+}
+
+/* A Responses request that names `previous_response_id` continues `last`
+ * when that is the id of `last`'s answer, or when it repeats `last`'s
+ * request (the same previous_response_id and input) after an unusable
+ * answer: 1 or 0. -1 when `next` names none (compare the inputs instead). */
+static int chain_continues(const rec_exchange *last, const rec_exchange *next)
+{
+    cJSON *now = cJSON_Parse(next->request), *before = cJSON_Parse(last->request);
+    const char *previous = str_at(now, "previous_response_id");
+    int continues = previous ? 0 : -1;
+    char id[256];
+    if (previous && !unusable(last))
+        continues = response_id_of(last, id, sizeof id) && strcmp(id, previous) == 0;
+    else if (previous && str_at(before, "previous_response_id") &&
+             strcmp(str_at(before, "previous_response_id"), previous) == 0)
+        continues = cJSON_Compare(cJSON_GetObjectItemCaseSensitive(before, "input"),
+                                  cJSON_GetObjectItemCaseSensitive(now, "input"), true);
+    cJSON_Delete(now);
+    cJSON_Delete(before);
+    return continues;
+}
+
 bool rec_continues(const rec_exchange *last, const rec_exchange *next)
 {
     if (strcmp(last->path, next->path) != 0 || api_of(next->path) == API_OTHER)
         return false;
+    int chained = api_of(next->path) == API_RESPONSES ? chain_continues(last, next) : -1;
+    if (chained >= 0)
+        return chained == 1;
     cJSON *before = messages_of(last), *now = messages_of(next);
     bool continues = false;
     if (before && now) {
@@ -363,22 +423,16 @@ static cJSON *message_from_response(const cJSON *response)
 static cJSON *message_from_response_stream(const char *sse, size_t len)
 {
     cJSON *message = NULL;
-    for (const char *line = sse, *end = sse + len; line < end;) {
-        const char *next = memchr(line, '\n', (size_t)(end - line));
-        size_t line_len = next ? (size_t)(next - line) : (size_t)(end - line);
-        if (line_len > 5 && strncmp(line, "data:", 5) == 0) {
-            cJSON *event = cJSON_ParseWithLength(line + 5, line_len - 5);
-            const char *type = str_at(event, "type");
-            if (type && (strcmp(type, "response.completed") == 0 || strcmp(type, "response.incomplete") == 0)) {
-                cJSON_Delete(message);
-                message = message_from_response(cJSON_GetObjectItemCaseSensitive(event, "response"));
-            } else if (type && (strcmp(type, "response.failed") == 0 || strcmp(type, "error") == 0)) {
-                cJSON_Delete(message);
-                message = NULL;
-            }
-            cJSON_Delete(event);
+    const char *cursor = sse;
+    for (cJSON *event; (event = next_event(&cursor, sse + len)) != NULL; cJSON_Delete(event)) {
+        const char *type = str_at(event, "type");
+        if (type && (strcmp(type, "response.completed") == 0 || strcmp(type, "response.incomplete") == 0)) {
+            cJSON_Delete(message);
+            message = message_from_response(cJSON_GetObjectItemCaseSensitive(event, "response"));
+        } else if (type && (strcmp(type, "response.failed") == 0 || strcmp(type, "error") == 0)) {
+            cJSON_Delete(message);
+            message = NULL;
         }
-        line = next ? next + 1 : end;
     }
     return message;
 }

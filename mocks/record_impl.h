@@ -32,7 +32,9 @@ void rec_exchange_free(rec_exchange *exchange);
  * `last`: same path, and its messages are `last`'s messages plus `last`'s
  * answer and more (a tool_result after a tool_use, the next user turn), or
  * exactly `last`'s messages when `last`'s answer was unusable (a retry after
- * a cut, a 5xx, a 429). cache_control markers are ignored. */
+ * a cut, a 5xx, a 429). cache_control markers are ignored. A Responses
+ * request with `previous_response_id` continues `last` when that names
+ * `last`'s answer (or repeats `last`'s request after an unusable answer). */
 bool rec_continues(const rec_exchange *last, const rec_exchange *next);
 
 /* True when `request` (redacted like the recording) to `path` is the

@@ -906,6 +906,98 @@ START_TEST(test_record_answer_over_limit_passes_through)
 }
 END_TEST
 
+/* The response id and the first function_call's call_id of a Responses
+ * answer (a JSON response, or a stream's response.completed event). */
+static void response_ids(const gt_test_response *r, char *id, char *call_id, size_t len)
+{
+    const char *json = r->body;
+    const char *completed = strstr(r->body, "\"type\":\"response.completed\"");
+    cJSON *event = NULL, *response = NULL;
+    if (completed) { /* the data line holding it */
+        const char *start = completed;
+        while (start > r->body && start[-1] != '\n')
+            start--;
+        event = cJSON_ParseWithLength(start + 5, strcspn(start + 5, "\n"));
+        response = cJSON_GetObjectItemCaseSensitive(event, "response");
+    } else {
+        event = cJSON_Parse(json);
+        response = event;
+    }
+    ck_assert_msg(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(response, "id")), "no response id: %.300s", r->body);
+    snprintf(id, len, "%s", cJSON_GetObjectItemCaseSensitive(response, "id")->valuestring);
+    const cJSON *item = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(response, "output"), 0);
+    const cJSON *call = cJSON_GetObjectItemCaseSensitive(item, "call_id");
+    ck_assert_msg(cJSON_IsString(call), "no function_call: %.300s", r->body);
+    snprintf(call_id, len, "%s", call->valuestring);
+    cJSON_Delete(event);
+}
+
+/* OpenAI Responses tool loops that continue with `previous_response_id`
+ * (only the function_call_output in `input`), JSON and streamed: each is
+ * ONE scenario of two turns and ONE case (the invalid StructuredOutput call,
+ * then the valid one: attempts 2), passing in process and over HTTP; a
+ * request naming a response the recording never saw starts a conversation
+ * of its own. */
+START_TEST(test_record_responses_chain_is_one_case)
+{
+    char dir[64], out[16384], body[4096], id[256], call_id[256];
+    temp_dir(dir, sizeof dir);
+    gt_mock_server *upstream = gt_test_mock_start(NULL, "suite/data/mock", 10);
+    gt_record_server *proxy = record_start(gt_mock_base_url(upstream), dir);
+    const char *base = gt_record_base_url(proxy);
+    for (int stream = 0; stream < 2; stream++) {
+        char path[128];
+        snprintf(path, sizeof path, "/s/cc-invalid-then-valid/chain%d/v1/responses", stream);
+        snprintf(body, sizeof body,
+                 "{\"model\":\"m\",\"stream\":%s,\"input\":[{\"role\":\"user\",\"content\":\"Why did the build fail?\"}],"
+                 "\"tools\":[{\"type\":\"function\",\"name\":\"StructuredOutput\",\"parameters\":%s}]}",
+                 stream ? "true" : "false", triage_schema);
+        gt_test_response first = via(base, path, body);
+        ck_assert_int_eq(first.status, 200);
+        response_ids(&first, id, call_id, sizeof id);
+        gt_test_response_free(&first);
+        snprintf(body, sizeof body,
+                 "{\"model\":\"m\",\"stream\":%s,\"previous_response_id\":\"%s\",\"input\":[{\"type\":"
+                 "\"function_call_output\",\"call_id\":\"%s\",\"output\":\"/cause: expected string\"}],"
+                 "\"tools\":[{\"type\":\"function\",\"name\":\"StructuredOutput\",\"parameters\":%s}]}",
+                 stream ? "true" : "false", id, call_id, triage_schema);
+        gt_test_response second = via(base, path, body);
+        ck_assert_int_eq(second.status, 200);
+        ck_assert_ptr_nonnull(strstr(second.body, "missing symbol"));
+        gt_test_response_free(&second);
+    }
+    /* a previous_response_id the recording never answered: a conversation of its own */
+    snprintf(body, sizeof body,
+             "{\"model\":\"m\",\"previous_response_id\":\"resp_elsewhere\",\"input\":\"go on\","
+             "\"tools\":[{\"type\":\"function\",\"name\":\"StructuredOutput\",\"parameters\":%s}]}",
+             triage_schema);
+    gt_test_response other = via(base, "/s/ok-message/chain9/v1/responses", body);
+    ck_assert_int_eq(other.status, 200);
+    gt_test_response_free(&other);
+    ck_assert_uint_eq(gt_record_exchange_count(proxy), 5);
+    gt_record_stop(proxy);
+    gt_mock_stop(upstream);
+    for (int i = 0; i < 2; i++) {
+        const char *name = in_rec(dir, i == 0 ? "0001.cases.json" : "0002.cases.json");
+        char *kase = dir_file(dir, name);
+        static const char *const needles[] = {"\"api\":\t\"responses\"", "\"answer_form\":\t\"structured_output_tool\"",
+                                              "\"exchanges\":\t2", "\"attempts_used\":\t2", "\"verdict\":\t\"accept\"",
+                                              "\"cause\":\t\"missing symbol\"", NULL};
+        for (size_t k = 0; needles[k]; k++)
+            ck_assert_msg(strstr(kase, needles[k]) != NULL, "%s: no %s", name, needles[k]);
+        free(kase);
+    }
+    file_has_all(dir, in_rec(dir, "0002.cases.json"), (const char *const[]){"\"stream\":\ttrue", NULL});
+    file_has_all(dir, in_rec(dir, "0003.exchange.txt"), (const char *const[]){"resp_elsewhere", NULL});
+    ck_assert(!dir_has(dir, in_rec(dir, "0004.exchange.txt")));
+    int code = run_dir(dir, out, sizeof out);
+    ck_assert_msg(code == 0 && strstr(out, "3 passed, 0 failed"), "exit %d:\n%s", code, out);
+    char *argv[] = {"run", dir, "--target", "http-reference", NULL};
+    code = gt_test_cli(gt_cmd_run, argv, out, sizeof out);
+    ck_assert_msg(code == 0 && strstr(out, "3 passed, 0 failed"), "http-reference: exit %d:\n%s", code, out);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("record");
@@ -918,6 +1010,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_record_tool_loop_is_one_case);
     tcase_add_test(tc, test_record_errors_on_request);
     tcase_add_test(tc, test_record_responses_and_history_make_cases);
+    tcase_add_test(tc, test_record_responses_chain_is_one_case);
     tcase_add_test(tc, test_record_two_recordings_run_together);
     tcase_add_test(tc, test_record_missing_replays_then_forwards);
     tcase_add_test(tc, test_record_signal_drains_in_flight);
