@@ -933,8 +933,8 @@ gt_record_server *gt_record_start(const gt_record_options *options, char *err, s
         return NULL;
     }
     char name[GT_RECORD_NAME_MAX + 1];
-    if (prepare_dir(options->out_dir, options->record_missing ? "--corpus" : "--out", err, err_len) != 0 ||
-        recording_name(options->out_dir, options->name, name, err, err_len) != 0)
+    if (recording_name(options->out_dir, options->name, name, err, err_len) != 0 || /* before DIR is made */
+        prepare_dir(options->out_dir, options->record_missing ? "--corpus" : "--out", err, err_len) != 0)
         return NULL;
     gt_record_server *s = calloc(1, sizeof *s);
     if (s == NULL) {

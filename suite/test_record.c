@@ -286,6 +286,8 @@ START_TEST(test_record_unreachable_upstream_is_502)
     ck_assert_uint_eq(gt_record_exchange_count(proxy), 0);
     gt_test_response_free(&r);
     gt_record_stop(proxy);
+    ck_assert(!dir_has(dir, in_rec(dir, "0001.exchange.txt"))); /* no --record-errors: nothing recorded */
+    ck_assert(dir_has(dir, "recording.txt"));
 }
 END_TEST
 
@@ -998,6 +1000,152 @@ START_TEST(test_record_responses_chain_is_one_case)
 }
 END_TEST
 
+/* docs/record.md's "Try it" block, taken from the doc (the first ```sh block
+ * after that heading) so the doc and this test cannot drift, run with sh -e
+ * from the repository root in a process group of its own (killed after, so
+ * a failure leaves no server behind). The one change: `./gauntlet` is
+ * $GAUNTLET, the binary under test. Its output must show what the block's
+ * comments say. */
+START_TEST(test_record_doc_example)
+{
+    char *doc = gt_test_slurp("docs/record.md");
+    char *heading = strstr(doc, "\n## Try it");
+    ck_assert_msg(heading != NULL, "docs/record.md: no \"## Try it\" section");
+    char *start = strstr(heading, "\n```sh\n");
+    ck_assert_ptr_nonnull(start);
+    start += 7;
+    char *end = strstr(start, "\n```\n");
+    ck_assert_ptr_nonnull(end);
+    char dir[64], script_path[128], out_path[128];
+    temp_dir(dir, sizeof dir);
+    snprintf(script_path, sizeof script_path, "%s/example.sh", dir);
+    snprintf(out_path, sizeof out_path, "%s/example.out", dir);
+    FILE *script = fopen(script_path, "w");
+    ck_assert_ptr_nonnull(script);
+    for (const char *p = start; p <= end; p++) {
+        if (strncmp(p, "./gauntlet ", 11) == 0) {
+            fputs("\"$GAUNTLET\" ", script);
+            p += 10;
+        } else {
+            fputc(*p, script);
+        }
+    }
+    ck_assert_int_eq(fclose(script), 0);
+    free(doc);
+    if (getenv("GAUNTLET") == NULL)
+        setenv("GAUNTLET", "build/gauntlet", 1);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execl("/bin/sh", "sh", "-e", script_path, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    int code = child_exit(pid, 50);
+    kill(-pid, SIGTERM); /* anything the block left running */
+    char *out = gt_test_slurp(out_path);
+    ck_assert_msg(code == 0, "the example exited %d:\n%s", code, out);
+    ck_assert_msg(gt_test_count_of(out, "\"subtype\":\"success\"") == 2, "recorded and replayed: %s", out);
+    static const char *const needles[] = {"demo.0001.cases.json", "demo.0001.exchange.txt", "demo.0001.scenario.json",
+                                          "recording.txt", "1 passed, 0 failed", "gauntlet gen: ", NULL};
+    for (size_t i = 0; needles[i]; i++)
+        ck_assert_msg(strstr(out, needles[i]) != NULL, "no %s in the example's output:\n%s", needles[i], out);
+    int variants = atoi(strstr(out, "gauntlet gen: ") + 14);
+    char passed[64];
+    snprintf(passed, sizeof passed, "\n%d passed, 0 failed", variants);
+    ck_assert_msg(variants > 10 && strstr(out, passed) != NULL, "%d variants, not all passed:\n%s", variants, out);
+    printf("record: docs/record.md's example ran: recorded, run, replayed, %d variants all passing\n", variants);
+    free(out);
+}
+END_TEST
+
+/* Bad input at the command line: each refused with exit 2 and a message
+ * naming the flag (or the folder), before anything binds or is written. */
+START_TEST(test_record_cli_bad_input)
+{
+    char dir[64], stray[128], out[4096];
+    temp_dir(dir, sizeof dir);
+    snprintf(stray, sizeof stray, "%s/notes.txt", dir);
+    FILE *f = fopen(stray, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("mine\n", f);
+    fclose(f);
+    struct {
+        const char *args[12];
+        const char *message;
+    } bad[] = {
+        {{"record", NULL}, "--upstream URL and --out DIR are required"},
+        {{"record", "--upstream", "http://127.0.0.1:9", "--out", "/tmp/gt-record-never", "--host", "0.0.0.0", NULL},
+         "--host 0.0.0.0 is not loopback: add --allow-remote to bind it"},
+        {{"record", "--upstream", "http://127.0.0.1:9", "--out", dir, NULL}, "not empty and not a recording"},
+        {{"record", "--upstream", "ftp://x", "--out", "/tmp/gt-record-never", NULL}, "--upstream ftp://x: needs an http://"},
+        {{"record", "--upstream", "http://127.0.0.1:9", "--out", "/tmp/gt-record-never", "--port", "99999", NULL},
+         "--port must be 0-65535, not '99999'"},
+        {{"record", "--upstream", "http://127.0.0.1:9", "--out", "/tmp/gt-record-never", "--name", "Team A", NULL},
+         "--name Team A: use 1-48 lowercase letters"},
+        {{"record", "--upstream", "http://127.0.0.1:9", "--out", "/tmp/gt-record-never", "--bogus", "x", NULL},
+         "unknown option '--bogus'"},
+        {{"record", "--upstream", NULL}, "--upstream needs a value"},
+        {{"serve", "--corpus", dir, "--upstream", "http://127.0.0.1:9", NULL}, "--upstream and --redact go with --record-missing"},
+        {{"serve", "--corpus", dir, "--upstream", "http://127.0.0.1:9", "--record-missing", NULL},
+         "--corpus "}, /* the folder named by the flag that gave it */
+        {{"serve", "--corpus", "/tmp/gt-record-never", "--record-missing", NULL}, "--upstream and --redact go with"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int (*command)(int, char **) = strcmp(bad[i].args[0], "serve") == 0 ? gt_cmd_serve : gt_cmd_record;
+        int code = gt_test_cli(command, (char **)bad[i].args, out, sizeof out);
+        ck_assert_msg(code == 2 && strstr(out, bad[i].message) != NULL, "case %zu: exit %d, wanted \"%s\":\n%s", i,
+                      code, bad[i].message, out);
+    }
+    ck_assert(access("/tmp/gt-record-never", F_OK) != 0); /* nothing was created for a refused command */
+    char *help[] = {"record", "--help", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_record, help, out, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "SIGINT/SIGTERM: the exchanges in flight finish"));
+}
+END_TEST
+
+/* gen --from on a recorded string value: besides wrong-type, the string
+ * whose text spells a number or a literal gets it unquoted ("404" -> 404,
+ * "true" -> true), the mirror of "4" for 4; every variant passes. */
+START_TEST(test_record_gen_string_near_misses)
+{
+    char dir[64], grown[80], out[16384], err[256], url[1200];
+    temp_dir(dir, sizeof dir);
+    static const char schema[] = "{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\"},"
+                                 "\"flag\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"}},"
+                                 "\"required\":[\"code\",\"flag\",\"note\"],\"additionalProperties\":false}";
+    static const char script[] = "{\"turns\":[{\"message\":{\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_c\","
+                                 "\"name\":\"StructuredOutput\",\"input\":{\"code\":\"404\",\"flag\":\"true\","
+                                 "\"note\":\"not found\"}}]}}]}";
+    gt_mock_server *upstream = gt_test_mock_start(NULL, "suite/data/record", 2);
+    ck_assert_msg(gt_mock_add_scenario(upstream, "codes", script, NULL, err, sizeof err) == 0, "%s", err);
+    gt_record_server *proxy = record_start(gt_mock_base_url(upstream), dir);
+    snprintf(url, sizeof url, "%s/s/codes/r1", gt_record_base_url(proxy));
+    ck_assert_str_eq(client_query_with(url, false, GT_PROVIDER_ANTHROPIC, schema), "success");
+    gt_record_stop(proxy);
+    gt_mock_stop(upstream);
+    snprintf(grown, sizeof grown, "%s-gen", dir);
+    gt_gen_from_counts counts;
+    ck_assert_int_eq(gt_gen_cli_from_recording(dir, grown, &counts), 0);
+    char *cases = dir_file(grown, in_rec(dir, "0001.cases.json"));
+    static const char *const needles[] = {"string-unquoted at /code: \\\"404\\\" -> 404",
+                                          "string-unquoted at /flag: \\\"true\\\" -> true",
+                                          "wrong-type at /note: ", NULL};
+    for (size_t i = 0; needles[i]; i++)
+        ck_assert_msg(strstr(cases, needles[i]) != NULL, "no variant %s", needles[i]);
+    ck_assert_ptr_null(strstr(cases, "string-unquoted at /note")); /* "not found" spells no JSON scalar */
+    free(cases);
+    char passed[64];
+    snprintf(passed, sizeof passed, "%d passed, 0 failed", counts.variants);
+    int code = run_dir(grown, out, sizeof out);
+    ck_assert_msg(code == 0 && strstr(out, passed), "exit %d:\n%s", code, out);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("record");
@@ -1015,6 +1163,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_record_missing_replays_then_forwards);
     tcase_add_test(tc, test_record_signal_drains_in_flight);
     tcase_add_test(tc, test_record_answer_over_limit_passes_through);
+    tcase_add_test(tc, test_record_doc_example);
+    tcase_add_test(tc, test_record_cli_bad_input);
+    tcase_add_test(tc, test_record_gen_string_near_misses);
     suite_add_tcase(suite, tc);
     return suite;
 }

@@ -1055,6 +1055,34 @@ static cJSON *wrapped(const cJSON *node, bool in_object)
     return wrapper;
 }
 
+/* The JSON scalar a string's text spells ("404" -> 404, "true" -> true,
+ * "null" -> null: the quotes dropped, the mirror of number-as-string), or
+ * NULL when the text is not exactly a JSON number literal or literal name. */
+static cJSON *unquoted_scalar(const char *text)
+{
+    if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0)
+        return cJSON_CreateBool(text[0] == 't');
+    if (strcmp(text, "null") == 0)
+        return cJSON_CreateNull();
+    const char *p = text + (text[0] == '-');
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        p += strspn(p, "0123456789");
+    else
+        return NULL;
+    if (*p == '.' && p[1] >= '0' && p[1] <= '9')
+        p += 1 + strspn(p + 1, "0123456789");
+    if ((*p == 'e' || *p == 'E')) {
+        const char *digits = p + 1 + (p[1] == '+' || p[1] == '-');
+        size_t n = strspn(digits, "0123456789");
+        p = n > 0 ? digits + n : p;
+    }
+    if (*p != '\0' || strlen(text) > 17) /* beyond 17 characters the number may not round-trip */
+        return NULL;
+    return number_node(strtod(text, NULL));
+}
+
 /* Every other JSON type in place of the value, the classic coercions first. */
 static void type_swaps(gt_gen *gen, gen_sink *sink, const gen_base *base, const gen_site *site)
 {
@@ -1073,6 +1101,7 @@ static void type_swaps(gt_gen *gen, gen_sink *sink, const gen_base *base, const 
         emit_at(gen, sink, "structure", "string-as-bool", base, path,
                 cJSON_CreateString(cJSON_IsTrue(node) ? "true" : "false"), R_STRING_AS_BOOL);
     } else if (cJSON_IsString(node)) {
+        emit_at(gen, sink, "structure", "string-unquoted", base, path, unquoted_scalar(node->valuestring), R_VALID);
         emit_at(gen, sink, "structure", "wrong-type", base, path, number_node(42), R_VALID);
         emit_at(gen, sink, "structure", "wrong-type", base, path, cJSON_CreateTrue(), R_VALID);
         emit_at(gen, sink, "structure", "wrong-type", base, path, cJSON_CreateFalse(), R_VALID);
