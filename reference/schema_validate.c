@@ -274,13 +274,20 @@ static size_t put_decimal(char *out, size_t value)
 }
 
 /* Bytes of a member name: 1 an identifier byte ([A-Za-z_$], and
- * digits after the first), 2 one a JSON Pointer escapes ('~', '/'). */
-static unsigned char key_byte_class(unsigned char ch)
-{
-    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == '$' || (ch >= '0' && ch <= '9'))
-        return 1;
-    return ch == '~' || ch == '/' ? 2 : 0;
-}
+ * digits after the first), 2 one a JSON Pointer escapes ('~', '/'). A table:
+ * one load a byte, for every key of every error's path (bytes >= 0x80: 0). */
+static const unsigned char key_byte_classes[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
+    0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, /* 0x20 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, /* 0x30 */
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x40 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, /* 0x50 */
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 2, 0, /* 0x70 */
+};
+
+static inline unsigned char key_byte_class(unsigned char ch) { return key_byte_classes[ch]; }
 
 static void render_paths(const vctx *c, strbuf *pointer, strbuf *dollar)
 {
