@@ -274,13 +274,20 @@ static size_t put_decimal(char *out, size_t value)
 }
 
 /* Bytes of a member name: 1 an identifier byte ([A-Za-z_$], and
- * digits after the first), 2 one a JSON Pointer escapes ('~', '/'). */
-static unsigned char key_byte_class(unsigned char ch)
-{
-    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == '$' || (ch >= '0' && ch <= '9'))
-        return 1;
-    return ch == '~' || ch == '/' ? 2 : 0;
-}
+ * digits after the first), 2 one a JSON Pointer escapes ('~', '/'). A table:
+ * one load a byte, for every key of every error's path (bytes >= 0x80: 0). */
+static const unsigned char key_byte_classes[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
+    0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, /* 0x20 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, /* 0x30 */
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x40 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, /* 0x50 */
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 2, 0, /* 0x70 */
+};
+
+static inline unsigned char key_byte_class(unsigned char ch) { return key_byte_classes[ch]; }
 
 static void render_paths(const vctx *c, strbuf *pointer, strbuf *dollar)
 {
@@ -340,11 +347,12 @@ static gt_schema_error *error_slot(vctx *c, size_t at)
     return &e->items[at];
 }
 
-/* Record an error at position `at` of the list (normally the end). */
-NOINLINE static void add_error_at(vctx *c, size_t at, const char *keyword, const char *location, const char *message)
+/* Record an error at position `at` of the list (normally the end); its
+ * message is the `alen` bytes at `a` then the `blen` at `b`. */
+static inline __attribute__((always_inline)) void add_error_parts(vctx *c, size_t at, const char *keyword,
+                                                                  const char *location, const char *a, size_t alen,
+                                                                  const char *b, size_t blen)
 {
-    if (!c->collect || c->stop)
-        return;
     if (c->failure == GT_SCHEMA_FAILURE_NONE && !charge(c, location, 1 + c->path_len))
         return; /* an error costs its path: a schema must not buy unbounded output */
     strbuf pointer, dollar;
@@ -352,19 +360,22 @@ NOINLINE static void add_error_at(vctx *c, size_t at, const char *keyword, const
     render_paths(c, &pointer, &dollar);
     gt_schema_error *e = error_slot(c, at);
     if (e != NULL) {
-        /* the five strings in one block of the list's arena */
-        const char *parts[5] = {pointer.data, dollar.data, location, keyword, message};
-        size_t lens[5] = {pointer.len, dollar.len, strlen(location), strlen(keyword), strlen(message)};
-        size_t total = lens[0] + lens[1] + lens[2] + lens[3] + lens[4] + 5;
+        /* the five strings in one block of the list's arena (the message in its two parts) */
+        const char *parts[6] = {pointer.data, dollar.data, location, keyword, a, b};
+        size_t lens[6] = {pointer.len, dollar.len, strlen(location), strlen(keyword), alen, blen};
+        size_t total = lens[0] + lens[1] + lens[2] + lens[3] + lens[4] + lens[5] + 5;
         char *block = gt_arena_alloc(c->errs->strings, total);
         const char *copies[5] = {"", "", "", "", ""};
         if (block == NULL)
             c->fatal = true;
         for (size_t i = 0; i < 5 && block != NULL; i++) {
             memcpy(block, parts[i], lens[i]);
-            block[lens[i]] = '\0';
+            if (i == 4 && lens[5] > 0)
+                memcpy(block + lens[4], parts[5], lens[5]);
+            size_t len = lens[i] + (i == 4 ? lens[5] : 0);
+            block[len] = '\0';
             copies[i] = block;
-            block += lens[i] + 1;
+            block += len + 1;
         }
         e->instance_path = copies[0];
         e->instance_path_dollar = copies[1];
@@ -377,6 +388,13 @@ NOINLINE static void add_error_at(vctx *c, size_t at, const char *keyword, const
         c->errs->count = c->errs->max_errors;
         c->stop = true;
     }
+}
+
+NOINLINE static void add_error_at(vctx *c, size_t at, const char *keyword, const char *location, const char *message)
+{
+    if (!c->collect || c->stop)
+        return;
+    add_error_parts(c, at, keyword, location, message, strlen(message), NULL, 0);
 }
 
 static void add_error(vctx *c, const sc_kw *kw, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -398,17 +416,13 @@ NOINLINE static void add_error_cat(vctx *c, const sc_kw *kw, const char *a, cons
 {
     if (!c->collect || c->stop)
         return;
-    char message[512];
+    const size_t room = 511; /* add_error's 512-byte message buffer, less its NUL */
     size_t alen = strlen(a), blen = b ? strlen(b) : 0;
-    if (alen > sizeof message - 1)
-        alen = sizeof message - 1;
-    if (blen > sizeof message - 1 - alen)
-        blen = sizeof message - 1 - alen;
-    memcpy(message, a, alen);
-    if (blen > 0)
-        memcpy(message + alen, b, blen);
-    message[alen + blen] = '\0';
-    add_error_at(c, c->errs->count, kw->name, kw->location, message);
+    if (alen > room)
+        alen = room;
+    if (blen > room - alen)
+        blen = room - alen;
+    add_error_parts(c, c->errs->count, kw->name, kw->location, a, alen, b, blen);
 }
 
 /* Stop the evaluation because a bound was hit, remembering where and why:
