@@ -325,6 +325,18 @@ START_TEST(test_transform_rules)
 }
 END_TEST
 
+/* include/gauntlet/wire.h: "python" / "typescript" -> flavor; -1 when unknown
+ * (NULL included: `gauntlet transform --flavor` with no value relies on it). */
+START_TEST(test_flavor_from_name)
+{
+    ck_assert_int_eq(gt_wire_flavor_from_name("python"), GT_WIRE_FLAVOR_PYTHON);
+    ck_assert_int_eq(gt_wire_flavor_from_name("typescript"), GT_WIRE_FLAVOR_TYPESCRIPT);
+    ck_assert_int_eq(gt_wire_flavor_from_name(NULL), -1);
+    ck_assert_int_eq(gt_wire_flavor_from_name(""), -1);
+    ck_assert_int_eq(gt_wire_flavor_from_name("Python"), -1);
+}
+END_TEST
+
 START_TEST(test_transform_errors)
 {
     TRANSFORM("{\"type\":\"object\",\"properties\":{\"a\":{\"description\":\"x\"}}}",
@@ -924,6 +936,7 @@ static Suite *make_suite(void)
     tcase_add_checked_fixture(transform, setup, teardown);
     tcase_add_test(transform, test_transform_seed_004_person);
     tcase_add_test(transform, test_transform_rules);
+    tcase_add_test(transform, test_flavor_from_name);
     tcase_add_test(transform, test_transform_errors);
     tcase_add_test(transform, test_render_values_like_python_and_javascript);
     suite_add_tcase(suite, transform);
