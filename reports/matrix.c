@@ -262,6 +262,137 @@ static void json_member(FILE *out, const char *key, const char *value, bool comm
     gt_report_json_string(out, value);
 }
 
+/* A red cell: one that needs a label (docs/matrix-labels.md). */
+static bool needs_label(gt_matrix_kind kind)
+{
+    return kind == GT_MATRIX_UNSAFE || kind == GT_MATRIX_REFUSED_VALID || kind == GT_MATRIX_FIGURES ||
+           kind == GT_MATRIX_ERROR;
+}
+
+/* A cell a label may name: a red one, or another reason or a skip. */
+static bool may_be_labelled(gt_matrix_kind kind)
+{
+    return needs_label(kind) || kind == GT_MATRIX_OTHER_REASON || kind == GT_MATRIX_SKIP;
+}
+
+static const gt_matrix_label *cell_label(const gt_matrix *matrix, const gt_matrix_column *column, size_t index)
+{
+    return gt_matrix_labels_find(column->labels, gt_corpus_case(matrix->corpus, index)->input.id);
+}
+
+/* Per label of a column (and one more slot, [count], for the unlabelled):
+ * its red cells by kind in this run. */
+typedef struct label_tally {
+    size_t cells, kinds[GT_MATRIX_KIND_COUNT];
+} label_tally;
+
+static label_tally *label_tallies(const gt_matrix *matrix, const gt_matrix_column *column)
+{
+    size_t labels = column->labels ? column->labels->count : 0;
+    label_tally *tally = calloc(labels + 1, sizeof *tally);
+    if (tally == NULL)
+        return NULL;
+    for (size_t i = 0; i < gt_corpus_count(matrix->corpus); i++) {
+        gt_matrix_kind kind = gt_matrix_classify(gt_matrix_cell(column, i));
+        const gt_matrix_label *label = cell_label(matrix, column, i);
+        if (!needs_label(kind) && !(label && may_be_labelled(kind)))
+            continue;
+        label_tally *row = label ? &tally[label - column->labels->items] : &tally[labels];
+        row->cells++;
+        row->kinds[kind]++;
+    }
+    return tally;
+}
+
+/* "N (M cells)": the column's true-defect labels with a red cell in this
+ * run and those cells; "–" when the column has no labels file. */
+static void defect_summary(const gt_matrix *matrix, const gt_matrix_column *column, char *out, size_t out_len)
+{
+    snprintf(out, out_len, "–");
+    if (column->labels == NULL || column->run == NULL)
+        return;
+    label_tally *tally = label_tallies(matrix, column);
+    size_t labels = 0, cells = 0;
+    for (size_t l = 0; tally && l < column->labels->count; l++)
+        if (column->labels->items[l].kind == GT_MATRIX_LABEL_DEFECT && tally[l].cells > 0)
+            labels++, cells += tally[l].cells;
+    if (tally)
+        snprintf(out, out_len, "%zu (%zu cell%s)", labels, cells, cells == 1 ? "" : "s");
+    free(tally);
+}
+
+/* The labelled case ids whose cell in this run is no cell a label may name
+ * (it passes, is not applicable, or is not in the selection): the label is
+ * stale for them. Calls `each` with the id and the cell (NULL: not selected). */
+typedef struct stale_sink {
+    FILE *out;
+    size_t count;
+} stale_sink;
+
+static void stale_labels(const gt_matrix *matrix, const gt_matrix_column *column,
+                         void (*each)(stale_sink *, const char *, const char *), stale_sink *sink)
+{
+    if (column->labels == NULL || column->run == NULL)
+        return;
+    size_t count = gt_corpus_count(matrix->corpus);
+    for (size_t l = 0; l < column->labels->case_count; l++) {
+        const char *id = column->labels->cases[l].id;
+        const char *why = "not in this selection";
+        for (size_t i = 0; i < count; i++)
+            if (strcmp(gt_corpus_case(matrix->corpus, i)->input.id, id) == 0) {
+                gt_matrix_kind kind = gt_matrix_classify(gt_matrix_cell(column, i));
+                why = may_be_labelled(kind) ? NULL : kind_name(kind);
+                break;
+            }
+        if (why != NULL) {
+            each(sink, id, why);
+            sink->count++;
+        }
+    }
+}
+
+static void json_stale(stale_sink *sink, const char *id, const char *why)
+{
+    fputs(sink->count ? ", {" : "{", sink->out);
+    json_member(sink->out, "case", id, false);
+    json_member(sink->out, "cell", why, true);
+    fputc('}', sink->out);
+}
+
+/* The column's "labels" members: the file's text (for --merge) and per label
+ * its red cells in this run; "unlabelled" lists the red cells no label names. */
+static void json_labels(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
+{
+    json_member(out, "labels_text", column->labels_text, true);
+    char defects[64];
+    defect_summary(matrix, column, defects, sizeof defects);
+    json_member(out, "true_defects", column->labels ? defects : NULL, true);
+    label_tally *tally = label_tallies(matrix, column);
+    size_t labels = column->labels ? column->labels->count : 0;
+    fputs(", \"labels\": [", out);
+    for (size_t l = 0; tally && l < labels; l++) {
+        const gt_matrix_label *label = &column->labels->items[l];
+        fputs(l ? ", {" : "{", out);
+        json_member(out, "id", label->id, false);
+        json_member(out, "kind", gt_matrix_label_kind_name(label->kind), true);
+        json_member(out, "title", label->title, true);
+        fprintf(out, ", \"cells\": %zu}", tally[l].cells);
+    }
+    fputs("], \"unlabelled\": [", out);
+    bool first = true;
+    for (size_t i = 0; column->run && i < gt_corpus_count(matrix->corpus); i++)
+        if (needs_label(gt_matrix_classify(gt_matrix_cell(column, i))) && cell_label(matrix, column, i) == NULL) {
+            fputs(first ? "" : ", ", out);
+            gt_report_json_string(out, gt_corpus_case(matrix->corpus, i)->input.id);
+            first = false;
+        }
+    fputs("], \"stale_labels\": [", out);
+    stale_sink sink = {out, 0};
+    stale_labels(matrix, column, json_stale, &sink);
+    fputc(']', out);
+    free(tally);
+}
+
 /* The column's "field" member: its field entries, or null without repos. */
 static void json_field(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
 {
@@ -332,6 +463,7 @@ int gt_matrix_json(FILE *out, const gt_matrix *matrix)
         json_member(out, "profiles", column->run ? column_profiles(column, profiles, sizeof profiles) : NULL, true);
         json_member(out, "evidence", column->evidence, true);
         json_member(out, "notes", column->notes, true);
+        json_labels(out, matrix, column);
         json_member(out, "repos", column->repos, true);
         json_member(out, "previous_version", column->previous_version, true);
         json_field(out, matrix, column);
@@ -421,14 +553,14 @@ static void md_summary(FILE *out, const gt_matrix *matrix)
     for (int g = 0; g < GT_GATE_COUNT; g++)
         if (gate_selected(matrix, (gt_gate)g))
             fprintf(out, "%s | ", gt_gate_name((gt_gate)g));
-    fputs("required | optional |", out);
+    fputs("required | optional | true defects |", out);
     for (size_t k = 0; k < SUMMARY_KINDS; k++)
         fprintf(out, " %s %s |", kinds[summary_kinds[k]].md, kinds[summary_kinds[k]].name);
     fputs("\n|---|---|---|---|---:|", out);
     for (int g = 0; g < GT_GATE_COUNT; g++)
         if (gate_selected(matrix, (gt_gate)g))
             fputs("---|", out);
-    fputs("---|---|", out);
+    fputs("---|---|---:|", out);
     for (size_t k = 0; k < SUMMARY_KINDS; k++)
         fputs("---:|", out);
     fputc('\n', out);
@@ -444,7 +576,7 @@ static void md_summary(FILE *out, const gt_matrix *matrix)
         fputs(" | ", out);
         gt_report_md_code(out, column->language ? column->language : "?");
         if (column->run == NULL) {
-            fputs(" | | 0 | could not run: see its section |", out);
+            fputs(" | | 0 | could not run: see its section | |", out);
             for (int g = 0; g < GT_GATE_COUNT; g++)
                 if (gate_selected(matrix, (gt_gate)g))
                     fputs(" |", out);
@@ -464,7 +596,9 @@ static void md_summary(FILE *out, const gt_matrix *matrix)
         md_rate(out, &stats.tiers[GT_TIER_REQUIRED]);
         fputs(" | ", out);
         md_rate(out, &stats.tiers[GT_TIER_OPTIONAL]);
-        fputs(" |", out);
+        char defects[64];
+        defect_summary(matrix, column, defects, sizeof defects);
+        fprintf(out, " | %s |", defects);
         for (size_t k = 0; k < SUMMARY_KINDS; k++)
             fprintf(out, " %zu |", stats.kinds[summary_kinds[k]]);
         fputc('\n', out);
@@ -580,8 +714,106 @@ static void md_kind_list(FILE *out, const gt_matrix *matrix, const gt_matrix_col
         char note[400];
         snprintf(note, sizeof note, "%s", result->note ? result->note : "(no note)");
         gt_report_md_code(out, note);
+        const gt_matrix_label *label = cell_label(matrix, column, i);
+        if (label != NULL) {
+            fprintf(out, " — label %s ", label->kind == GT_MATRIX_LABEL_DEFECT ? "**true defect**" : "*");
+            if (label->kind != GT_MATRIX_LABEL_DEFECT)
+                fprintf(out, "%s* ", gt_matrix_label_kind_title(label->kind));
+            gt_report_md_code(out, label->id);
+        } else if (needs_label(kind) && column->labels != NULL) {
+            fputs(" — **unlabelled**", out);
+        }
         fputc('\n', out);
     }
+}
+
+/* The label table's columns: the red classes first (the first four). */
+static const gt_matrix_kind shown[] = {GT_MATRIX_UNSAFE,      GT_MATRIX_REFUSED_VALID, GT_MATRIX_FIGURES,
+                                       GT_MATRIX_ERROR,       GT_MATRIX_OTHER_REASON,  GT_MATRIX_SKIP};
+
+/* The tallies of a column's label table and its red cells in `*red`; NULL
+ * when there is no table to show (no label and no red cell). */
+static label_tally *labels_table_tally(const gt_matrix *matrix, const gt_matrix_column *column, size_t *red)
+{
+    label_tally *tally = label_tallies(matrix, column);
+    size_t labels = column->labels ? column->labels->count : 0;
+    *red = 0;
+    for (size_t l = 0; tally && l <= labels; l++)
+        for (size_t k = 0; k < 4; k++)
+            *red += tally[l].kinds[shown[k]];
+    if (tally && *red == 0 && labels == 0) {
+        free(tally);
+        return NULL;
+    }
+    return tally;
+}
+
+static void md_stale(stale_sink *sink, const char *id, const char *why)
+{
+    fputs("- ", sink->out);
+    gt_report_md_code(sink->out, id);
+    fprintf(sink->out, ": %s\n", why);
+}
+
+/* "Red cells by label": one row per label (a defect is one row however many
+ * cells show it), its cells by kind, then the unlabelled and the stale. */
+static void md_labels(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
+{
+    size_t labels = column->labels ? column->labels->count : 0, red;
+    label_tally *tally = labels_table_tally(matrix, column, &red);
+    if (tally == NULL)
+        return;
+    fprintf(out, "\n**Red cells by label** (%zu red cells; labels: matrix/notes/%s.labels, docs/matrix-labels.md)\n\n",
+            red, column->name);
+    fputs("| label | kind | cells |", out);
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
+        fprintf(out, " %s |", kinds[shown[k]].md);
+    fputs(" what |\n|---|---|--:|", out);
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
+        fputs("--:|", out);
+    fputs("---|\n", out);
+    for (int kind = 0; kind < GT_MATRIX_LABEL_KIND_COUNT; kind++)
+        for (size_t l = 0; l < labels; l++) {
+            const gt_matrix_label *label = &column->labels->items[l];
+            if ((int)label->kind != kind || tally[l].cells == 0)
+                continue;
+            fputs("| ", out);
+            gt_report_md_code(out, label->id);
+            fprintf(out, kind == GT_MATRIX_LABEL_DEFECT ? " | **%s** | %zu |" : " | %s | %zu |",
+                    gt_matrix_label_kind_title(label->kind), tally[l].cells);
+            for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
+                fprintf(out, " %zu |", tally[l].kinds[shown[k]]);
+            fprintf(out, " %s |\n", label->title); /* hand-written Markdown, trusted */
+        }
+    if (tally[labels].cells > 0) {
+        fprintf(out, "| **unlabelled** | – | %zu |", tally[labels].cells);
+        for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
+            fprintf(out, " %zu |", tally[labels].kinds[shown[k]]);
+        fputs(" red cells no label names (listed below as unlabelled) |\n", out);
+    }
+    size_t unused = 0;
+    for (size_t l = 0; l < labels; l++)
+        unused += tally[l].cells == 0;
+    if (unused > 0) {
+        fputs("\nLabels with no cell in this run: ", out);
+        for (size_t l = 0, n = 0; l < labels; l++)
+            if (tally[l].cells == 0) {
+                fputs(n++ ? ", " : "", out);
+                gt_report_md_code(out, column->labels->items[l].id);
+            }
+        fputs(".\n", out);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    stale_sink sink = {open_memstream(&text, &len), 0};
+    if (sink.out != NULL) {
+        stale_labels(matrix, column, md_stale, &sink);
+        fclose(sink.out);
+        if (sink.count > 0)
+            fprintf(out, "\nLabelled, but in this run no red cell (the label is stale for them):\n\n%s", text);
+    }
+    free(text);
+    free(tally);
 }
 
 /* "Reported in the field": each thread of the library's own repositories
@@ -642,6 +874,8 @@ static void md_implementation(FILE *out, const gt_matrix *matrix, const gt_matri
         fprintf(out, ". Not applicable (outside the claim, never sent): %zu cases.\n",
                 stats.kinds[GT_MATRIX_NOT_APPLICABLE]);
     }
+    if (column->run != NULL)
+        md_labels(out, matrix, column);
     if (column->notes) {
         fputc('\n', out);
         fputs(column->notes, out); /* hand-written Markdown, trusted */
@@ -775,6 +1009,56 @@ static void html_field(FILE *out, const gt_matrix *matrix, const gt_matrix_colum
     free(entries);
 }
 
+static void html_stale(stale_sink *sink, const char *id, const char *why)
+{
+    fputs("<li><code>", sink->out);
+    gt_report_html_text(sink->out, id);
+    fprintf(sink->out, "</code>: %s</li>\n", why);
+}
+
+/* "Red cells by label", as md_labels. */
+static void html_labels(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
+{
+    size_t labels = column->labels ? column->labels->count : 0, red;
+    label_tally *tally = labels_table_tally(matrix, column, &red);
+    if (tally == NULL)
+        return;
+    fprintf(out, "<p><b>Red cells by label</b> (%zu red cells)</p>\n<table><tr><th>label</th><th>kind</th>"
+                 "<th>cells</th>", red);
+    for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
+        fprintf(out, "<th>%s</th>", kinds[shown[k]].html);
+    fputs("<th>what</th></tr>\n", out);
+    for (int kind = 0; kind < GT_MATRIX_LABEL_KIND_COUNT; kind++)
+        for (size_t l = 0; l <= labels; l++) {
+            const gt_matrix_label *label = l < labels ? &column->labels->items[l] : NULL;
+            if (tally[l].cells == 0 || (label ? (int)label->kind != kind : kind != GT_MATRIX_LABEL_KIND_COUNT - 1))
+                continue;
+            fputs("<tr><td><code>", out);
+            gt_report_html_text(out, label ? label->id : "unlabelled");
+            fprintf(out, "</code></td><td%s>%s</td><td class=\"n\">%zu</td>",
+                    label && label->kind == GT_MATRIX_LABEL_DEFECT ? " class=\"unsafe\"" : "",
+                    label ? gt_matrix_label_kind_title(label->kind) : "–", tally[l].cells);
+            for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++)
+                fprintf(out, "<td class=\"n\">%zu</td>", tally[l].kinds[shown[k]]);
+            fputs("<td>", out);
+            gt_report_html_text(out, label ? label->title : "red cells no label names");
+            fputs("</td></tr>\n", out);
+        }
+    fputs("</table>\n", out);
+    char *text = NULL;
+    size_t len = 0;
+    stale_sink sink = {open_memstream(&text, &len), 0};
+    if (sink.out != NULL) {
+        stale_labels(matrix, column, html_stale, &sink);
+        fclose(sink.out);
+        if (sink.count > 0)
+            fprintf(out, "<p>Labelled, but in this run no red cell (the label is stale for them):</p>\n<ul>\n%s</ul>\n",
+                    text);
+    }
+    free(text);
+    free(tally);
+}
+
 /* One implementation's cells in order of concern, as md_implementation; the
  * hand-written notes are shown as text (escaped), not rendered. */
 static void html_implementation(FILE *out, const gt_matrix *matrix, const gt_matrix_column *column)
@@ -792,6 +1076,8 @@ static void html_implementation(FILE *out, const gt_matrix *matrix, const gt_mat
         fputs("</code>", out);
     }
     fputs("</p>\n", out);
+    if (column->run != NULL)
+        html_labels(out, matrix, column);
     if (column->notes) {
         fputs("<pre>", out);
         gt_report_html_text(out, column->notes);
@@ -820,6 +1106,14 @@ static void html_implementation(FILE *out, const gt_matrix *matrix, const gt_mat
             gt_report_html_text(out, gt_corpus_case(matrix->corpus, i)->input.id);
             fputs("</code>: ", out);
             gt_report_html_text(out, result->note ? result->note : "(no note)");
+            const gt_matrix_label *label = cell_label(matrix, column, i);
+            if (label != NULL) {
+                fprintf(out, " — label <i>%s</i> <code>", gt_matrix_label_kind_title(label->kind));
+                gt_report_html_text(out, label->id);
+                fputs("</code>", out);
+            } else if (needs_label(order[k]) && column->labels != NULL) {
+                fputs(" — <b>unlabelled</b>", out);
+            }
             fputs("</li>\n", out);
         }
         fputs("</ul>\n", out);
@@ -849,7 +1143,7 @@ int gt_matrix_html(FILE *out, const gt_matrix *matrix)
         fputs("</td></tr>\n", out);
     }
     fputs("</table>\n<h2>Summary</h2>\n<table><tr><th>implementation</th><th>version</th><th>language</th>"
-          "<th>profiles claimed</th><th>played</th><th>required</th><th>optional</th>",
+          "<th>profiles claimed</th><th>played</th><th>required</th><th>optional</th><th>true defects</th>",
           out);
     for (size_t k = 0; k < SUMMARY_KINDS; k++)
         fprintf(out, "<th>%s %s</th>", kinds[summary_kinds[k]].html, kinds[summary_kinds[k]].name);
@@ -870,7 +1164,7 @@ int gt_matrix_html(FILE *out, const gt_matrix *matrix)
         fputs("</td><td>", out);
         gt_report_html_text(out, column->language ? column->language : "?");
         if (column->run == NULL) {
-            fprintf(out, "</td><td colspan=\"%zu\" class=\"not_run\">could not run: ", SUMMARY_KINDS + 4);
+            fprintf(out, "</td><td colspan=\"%zu\" class=\"not_run\">could not run: ", SUMMARY_KINDS + 5);
             gt_report_html_text(out, column->unavailable);
             fputs("</td></tr>\n", out);
             continue;
@@ -882,7 +1176,10 @@ int gt_matrix_html(FILE *out, const gt_matrix *matrix)
             fputs("<br>", out);
             gt_report_html_text(out, column->evidence);
         }
-        fprintf(out, "</td><td class=\"n\">%zu</td><td>%s</td><td>%s</td>", stats.played, required, optional);
+        char defects[64];
+        defect_summary(matrix, column, defects, sizeof defects);
+        fprintf(out, "</td><td class=\"n\">%zu</td><td>%s</td><td>%s</td><td class=\"n\">%s</td>", stats.played,
+                required, optional, defects);
         for (size_t k = 0; k < SUMMARY_KINDS; k++)
             fprintf(out, "<td class=\"n\">%zu</td>", stats.kinds[summary_kinds[k]]);
         fputs("</tr>\n", out);

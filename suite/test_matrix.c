@@ -232,6 +232,140 @@ START_TEST(matrix_not_applicable_and_claims)
 }
 END_TEST
 
+static void write_file(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "w");
+    ck_assert_ptr_nonnull(file);
+    fputs(text, file);
+    fclose(file);
+}
+
+/* matrix/notes/NAME.labels (docs/matrix-labels.md): one row per label with
+ * its cells by class, each listed cell with its label, the unlabelled and
+ * the stale shown, the summary's true-defect count, the JSON members, and
+ * the labels carried through --merge without the file. */
+START_TEST(matrix_labels_group_red_cells)
+{
+    char dir[] = "/tmp/gt-matrix-labels-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[400], reports[1024];
+    snprintf(path, sizeof path, "%s/fail-open.labels", dir);
+    write_file(path, "# the one-liner's red cells\n"
+                     "defect accepts-anything: the one-liner returns its fixed object, *whatever* the model said\n"
+                     "    loop.attempts.five-invalid-default-limit,loop.attempts.invalid-then-valid\n"
+                     "\n"
+                     "difference gone: a label whose case is not in the selection\n"
+                     "\tloop.attempts.no-such-case\n");
+    snprintf(reports, sizeof reports, "json:%s/m.json,md:%s/m.md,html:%s/m.html", dir, dir, dir);
+    char *argv[] = {"matrix",    CASES, "--id", ONLY, "--target", FAIL_OPEN, "--profile", "fail-open=all",
+                    "--notes", dir,   "--report", reports, NULL};
+    static char out[1 << 16];
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, argv, out, sizeof out), 0);
+
+    snprintf(path, sizeof path, "%s/m.md", dir);
+    char *md = slurp(path);
+    ck_assert_msg(strstr(md, "**Red cells by label** (3 red cells;") != NULL, "%s", md);
+    ck_assert_msg(strstr(md, "| ` accepts-anything ` | **true defect** | 2 | 2 | 0 | 0 | 0 | 0 | 0 | the one-liner "
+                             "returns its fixed object, *whatever* the model said |") != NULL,
+                  "%s", md);
+    ck_assert_ptr_nonnull(strstr(md, "| **unlabelled** | – | 1 | 1 |"));
+    ck_assert_ptr_nonnull(strstr(md, "Labels with no cell in this run: ` gone `."));
+    ck_assert_ptr_nonnull(strstr(md, "- ` loop.attempts.no-such-case `: not in this selection"));
+    ck_assert_ptr_nonnull(strstr(md, "(subtype success) ` — label **true defect** ` accepts-anything `\n"));
+    ck_assert_ptr_nonnull(strstr(md, "- ` loop.attempts.first-try-valid `:"));
+    ck_assert_ptr_nonnull(strstr(strstr(md, "- ` loop.attempts.first-try-valid `:"), " — **unlabelled**\n"));
+    ck_assert_msg(strstr(md, " | 1 (2 cells) | 3 |") != NULL, "summary: %s", md);
+    /* the table comes before the hand-written notes and the lists */
+    ck_assert(strstr(md, "**Red cells by label**") < strstr(md, "**✗! Unsafe"));
+    free(md);
+
+    snprintf(path, sizeof path, "%s/m.json", dir);
+    char *json = slurp(path);
+    cJSON *root = cJSON_Parse(json);
+    ck_assert_ptr_nonnull(root);
+    const cJSON *column = implementation(root, "fail-open");
+    const cJSON *label = cJSON_GetArrayItem(cJSON_GetObjectItem(column, "labels"), 0);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(label, "id")), "accepts-anything");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(label, "kind")), "defect");
+    ck_assert_int_eq(number(label, "cells"), 2);
+    ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(column, "unlabelled")), 1);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItem(column, "unlabelled"), 0)),
+                     "loop.attempts.first-try-valid");
+    const cJSON *stale = cJSON_GetArrayItem(cJSON_GetObjectItem(column, "stale_labels"), 0);
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(stale, "case")), "loop.attempts.no-such-case");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(column, "true_defects")), "1 (2 cells)");
+    ck_assert_ptr_nonnull(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(column, "labels_text")), "accepts-anything"));
+    cJSON_Delete(root);
+    free(json);
+
+    snprintf(path, sizeof path, "%s/m.html", dir);
+    char *html = slurp(path);
+    ck_assert_ptr_nonnull(strstr(html, "<b>Red cells by label</b> (3 red cells)"));
+    ck_assert_ptr_nonnull(strstr(html, "<code>accepts-anything</code></td><td class=\"unsafe\">true defect</td>"));
+    ck_assert_ptr_nonnull(strstr(html, " — label <i>true defect</i> <code>accepts-anything</code>"));
+    free(html);
+
+    /* --merge without --notes renders the labels the column was run with */
+    char merged[400], from[400];
+    snprintf(from, sizeof from, "%s/m.json", dir);
+    snprintf(merged, sizeof merged, "md:%s/merged.md", dir);
+    char *merge[] = {"matrix", "--merge", from, "--report", merged, NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, merge, out, sizeof out), 0);
+    snprintf(path, sizeof path, "%s/merged.md", dir);
+    md = slurp(path);
+    ck_assert_ptr_nonnull(strstr(md, "| ` accepts-anything ` | **true defect** | 2 |"));
+    free(md);
+
+    /* a bad labels file: exit 2 before anything runs, naming the file and line */
+    snprintf(path, sizeof path, "%s/fail-open.labels", dir);
+    write_file(path, "# ok\ndefect a: one\n    loop.x\nbug b: two\n");
+    ck_assert_int_eq(gt_test_cli(gt_cmd_matrix, argv, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "fail-open.labels:4: a label line starts with its kind") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "'bug'") != NULL, "%s", out);
+    ck_assert_ptr_null(strstr(out, "played"));
+    char command[500];
+    snprintf(command, sizeof command, "rm -rf %s", dir);
+    ck_assert_int_eq(system(command), 0);
+}
+END_TEST
+
+/* The parser alone: every error names the path and the line. */
+START_TEST(matrix_labels_parse_errors)
+{
+    static const struct {
+        const char *text, *error;
+    } bad[] = {
+        {"    loop.a\n", "x.labels:1: a case id before the first label line"},
+        {"defect Upper: t\n", "x.labels:1: a label line is 'KIND ID: TITLE'"},
+        {"defect a:\n", "x.labels:1: the label has no title"},
+        {"defect a t\n", "x.labels:1: a label line is 'KIND ID: TITLE'"},
+        {"defect a: t\nlimit a: u\n", "x.labels:2: a second label with the id 'a'"},
+        {"defect a: t\n  loop.a\nlimit b: u\n  loop.b loop.a\n",
+         "x.labels:4: case 'loop.a' is in two labels: 'a' (line 1) and 'b'"},
+        {"defect a: t\n  loop.a;rm\n", "x.labels:2: a case line holds case ids"},
+        {"\n\n# c\nfixme a: t\n", "x.labels:4: a label line starts with its kind"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[300] = "";
+        gt_matrix_labels *labels = gt_matrix_labels_parse(bad[i].text, "x.labels", err, sizeof err);
+        ck_assert_msg(labels == NULL, "accepted: %s", bad[i].text);
+        ck_assert_msg(strstr(err, bad[i].error) != NULL, "%s: got '%s'", bad[i].text, err);
+    }
+    char err[300] = "";
+    gt_matrix_labels *labels = gt_matrix_labels_parse("# c\r\ndefect a-1: t *md*\r\n  x.a, x.b\r\n\r\nmock m_2: the mock\n"
+                                                      "\tx.c\n", "ok.labels", err, sizeof err);
+    ck_assert_msg(labels != NULL, "%s", err);
+    ck_assert_int_eq(labels->count, 2);
+    ck_assert_int_eq(labels->case_count, 3);
+    ck_assert_str_eq(labels->items[0].title, "t *md*");
+    ck_assert_int_eq(labels->items[1].kind, GT_MATRIX_LABEL_MOCK);
+    ck_assert_str_eq(gt_matrix_labels_find(labels, "x.b")->id, "a-1");
+    ck_assert_str_eq(gt_matrix_labels_find(labels, "x.c")->id, "m_2");
+    ck_assert_ptr_null(gt_matrix_labels_find(labels, "x"));
+    gt_matrix_labels_free(labels);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("matrix");
@@ -240,6 +374,8 @@ static Suite *make_suite(void)
     tcase_add_test(cli, matrix_of_fake_implementations);
     tcase_add_test(cli, matrix_usage_errors_exit_2);
     tcase_add_test(cli, matrix_not_applicable_and_claims);
+    tcase_add_test(cli, matrix_labels_group_red_cells);
+    tcase_add_test(cli, matrix_labels_parse_errors);
     suite_add_tcase(suite, cli);
     return suite;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gauntlet/runner/matrix.h"
 #include "gt_test.h"
 
 /* `text` after the generated-by line: from `marker` on. */
@@ -162,30 +163,43 @@ static bool names_whole_id(const char *text, const char *id)
 }
 
 /* Every red cell (✗!, ✗, ≠, E) listed in an implementation's section of the
- * committed docs/matrix.md is named, as a whole id, in matrix/notes/NAME.md
- * (issue 27: each red cell labelled as a true defect, a figures/profile
- * difference or a wrapper/harness limit). Committed files only: no npm. */
+ * committed docs/matrix.md carries a label of matrix/notes/NAME.labels
+ * (issue 27, docs/matrix-labels.md: a true defect, a figures/profile
+ * difference, a wrapper/library limit or a mock artefact), and its case id
+ * is named, as a whole id, in NAME.md (the evidence); no label is stale
+ * (every labelled case is a red, other-reason or skip cell of this grid).
+ * Committed files only: no npm. */
 START_TEST(every_red_cell_is_labelled_in_its_notes)
 {
     char *grid = gt_test_slurp("docs/matrix.md");
     const char *impls = strstr(grid, "\n## Implementations\n");
     ck_assert_msg(impls != NULL, "docs/matrix.md has no Implementations section");
-    size_t sections = 0, red = 0, unnamed = 0;
+    size_t sections = 0, red = 0, unlabelled = 0;
     bool saw_claude_code = false;
     char missing[1200] = ""; /* the first ones; Check's message is short */
     for (const char *sec = strstr(impls, "\n### ` "); sec; sec = strstr(sec + 1, "\n### ` ")) {
         const char *name = sec + strlen("\n### ` "), *name_end = strstr(name, " `\n");
         ck_assert_ptr_nonnull(name_end);
-        char path[400];
-        snprintf(path, sizeof path, "matrix/notes/%.*s.md", (int)(name_end - name), name);
+        char path[400], err[600];
+        snprintf(path, sizeof path, "matrix/notes/%.*s.labels", (int)(name_end - name), name);
         saw_claude_code |= strncmp(name, "claude-code `", 13) == 0;
         sections++;
-        char *notes = gt_test_slurp(path);
+        char *text = gt_test_slurp(path);
+        gt_matrix_labels *labels = gt_matrix_labels_parse(text, path, err, sizeof err);
+        char notes_path[400];
+        snprintf(notes_path, sizeof notes_path, "matrix/notes/%.*s.md", (int)(name_end - name), name);
+        char *notes = gt_test_slurp(notes_path);
+        ck_assert_msg(labels != NULL, "%s", err);
         const char *end = strstr(sec + 1, "\n### ");
         if (end == NULL)
             end = strstr(sec + 1, "\n## ");
+        size_t len = end ? (size_t)(end - sec) : strlen(sec);
+        char *section = strndup(sec, len);
+        ck_assert_msg(strstr(section, "Labelled, but in this run no red cell") == NULL &&
+                          strstr(section, "Labels with no cell in this run") == NULL,
+                      "%s: a stale label (a case or a label the committed grid shows no red cell for)", path);
         bool in_red = false;
-        for (const char *line = name_end; line && (end == NULL || line < end); line = strchr(line, '\n')) {
+        for (const char *line = section; line && *line; line = strchr(line, '\n')) {
             line += *line == '\n';
             if (strncmp(line, "**", 2) == 0)
                 in_red = strncmp(line, "**\xe2\x9c\x97", 5) == 0 /* ✗! and ✗ */ ||
@@ -197,19 +211,25 @@ START_TEST(every_red_cell_is_labelled_in_its_notes)
             char wanted[300];
             snprintf(wanted, sizeof wanted, "%.*s", (int)(stop - id), id);
             red++;
-            if (names_whole_id(notes, wanted))
+            const char *eol = strchr(line, '\n');
+            const char *tag = strstr(line, " \xe2\x80\x94 label "); /* " — label " */
+            if (gt_matrix_labels_find(labels, wanted) != NULL && tag != NULL && (eol == NULL || tag < eol) &&
+                names_whole_id(notes, wanted))
                 continue;
-            unnamed++;
+            unlabelled++;
             if (strlen(missing) + strlen(path) + strlen(wanted) + 4 < sizeof missing)
                 strcat(strcat(strcat(strcat(missing, " "), path), ":"), wanted);
         }
+        free(section);
         free(notes);
+        gt_matrix_labels_free(labels);
+        free(text);
     }
     ck_assert_msg(saw_claude_code && sections > 2, "docs/matrix.md: %zu implementation sections, claude-code %s "
                   "(has the grid's layout changed?)", sections, saw_claude_code ? "present" : "missing");
     ck_assert_msg(red > 0, "no red cell found in docs/matrix.md (has the grid's layout changed?)");
-    ck_assert_msg(unnamed == 0, "%zu of %zu red cells not named in their column's notes (first ones:%s)", unnamed, red,
-                  missing);
+    ck_assert_msg(unlabelled == 0, "%zu of %zu red cells without a label in NAME.labels or not named in NAME.md (first ones:%s)",
+                  unlabelled, red, missing);
     free(grid);
 }
 END_TEST

@@ -88,7 +88,8 @@ static void matrix_usage(FILE *out)
           "  --report FORMAT:FILE json, html or md (FILE '-' = standard output); comma-separated or repeated\n"
           "  --gate G, --tag T, --id GLOB   select cases, as for `gauntlet run`\n"
           "  -j, --jobs N         worker threads in all (default: one per CPU); columns run in parallel\n"
-          "  --notes DIR          hand-written notes: DIR/NAME.md is copied into NAME's section of the md report\n"
+          "  --notes DIR          hand-written notes: DIR/NAME.md is copied into NAME's section of the md report,\n"
+          "                       DIR/NAME.labels labels its red cells (docs/matrix-labels.md)\n"
           "                       (with --merge: instead of the notes the column was run with)\n"
           "  --version NAME=TEXT  the version shown for NAME when its envelopes and handshake name none\n"
           "  --language NAME=TEXT the language shown for NAME when its envelopes name none\n"
@@ -327,6 +328,8 @@ typedef struct column_text {
     char about[256], version[128], language[64], packages[512];
     char *unavailable; /* malloc'd smoke explanation */
     char *notes;       /* malloc'd notes file */
+    char *labels_text; /* malloc'd labels file */
+    gt_matrix_labels *labels;
 } column_text;
 
 /* The first envelope's "implementation" object: {name, version, language,
@@ -377,6 +380,47 @@ static char *read_small_file(const char *path)
     if (text)
         text[len] = '\0';
     return text;
+}
+
+/* DIR/NAME.labels (docs/matrix-labels.md): 0 with *text and *labels NULL
+ * when there is none, 0 with both set, or -1 with `err` naming the file (and
+ * the line). The file is read whole (at most 1 MiB). */
+#define MATRIX_LABELS_MAX_BYTES (1 << 20)
+static int load_labels(const char *dir, const char *name, char **text, gt_matrix_labels **labels, char *err,
+                       size_t err_len)
+{
+    *text = NULL;
+    *labels = NULL;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s.labels", dir, name);
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) {
+        if (errno == ENOENT)
+            return 0;
+        snprintf(err, err_len, "%.700s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    char *body = malloc(MATRIX_LABELS_MAX_BYTES + 1);
+    size_t len = body ? fread(body, 1, MATRIX_LABELS_MAX_BYTES + 1, file) : 0;
+    bool failed = body == NULL || ferror(file);
+    fclose(file);
+    if (failed || len > MATRIX_LABELS_MAX_BYTES) {
+        snprintf(err, err_len, "%.700s: %s", path, failed ? "cannot read" : "over 1 MiB: not a labels file");
+        free(body);
+        return -1;
+    }
+    body[len] = '\0';
+    if (memchr(body, '\0', len) != NULL) {
+        snprintf(err, err_len, "%.700s: holds a NUL byte: not a labels file", path);
+        free(body);
+        return -1;
+    }
+    if ((*labels = gt_matrix_labels_parse(body, path, err, err_len)) == NULL) {
+        free(body);
+        return -1;
+    }
+    *text = body;
+    return 0;
 }
 
 /* Smoke the target, capturing the explanation; 0 when it can run. */
@@ -505,6 +549,33 @@ static int merge_matrices(const matrix_options *options, const char *command)
             columns[c].notes = notes[notes_count++] = read_small_file(path);
         }
     }
+    /* the labels: DIR/NAME.labels with --notes, else what the column was run with */
+    char *label_texts[MATRIX_MAX_TARGETS * 4] = {0};
+    gt_matrix_labels *labels[MATRIX_MAX_TARGETS * 4] = {0};
+    size_t labels_count = 0;
+    if (status == 0) {
+        size_t count;
+        gt_matrix_column *columns = gt_matrix_set_columns(set, &count);
+        for (size_t c = 0; c < count && c < sizeof labels / sizeof labels[0] && status == 0; c++) {
+            if (options->notes_dir != NULL) {
+                if (load_labels(options->notes_dir, columns[c].name, &label_texts[c], &labels[c], err,
+                                sizeof err) != 0) {
+                    fprintf(stderr, "gauntlet matrix --merge: %s\n", err);
+                    status = 2;
+                }
+                columns[c].labels_text = label_texts[c];
+            } else if (columns[c].labels_text != NULL) {
+                char where[300];
+                snprintf(where, sizeof where, "%s: column %s: labels_text", "--merge", columns[c].name);
+                if ((labels[c] = gt_matrix_labels_parse(columns[c].labels_text, where, err, sizeof err)) == NULL) {
+                    fprintf(stderr, "gauntlet matrix --merge: %s\n", err);
+                    status = 2;
+                }
+            }
+            columns[c].labels = labels[c];
+            labels_count = c + 1;
+        }
+    }
     if (status == 0) {
         char generated[32];
         iso_now(generated);
@@ -518,6 +589,10 @@ static int merge_matrices(const matrix_options *options, const char *command)
     gt_matrix_previous_free(previous);
     for (size_t i = 0; i < notes_count; i++)
         free(notes[i]);
+    for (size_t i = 0; i < labels_count; i++) {
+        free(label_texts[i]);
+        gt_matrix_labels_free(labels[i]);
+    }
     return status;
 }
 
@@ -656,6 +731,19 @@ int gt_cmd_matrix(int argc, char **argv)
             free(options.owned[i]);
         return status;
     }
+    /* a labels file that cannot be read is a usage error now, not after the run */
+    for (size_t t = 0; options.notes_dir && t < options.target_count; t++) {
+        char *text, why[600];
+        gt_matrix_labels *labels;
+        if (load_labels(options.notes_dir, options.names[t], &text, &labels, why, sizeof why) != 0) {
+            fprintf(stderr, "gauntlet matrix: %s\n", why);
+            for (size_t i = 0; i < options.owned_count; i++)
+                free(options.owned[i]);
+            return 2;
+        }
+        free(text);
+        gt_matrix_labels_free(labels);
+    }
     gt_corpus *corpus = gt_corpus_new();
     char bundled[PATH_MAX];
     if (options.path_count == 0 && gt_cmd_default_corpus(bundled, sizeof bundled))
@@ -764,9 +852,12 @@ int gt_cmd_matrix(int argc, char **argv)
         if (options.languages[t] && text->language[0] == '\0')
             snprintf(text->language, sizeof text->language, "%s", options.languages[t]);
         if (options.notes_dir) {
-            char path[PATH_MAX];
+            char path[PATH_MAX], why[600];
             snprintf(path, sizeof path, "%s/%s.md", options.notes_dir, options.names[t]);
             text->notes = read_small_file(path);
+            if (load_labels(options.notes_dir, options.names[t], &text->labels_text, &text->labels, why,
+                            sizeof why) != 0) /* checked before the run: changed since */
+                fprintf(stderr, "gauntlet matrix: %s (the column is shown unlabelled)\n", why);
         }
         columns[t] = (gt_matrix_column){
             .name = options.names[t],
@@ -778,6 +869,8 @@ int gt_cmd_matrix(int argc, char **argv)
             .language = text->language[0] ? text->language : NULL,
             .packages = text->packages[0] ? text->packages : NULL,
             .notes = text->notes,
+            .labels_text = text->labels_text,
+            .labels = text->labels,
             .evidence = options.evidence[t],
             .repos = options.repos[t],
         };
@@ -795,6 +888,8 @@ int gt_cmd_matrix(int argc, char **argv)
         gt_run_free(runs[t]);
         free(texts[t].unavailable);
         free(texts[t].notes);
+        free(texts[t].labels_text);
+        gt_matrix_labels_free(texts[t].labels);
     }
     gt_matrix_previous_free(previous);
     gt_corpus_free(corpus);

@@ -20,6 +20,44 @@
 #include "gauntlet/runner/result.h"
 
 /* One implementation. Strings borrowed; any may be NULL. */
+/* The labels of a column's red cells (matrix/notes/NAME.labels,
+ * docs/matrix-labels.md, reports/matrix_labels.c): each a kind, an id, a
+ * one-line title and the case ids it covers. */
+typedef enum gt_matrix_label_kind {
+    GT_MATRIX_LABEL_DEFECT,     /* a true defect of the library, with its evidence */
+    GT_MATRIX_LABEL_DIFFERENCE, /* a figures/profile difference: not a defect */
+    GT_MATRIX_LABEL_LIMIT,      /* a wrapper, harness or documented library limit: no verdict */
+    GT_MATRIX_LABEL_MOCK,       /* the mock's doing, not the library's */
+    GT_MATRIX_LABEL_KIND_COUNT
+} gt_matrix_label_kind;
+
+typedef struct gt_matrix_label {
+    char *id, *title;
+    gt_matrix_label_kind kind;
+    int line; /* of its label line */
+} gt_matrix_label;
+
+typedef struct gt_matrix_labelled {
+    char *id;     /* a case id */
+    size_t label; /* index into items */
+} gt_matrix_labelled;
+
+typedef struct gt_matrix_labels {
+    gt_matrix_label *items;
+    size_t count;
+    gt_matrix_labelled *cases;
+    size_t case_count;
+} gt_matrix_labels;
+
+/* Parse a labels file's text; NULL with `err` naming `path` and the line. */
+gt_matrix_labels *gt_matrix_labels_parse(const char *text, const char *path, char *err, size_t err_len);
+void gt_matrix_labels_free(gt_matrix_labels *labels);
+/* The label of `case_id`, or NULL. */
+const gt_matrix_label *gt_matrix_labels_find(const gt_matrix_labels *labels, const char *case_id);
+/* "defect", "difference", "limit", "mock" / "true defect", "figures/profile difference", ... */
+const char *gt_matrix_label_kind_name(gt_matrix_label_kind kind);
+const char *gt_matrix_label_kind_title(gt_matrix_label_kind kind);
+
 typedef struct gt_matrix_column {
     const char *name;        /* --target NAME */
     const char *spec;        /* --target ...=SPEC */
@@ -30,6 +68,8 @@ typedef struct gt_matrix_column {
     const char *language;    /* "JavaScript", "C", ... */
     const char *packages;    /* "ai 7.0.173, @ai-sdk/anthropic 4.0.105, zod 4.6.7" */
     const char *notes;       /* hand-written explanation (Markdown) for the implementation's section */
+    const char *labels_text; /* its labels file as read (kept in the JSON for --merge), or NULL */
+    const gt_matrix_labels *labels; /* labels_text parsed, or NULL (no labels: red cells shown unlabelled) */
     const char *evidence;    /* why it claims its profiles (the library's docs), one line */
     const char *repos;       /* --repos: the library's own repositories ("owner/repo,owner/repo"), or NULL */
     const char *previous_version;         /* its version in --previous, or NULL (no --previous, no such column) */
