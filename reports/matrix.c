@@ -946,7 +946,7 @@ static const char matrix_style[] =
     ".agrees{background:#e6f4ea}.unsafe{background:#f9c9c5;font-weight:700}.refused_valid{background:#fde7e7}"
     ".figures{background:#e8e4f8}.other_reason{background:#eef6ee}.error,.skip{background:#fff3cd}"
     ".not_applicable{background:repeating-linear-gradient(45deg,#fff,#fff 4px,#eee 4px,#eee 8px);color:#777}"
-    ".not_run{background:#eee}summary{cursor:pointer}";
+    ".not_run{background:#eee}summary{cursor:pointer}pre.notes{max-width:60em;white-space:pre-wrap;word-break:normal}";
 
 static void html_cell(FILE *out, const gt_matrix_column *column, const gt_case_result *result)
 {
@@ -1079,7 +1079,7 @@ static void html_implementation(FILE *out, const gt_matrix *matrix, const gt_mat
     if (column->run != NULL)
         html_labels(out, matrix, column);
     if (column->notes) {
-        fputs("<pre>", out);
+        fputs("<pre class=\"notes\">", out);
         gt_report_html_text(out, column->notes);
         fputs("</pre>\n", out);
     }
