@@ -200,6 +200,7 @@ export async function zodV3Schema(env) {
     const { z } = await load('zod/v3');
     const known = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'minimum',
                            'maximum', 'format', 'description', 'title', '$schema']);
+    const annotations = new Set(['examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
     /* `format` asserted only when the case asserts it (GAUNTLET_FORMATS), as the zod 4 conversion */
     const formats = { 'email': (s) => s.email(), 'uuid': (s) => s.uuid(), 'uri': (s) => s.url(),
                       'date-time': (s) => s.datetime({ offset: true }), 'date': (s) => s.date() };
@@ -210,8 +211,11 @@ export async function zodV3Schema(env) {
             return z.never();
         if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
             throw new Error(`${path}: a schema must be an object or a boolean`);
+        /* a vendor `x-` key and the meta-data vocabulary's keywords are annotations (the case
+         * loop.json-schema.near-miss-unknown-keyword-is-annotation, rule S0-03): nothing to assert, so nothing
+         * to convert */
         for (const key of Object.keys(schema))
-            if (!known.has(key))
+            if (!known.has(key) && !annotations.has(key) && !key.startsWith('x-'))
                 cannotRun(`harness limit: ${path} uses '${key}', which the zod 3 conversion does not cover`);
         if (schema.enum !== undefined)
             return z.any().refine((value) => schema.enum.some((item) => JSON.stringify(item) === JSON.stringify(value)),

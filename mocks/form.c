@@ -205,6 +205,7 @@ static bool is_structured_call(const mock_block *block)
 typedef struct form_report {
     size_t mapped_calls, dropped_text;
     bool cut_at_max_tokens; /* a JSON text marked max_tokens rendered cut in half */
+    bool refusal_without_answer; /* an OpenAI refusal in JSON-text form: prose only, the call's answer left out */
     char inexpressible[240];
     const char *stream_fault; /* set by mock_form_render_stream */
     bool cut_json_body;       /* a cut or malformed stream served to a client that did not stream */
@@ -236,6 +237,8 @@ static void write_note(const mock_request *request, const form_report *report, m
                   form->forced ? "true" : "false", report->mapped_calls, report->dropped_text);
     if (report->cut_at_max_tokens)
         mock_buf_adds(&buf, ",\"cut_at_max_tokens\":true");
+    if (report->refusal_without_answer)
+        mock_buf_adds(&buf, ",\"refusal_without_answer\":true");
     if (report->stream_fault) {
         mock_buf_adds(&buf, ",\"stream_fault\":");
         mock_buf_add_json_cstr(&buf, report->stream_fault);
@@ -265,9 +268,26 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
     size_t calls = 0;
     for (size_t i = 0; i < in->block_count; i++)
         calls += is_structured_call(&in->blocks[i]);
+    /* OpenAI's refusal is the model's explanation (message.refusal, a `refusal` part): in JSON-text form the
+     * answer the script's call carries is never written into it, and the script's prose is kept */
+    bool openai_refusal = scripted && form->kind == MOCK_FORM_JSON_TEXT && request->api != MOCK_API_ANTHROPIC &&
+                          in->stop_reason && strcmp(in->stop_reason, "refusal") == 0;
+    bool prose = false;
+    for (size_t i = 0; openai_refusal && i < in->block_count; i++)
+        prose |= in->blocks[i].kind == MOCK_BLOCK_TEXT && in->blocks[i].text_len > 0;
     for (size_t i = 0; i < in->block_count; i++) {
         mock_block block = in->blocks[i];
-        if (form->kind == MOCK_FORM_JSON_TEXT && calls > 0 && block.kind == MOCK_BLOCK_TEXT) {
+        if (openai_refusal && is_structured_call(&block)) {
+            report->refusal_without_answer = true;
+            if (!prose) { /* a refusal says why: the API's own words stand in for a script without prose */
+                static const char said[] = "I'm sorry, but I can't help with that.";
+                block = (mock_block){.kind = MOCK_BLOCK_TEXT, .text = (char *)said, .text_len = sizeof said - 1};
+                prose = true;
+                blocks[out->block_count++] = block;
+            }
+            continue;
+        }
+        if (form->kind == MOCK_FORM_JSON_TEXT && calls > 0 && block.kind == MOCK_BLOCK_TEXT && !openai_refusal) {
             report->dropped_text++; /* commentary beside the answer: a JSON-mode model writes only the JSON */
             continue;
         }
@@ -301,6 +321,23 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
     }
     if (!scripted || form->kind == MOCK_FORM_AS_SCRIPTED)
         return;
+    /* an OpenAI refusal is the model's explanation: a scripted refusal whose only text is a JSON value (an
+     * Anthropic answer, anthropic-sdk-python#1850) has no OpenAI form */
+    if (openai_refusal && !report->refusal_without_answer) {
+        bool json_only = false;
+        for (size_t i = 0; i < out->block_count; i++) {
+            const mock_block *block = &out->blocks[i];
+            if (block->kind == MOCK_BLOCK_TEXT)
+                json_only = block->text_len > 0 && is_complete_json(block->text, block->text_len) &&
+                            (i == 0 || json_only);
+        }
+        if (json_only) {
+            snprintf(report->inexpressible, sizeof report->inexpressible,
+                     "the script's refusal text is a JSON value, but OpenAI's refusal carries the model's explanation, "
+                     "never an answer");
+            return;
+        }
+    }
     /* a turn no real provider would send this request */
     for (size_t i = 0; i < out->block_count; i++) {
         const mock_block *block = &out->blocks[i];
@@ -385,6 +422,15 @@ void mock_form_check_pause(const mock_request *request, const char *sse, size_t 
         return;
     form_report report = {0};
     snprintf(report.inexpressible, sizeof report.inexpressible, "%s", PAUSE_WITHOUT_SERVER_TOOL);
+    write_note(request, &report, reply);
+}
+
+void mock_form_note_inexpressible(const mock_request *request, const char *why, mock_reply *reply)
+{
+    if (request->mirror)
+        return;
+    form_report report = {0};
+    snprintf(report.inexpressible, sizeof report.inexpressible, "%s", why);
     write_note(request, &report, reply);
 }
 

@@ -38,6 +38,11 @@ void mock_form_note(const mock_request *request, mock_reply *reply);
  * pauses only server-tool loops), unless a note is already written. */
 void mock_form_check_pause(const mock_request *request, const char *sse, size_t len, mock_reply *reply);
 
+/* Note the turn inexpressible for this request with `why` (the journal's
+ * answer_form: "expressible": false), whatever was rendered; nothing for the
+ * reference's mirror. */
+void mock_form_note_inexpressible(const mock_request *request, const char *why, mock_reply *reply);
+
 /* True when a scripted stream must be re-rendered for this request rather
  * than sent verbatim or converted by render.c: a mapped form, or the
  * Responses API. */

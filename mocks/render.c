@@ -239,7 +239,22 @@ int mock_render_reply(const mock_request *request, const gt_loop_reply *reply, b
         }
         /* another form: what a client accumulating this stream would have */
         gt_stream_result assembled;
-        gt_stream_assemble(reply->provider, reply->sse, reply->sse_len, arena, &assembled);
+        gt_stream_reason why = gt_stream_assemble(reply->provider, reply->sse, reply->sse_len, arena, &assembled);
+        if (!same_api && !request->mirror && !fallback && why == GT_STREAM_TRUNCATED)
+            /* a stream of the other API cut short: its content in the client's API, cut the same way
+             * (a dropped connection happens on any API) */
+            return mock_form_render_stream(request, reply->provider, reply->sse, reply->sse_len, model, false, arena,
+                                           out);
+        if (!same_api && !request->mirror && why >= GT_STREAM_SSE_BAD_JSON && why <= GT_STREAM_SSE_OUT_OF_ORDER) {
+            /* a protocol fault of the other API's stream format: the client's API has no such bytes */
+            char note[200];
+            snprintf(note, sizeof note,
+                     "the script's %s stream breaks that API's stream protocol (%s), which the client's %s API "
+                     "cannot carry",
+                     gt_stream_provider_name(reply->provider), gt_stream_reason_code(why),
+                     request->api == MOCK_API_ANTHROPIC ? "Anthropic" : "OpenAI");
+            mock_form_note_inexpressible(request, note, out);
+        }
         if (turn_from_message(assembled.message, model, arena, &turn) != 0)
             return -1;
         if (fallback)

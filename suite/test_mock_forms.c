@@ -381,6 +381,80 @@ START_TEST(scripted_stream_faults_change_form)
 }
 END_TEST
 
+/* A stream scripted in OpenAI Chat's format served to an Anthropic Messages
+ * client as scripted (Claude Code's request): a cut stream is its content in
+ * the client's API, cut before the terminal events, as any dropped
+ * connection; a protocol fault of the OpenAI format (a data line that is not
+ * JSON) has no Anthropic bytes: the turn is marked inexpressible with the
+ * reason, never served as an empty message cut in half. */
+START_TEST(other_api_streams_keep_their_content_or_are_inexpressible)
+{
+    gt_mock_server *cases = gt_test_mock_start(NULL, "corpus/stream", 100);
+    gt_mock_server *saved = server;
+    server = cases;
+    const char *messages = "{\"model\":\"c\",\"max_tokens\":9,\"stream\":true," USER_MESSAGES
+                           ",\"tools\":[{\"name\":\"StructuredOutput\",\"input_schema\":" SCHEMA "}]}";
+    reply r = call("stream.truncation.openai-cut-before-done", "x1", "/v1/messages", messages);
+    ck_assert_int_ne(r.code, CURLE_OK); /* the connection is cut */
+    ck_assert_msg(strstr(r.body, "\"content_block_stop\"") != NULL, "%s", r.body);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"name\":\"StructuredOutput\""));
+    ck_assert_ptr_null(strstr(r.body, "message_stop"));
+    free(r.body);
+    ck_assert(journal_has_fault("stream.truncation.openai-cut-before-done", "x1", 0, "cut"));
+    cJSON *root;
+    cJSON *entry = journal_entry("stream.truncation.openai-cut-before-done", "x1", 0, &root);
+    ck_assert(cJSON_IsTrue(at(entry, "answer_form.expressible")));
+    cJSON_Delete(root);
+    r = call("stream.malformed.bad-json-openai", "x2", "/v1/messages", messages);
+    free(r.body);
+    entry = journal_entry("stream.malformed.bad-json-openai", "x2", 0, &root);
+    ck_assert(cJSON_IsFalse(at(entry, "answer_form.expressible")));
+    ck_assert_msg(strstr(str_at(entry, "answer_form.inexpressible"), "openai stream breaks that API's stream "
+                                                                      "protocol (sse_bad_json)") != NULL,
+                  "%s", str_at(entry, "answer_form.inexpressible"));
+    cJSON_Delete(root);
+    server = saved;
+    gt_mock_stop(cases);
+}
+END_TEST
+
+/* An OpenAI refusal in JSON-text form is the model's explanation: the
+ * script's prose (or the API's own words) in message.refusal, never the
+ * answer its call carries; a scripted refusal whose only text is a JSON value
+ * (an Anthropic answer) is inexpressible for an OpenAI client. */
+START_TEST(openai_refusal_carries_prose_not_the_answer)
+{
+    gt_mock_server *cases = gt_test_mock_start(NULL, "corpus/loop/provider", 5);
+    char err[256];
+    ck_assert_int_gt(gt_mock_load_corpus(cases, "corpus/field/stop-reason.cases.json", err, sizeof err), 0);
+    gt_mock_server *saved = server;
+    server = cases;
+    const char *chat = "{\"model\":\"gpt-x\"," USER_MESSAGES ",\"response_format\":{\"type\":\"json_schema\","
+                       "\"json_schema\":{\"name\":\"x\",\"strict\":true,\"schema\":" SCHEMA "}}}";
+    reply r = call("loop.provider.refusal-message", "r1", "/v1/chat/completions", chat);
+    cJSON *json = cJSON_Parse(r.body);
+    ck_assert_msg(json != NULL, "%s", r.body);
+    const char *refusal = str_at(json, "choices.0.message.refusal");
+    ck_assert_msg(refusal != NULL && strchr(refusal, '{') == NULL, "refusal: %s", refusal ? refusal : "(none)");
+    ck_assert_str_eq(str_at(json, "choices.0.finish_reason"), "stop");
+    cJSON_Delete(json);
+    free(r.body);
+    cJSON *root;
+    cJSON *entry = journal_entry("loop.provider.refusal-message", "r1", 0, &root);
+    ck_assert(cJSON_IsTrue(at(entry, "answer_form.refusal_without_answer")));
+    ck_assert(cJSON_IsTrue(at(entry, "answer_form.expressible")));
+    cJSON_Delete(root);
+    r = call("field.anthropic-sdk-python-1850.refusal-text-not-parsed", "r2", "/v1/chat/completions", chat);
+    free(r.body);
+    entry = journal_entry("field.anthropic-sdk-python-1850.refusal-text-not-parsed", "r2", 0, &root);
+    ck_assert(cJSON_IsFalse(at(entry, "answer_form.expressible")));
+    ck_assert_ptr_nonnull(strstr(str_at(entry, "answer_form.inexpressible"), "OpenAI's refusal carries the model's"));
+    cJSON_Delete(root);
+    server = saved;
+    gt_mock_stop(cases);
+}
+END_TEST
+
 START_TEST(fallback_on_the_wire_in_responses)
 {
     reply r = call("fallback-retracts", "w1", "/v1/responses",
@@ -646,6 +720,8 @@ static Suite *make_suite(void)
     tcase_add_test(faults, scripted_stream_faults_change_form);
     tcase_add_test(faults, fallback_on_the_wire_in_responses);
     tcase_add_test(faults, inexpressible_turns_are_marked);
+    tcase_add_test(faults, other_api_streams_keep_their_content_or_are_inexpressible);
+    tcase_add_test(faults, openai_refusal_carries_prose_not_the_answer);
     suite_add_tcase(suite, faults);
     TCase *http = tcase_create("http target");
     tcase_set_timeout(http, 120);
