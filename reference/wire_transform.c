@@ -669,7 +669,11 @@ static gt_value *transform_node(transform_ctx *ctx, const gt_value *node, size_t
     }
     if (type_has(type, "array")) {
         long items_at = member_index(node, "items");
-        if (items_at >= 0 && members[items_at].value->type != GT_ARRAY) { /* a tuple stays a leftover */
+        /* A tuple stays a leftover; so does items beside prefixItems, which
+         * then governs only the items after the prefix (2020-12 core
+         * 10.3.1.2): sent alone it would bind every item, a narrowing. */
+        bool after_prefix = member_index(node, "prefixItems") >= 0;
+        if (items_at >= 0 && members[items_at].value->type != GT_ARRAY && !after_prefix) {
             consumed[items_at] = true;
             gt_value *items = transform_at(ctx, &members[items_at], -1, NULL, members[items_at].value, depth);
             if (items == NULL)
