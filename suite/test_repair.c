@@ -162,6 +162,11 @@ START_TEST(test_escape)
     out = gt_repair_escape("", 0, NULL);
     ck_assert_str_eq(out, "");
     free(out);
+    len = 99;
+    out = gt_repair_escape("", 0, &len); /* C API only: no target or report escapes an empty text */
+    ck_assert_str_eq(out, "");
+    ck_assert_uint_eq(len, 0);
+    free(out);
 }
 END_TEST
 
