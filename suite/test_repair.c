@@ -344,6 +344,9 @@ START_TEST(test_missing_evidence_escalates_and_denial_is_final)
     ck_assert_int_eq(result.status, GT_REPAIR_DENIED);
     ck_assert_str_eq(result.reason, "role_not_permitted");
     ck_assert_int_eq(t.asked, 0);
+    /* gt_repair_result.message (C API only, and `gauntlet repair`): the last failure's message. */
+    ck_assert_str_eq(result.message, outcome.message);
+    ck_assert(result.message[0] != '\0');
     /* The denial's machine error (gt_repair_errors_of, C API only: no request
      * is built for a denial) names the policy's pointer as a $-path. */
     gt_repair_error *denial = NULL;
