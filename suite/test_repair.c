@@ -234,6 +234,14 @@ static int model(void *user, int attempt, const char *request, size_t request_le
 
 static gt_repair_result result;
 
+/* A model callback that says it answered (0) but filled no reply: the loop
+ * ends with repair_unavailable, never checks a missing text. */
+static int empty_reply(void *user, int attempt, const char *request, size_t request_len, gt_repair_reply *reply)
+{
+    (void)user, (void)attempt, (void)request, (void)request_len, (void)reply;
+    return 0;
+}
+
 static void loop(const gt_pipeline_config *config, int max_attempts, scripted *s, const char *raw)
 {
     gt_repair_config repair = {.pipeline = config, .max_attempts = max_attempts, .task = "Triage.",
@@ -311,6 +319,13 @@ START_TEST(test_stall_and_exhaustion)
     loop(&config, 3, &x, P9);
     ck_assert_int_eq(result.status, GT_REPAIR_UNAVAILABLE);
     ck_assert_str_eq(result.reason, "repair_unavailable");
+    gt_repair_result_free(&result);
+
+    /* "answered" without a reply text (C API only: the corpus's scripted model returns -1 whenever it has none) */
+    gt_repair_config silent = {.pipeline = &config, .max_attempts = 3, .task = "Triage.", .model = empty_reply};
+    ck_assert_int_eq(gt_repair_run(&silent, P9, strlen(P9), arena, &outcome, &result), 0);
+    ck_assert_int_eq(result.status, GT_REPAIR_UNAVAILABLE);
+    ck_assert_int_eq(result.requests_sent, 1);
     gt_repair_result_free(&result);
 }
 END_TEST
