@@ -58,6 +58,7 @@ START_TEST(test_roles_and_unknown_actions)
 {
     ck_assert_str_eq(decide("{\"action\":\"reply\"}", AGENT), "allowed");
     ck_assert(decision.action_proposed);
+    ck_assert_str_eq(decision.action, "reply"); /* C API only: no target or report reads it */
     ck_assert_str_eq(decide("{\"note\":\"no action\"}", AGENT), "allowed");
     ck_assert(!decision.action_proposed);
     ck_assert_str_eq(decide("{\"action\":\"close_account\",\"account_id\":\"a\"}", AGENT), "role_not_permitted");

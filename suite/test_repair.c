@@ -162,6 +162,11 @@ START_TEST(test_escape)
     out = gt_repair_escape("", 0, NULL);
     ck_assert_str_eq(out, "");
     free(out);
+    len = 99;
+    out = gt_repair_escape("", 0, &len); /* C API only: no target or report escapes an empty text */
+    ck_assert_str_eq(out, "");
+    ck_assert_uint_eq(len, 0);
+    free(out);
 }
 END_TEST
 
@@ -228,6 +233,14 @@ static int model(void *user, int attempt, const char *request, size_t request_le
 #define BAD_CATEGORY "{\"category\":\"Billing\",\"priority\":4,\"summary\":\"x\",\"needs_human\":false}"
 
 static gt_repair_result result;
+
+/* A model callback that says it answered (0) but filled no reply: the loop
+ * ends with repair_unavailable, never checks a missing text. */
+static int empty_reply(void *user, int attempt, const char *request, size_t request_len, gt_repair_reply *reply)
+{
+    (void)user, (void)attempt, (void)request, (void)request_len, (void)reply;
+    return 0;
+}
 
 static void loop(const gt_pipeline_config *config, int max_attempts, scripted *s, const char *raw)
 {
@@ -307,6 +320,13 @@ START_TEST(test_stall_and_exhaustion)
     ck_assert_int_eq(result.status, GT_REPAIR_UNAVAILABLE);
     ck_assert_str_eq(result.reason, "repair_unavailable");
     gt_repair_result_free(&result);
+
+    /* "answered" without a reply text (C API only: the corpus's scripted model returns -1 whenever it has none) */
+    gt_repair_config silent = {.pipeline = &config, .max_attempts = 3, .task = "Triage.", .model = empty_reply};
+    ck_assert_int_eq(gt_repair_run(&silent, P9, strlen(P9), arena, &outcome, &result), 0);
+    ck_assert_int_eq(result.status, GT_REPAIR_UNAVAILABLE);
+    ck_assert_int_eq(result.requests_sent, 1);
+    gt_repair_result_free(&result);
 }
 END_TEST
 
@@ -339,6 +359,9 @@ START_TEST(test_missing_evidence_escalates_and_denial_is_final)
     ck_assert_int_eq(result.status, GT_REPAIR_DENIED);
     ck_assert_str_eq(result.reason, "role_not_permitted");
     ck_assert_int_eq(t.asked, 0);
+    /* gt_repair_result.message (C API only, and `gauntlet repair`): the last failure's message. */
+    ck_assert_str_eq(result.message, outcome.message);
+    ck_assert(result.message[0] != '\0');
     /* The denial's machine error (gt_repair_errors_of, C API only: no request
      * is built for a denial) names the policy's pointer as a $-path. */
     gt_repair_error *denial = NULL;

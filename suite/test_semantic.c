@@ -74,6 +74,21 @@ START_TEST(test_result_init_clears)
 }
 END_TEST
 
+/* gt_semantic_rule_count (C API only: no target or report reads it): the
+ * number of compiled rules, 0 for no rule set. */
+START_TEST(test_rule_count)
+{
+    gt_semantic_problem problem;
+    const char *two = "[{\"id\":\"a\",\"kind\":\"absent\",\"pointer\":\"/x\"},"
+                      "{\"id\":\"b\",\"kind\":\"absent\",\"pointer\":\"/y\"}]";
+    gt_semantic_rules *rules = gt_semantic_compile(two, strlen(two), &problem);
+    ck_assert_ptr_nonnull(rules);
+    ck_assert_uint_eq(gt_semantic_rule_count(rules), 2);
+    ck_assert_uint_eq(gt_semantic_rule_count(NULL), 0);
+    gt_semantic_rules_free(rules);
+}
+END_TEST
+
 START_TEST(test_implies)
 {
     ck_assert_int_eq(check(UNCERTAINTY_RULE, "{\"uncertainty\":\"high\",\"needs_human\":false}"), 1);
@@ -325,6 +340,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("rules");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_implies);
+    tcase_add_test(tc, test_rule_count);
     tcase_add_test(tc, test_result_init_clears);
     tcase_add_test(tc, test_member_of_scoped);
     tcase_add_test(tc, test_member_of_plain_and_missing_context);
