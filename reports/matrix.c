@@ -43,7 +43,9 @@ static const struct kind_info {
     [GT_MATRIX_REFUSED_VALID] = {"refused_valid", "✗", "✗", "refused valid: refused what the reference accepts"},
     [GT_MATRIX_FIGURES] = {"figures", "≠", "≠",
                            "figures: the verdict is right; attempts, accounting or subtype differ (judged only for "
-                           "implementations that claim repair-loop or claude-code for the case)"},
+                           "implementations that claim repair-loop or claude-code for the case); or the verdict "
+                           "differs but the object is the complete, valid answer of the turn served last (another "
+                           "budget or design, never unsafe)"},
     [GT_MATRIX_OTHER_REASON] = {"other_reason", "≈", "≈",
                                 "other reason: verdict and gate right, another reason code or wording (a failure "
                                 "only for an implementation that claims reasons)"},
