@@ -660,7 +660,14 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
         return failed_as(verdict_class, GT_CLASS_FIGURES);
     }
     gt_expect figures_only = *expect;
-    if (!j->seed000) /* a client that claims claude-code claims seed 000's subtypes too; others name theirs */
+    /* A client that claims claude-code claims seed 000's subtypes too; others name theirs. Its subtype is
+     * judged when it printed an envelope, and against one of gauntlet's own subtype names
+     * (error_no_structured_output, error_invalid_json_schema: docs/loop-scripts.md) only as error or
+     * success: another error name there is wording, `success` without the object is not. */
+    bool own_name = expect->subtype && (strcmp(expect->subtype, "error_no_structured_output") == 0 ||
+                                        strcmp(expect->subtype, "error_invalid_json_schema") == 0);
+    if (!j->seed000 || observed->subtype == NULL ||
+        (own_name && strcmp(observed->subtype, "success") != 0))
         figures_only.subtype = NULL;
     figures_only.trace_json = NULL; /* a client's trace is not observable from outside */
     char *wording_at = NULL, *wording_contains = NULL, *rest_at = NULL, *rest_contains = NULL;
