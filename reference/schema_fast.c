@@ -422,9 +422,15 @@ bool sc_fast_usable(const gt_schema *schema)
     return !schema->uses_unevaluated && !schema->uses_dynamic && schema->options.max_stack == 0;
 }
 
-bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known)
+int sc_fast_verdict(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known)
 {
     fctx f = {0, schema->options.max_evaluations ? schema->options.max_evaluations : GT_SCHEMA_MAX_EVALUATIONS, 0,
               false, md, schema->has_memo ? NULL : known};
-    return fast_node(&f, schema->root, instance) && !f.unsure;
+    bool valid = fast_node(&f, schema->root, instance);
+    return f.unsure ? -1 : valid ? 1 : 0;
+}
+
+bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known)
+{
+    return sc_fast_verdict(schema, instance, md, known) == 1;
 }

@@ -460,6 +460,14 @@ static inline size_t sc_known_valid_units(const sc_known_valid *known, const sc_
  * subschema evaluations it saw. Used by gt_schema_validate before the full
  * evaluation, never instead of it when the answer is false. */
 bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known);
+/* The same pass with its "not valid" told apart from its "cannot tell":
+ * 1 valid, 0 not valid, -1 cannot tell. A 0 is the full evaluation's
+ * verdict when it stops at the first failure (errors NULL, or
+ * gt_schema_validate_first_failure): the pass evaluates the same keywords
+ * in the same order with the same functions, reached its failure within the
+ * evaluation budget, depth and regex limits (past any of them it cannot
+ * tell), and stopped there, where the first-failure evaluation stops too. */
+int sc_fast_verdict(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known);
 /* Fill a compiled node's fast-pass fields (gt_schema_compile, once per node). */
 void sc_fast_prepare(sc_node *n);
 /* May the fast pass run for this schema and these options at all? */
