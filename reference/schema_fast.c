@@ -13,6 +13,9 @@
  *   - keywords are evaluated with the same functions on the same values, in
  *     the same order, stopping at the first failure like the full pass's
  *     probe mode; a keyword it does not handle ends the pass ("cannot tell");
+ *     only a leaf plan (sc_leaf_plan) checks its node's keywords in an order
+ *     of its own, and those keywords look at the instance alone, never give
+ *     up and charge nothing, so their order cannot change any answer;
  *   - it counts one evaluation per non-boolean node as the full pass does (and
  *     the same uniqueItems charges), without the memo that lets the full pass
  *     skip some: its count is never below the full pass's, and it gives up
