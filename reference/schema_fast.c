@@ -362,7 +362,7 @@ static inline __attribute__((always_inline)) bool fast_planned(const sc_node *n,
 /* A node with subschema keywords. */
 static __attribute__((noinline)) bool fast_inner(fctx *f, const sc_node *n, const gt_value *inst)
 {
-    if (f->depth >= SC_FAST_MAX_DEPTH)
+    if (n->loop_guard || f->depth >= SC_FAST_MAX_DEPTH)
         return give_up(f);
     size_t first = f->evaluations; /* this node's own evaluation is counted already */
     f->depth++;
@@ -390,17 +390,19 @@ static inline __attribute__((always_inline)) bool fast_node(fctx *f, const sc_no
     for (;;) { /* a node that is only a $ref: its target, one evaluation each as in the full pass */
         if (n->is_bool)
             return n->bool_value;
-        if (n->loop_guard || ++f->evaluations > f->max_evaluations)
+        if (++f->evaluations > f->max_evaluations)
             return give_up(f);
-        if (n->fast_ref == NULL)
+        if (n->fast_kind != SC_FAST_REF) /* never a loop-guarded node (SC_FAST_INNER gives up on those) */
             break;
         n = n->fast_ref;
     }
-    if (n->fast_types != 0) /* the commonest leaf ({"type": "null"}, ...), without a call */
+    switch (n->fast_kind) {
+    case SC_FAST_TYPES: /* the commonest leaf ({"type": "null"}, ...), without a call */
         return (sc_instance_bits(inst, n->dialect) & n->fast_types) != 0;
-    if (n->leaf_plan != NULL)
-        return fast_planned(n, inst);
-    return n->fast_leaf ? fast_leaf(f, n, inst) : fast_inner(f, n, inst);
+    case SC_FAST_PLAN: return fast_planned(n, inst);
+    case SC_FAST_LEAF: return fast_leaf(f, n, inst);
+    default: return fast_inner(f, n, inst);
+    }
 }
 
 /* k + 1 when the number is written "1" or "0.0...01" (10^-k), else 0. */
@@ -488,6 +490,12 @@ void sc_fast_prepare(gt_schema *s, sc_node *n)
     n->fast_ref = n->nkw == 1 && n->kws[0].kind == KW_REF ? n->kws[0].u.ref.target : NULL;
     n->fast_types = n->nkw == 1 && n->kws[0].kind == KW_TYPE ? n->kws[0].u.types : 0;
     n->leaf_plan = n->fast_leaf && n->fast_types == 0 && n->nkw > 0 ? leaf_plan_of(s, n) : NULL;
+    n->fast_kind = n->loop_guard        ? SC_FAST_INNER
+                   : n->fast_ref != NULL  ? SC_FAST_REF
+                   : n->fast_types != 0   ? SC_FAST_TYPES
+                   : n->leaf_plan != NULL ? SC_FAST_PLAN
+                   : n->fast_leaf         ? SC_FAST_LEAF
+                                          : SC_FAST_INNER;
     n->required_in_props = false;
     if (required == NULL || n->properties == NULL)
         return;

@@ -110,6 +110,19 @@ static inline bool sc_kind_is_leaf(sc_kind kind)
 }
 
 typedef struct sc_node sc_node;
+
+/* How the fast pass enters a node (sc_node.fast_kind, set by
+ * sc_fast_prepare from the fields it fills; a node it never prepared, as in
+ * a metaschema compiled for the compile-time check, is SC_FAST_INNER: the
+ * general walk, right for any node). A loop-guarded node is always
+ * SC_FAST_INNER, which gives up on it. */
+enum {
+    SC_FAST_INNER = 0, /* fast_inner: the keyword loop with subschemas */
+    SC_FAST_REF,       /* nothing but a $ref: its target (fast_ref) */
+    SC_FAST_TYPES,     /* nothing but "type" (fast_types) */
+    SC_FAST_PLAN,      /* a leaf with a plan (leaf_plan) */
+    SC_FAST_LEAF       /* another leaf: the keyword loop without subschemas */
+};
 typedef struct sc_resource sc_resource;
 
 /* A pattern simple enough to match without PCRE2 (schema_regex.c): anchored
@@ -219,6 +232,7 @@ struct sc_node {
     uint64_t required_props;
     const sc_node *fast_ref;
     const struct sc_leaf_plan *leaf_plan; /* a leaf of the commonest keywords gathered into one check, or NULL */
+    uint8_t fast_kind; /* SC_FAST_*: which of the above the fast pass enters by (one load, one branch) */
     bool loop_guard; /* on an in-place reference cycle: evaluation checks it does not re-enter at the same instance */
     bool memo;       /* may be evaluated twice at one instance and has subschema keywords: memoise its verdicts */
     uint32_t mark;   /* compile-time only: cycle detection state */
