@@ -1113,7 +1113,7 @@ gt_schema *gt_schema_compile(const char *json, size_t len, const gt_schema_optio
     }
     for (size_t i = 0; i < s->infos_cap; i++)
         if (s->infos[i].node != NULL && !s->infos[i].node->is_bool) {
-            sc_fast_prepare(s->infos[i].node);
+            sc_fast_prepare(s, s->infos[i].node);
             s->has_memo |= s->infos[i].node->memo;
         }
     return s;

@@ -13,6 +13,9 @@
  *   - keywords are evaluated with the same functions on the same values, in
  *     the same order, stopping at the first failure like the full pass's
  *     probe mode; a keyword it does not handle ends the pass ("cannot tell");
+ *     only a leaf plan (sc_leaf_plan) checks its node's keywords in an order
+ *     of its own, and those keywords look at the instance alone, never give
+ *     up and charge nothing, so their order cannot change any answer;
  *   - it counts one evaluation per non-boolean node as the full pass does (and
  *     the same uniqueItems charges), without the memo that lets the full pass
  *     skip some: its count is never below the full pass's, and it gives up
@@ -181,7 +184,10 @@ static bool fast_additional(fctx *f, const sc_node *n, const sc_kw *kw, const gt
     const sc_node *sub = kw->u.sub.schema;
     if (sub->is_bool && sub->bool_value)
         return true;
-    for (size_t i = 0; i < inst->u.obj.count; i++) {
+    size_t count = inst->u.obj.count; /* at most 64 when seen->known */
+    if (seen->known && seen->members == (count == 64 ? ~0ull : (1ull << count) - 1))
+        return true; /* every member is a `properties` one: nothing is additional */
+    for (size_t i = 0; i < count; i++) {
         const gt_member *m = &inst->u.obj.members[i];
         if (seen->known ? (seen->members >> i) & 1 : n->properties && sc_find_prop_at(n->properties, i, m->key, m->key_len))
             continue;
@@ -325,10 +331,38 @@ static __attribute__((noinline)) bool fast_leaf(fctx *f, const sc_node *n, const
     return !f->unsure;
 }
 
+/* A leaf with a plan (sc_leaf_plan): the same keywords as fast_leaf checks,
+ * with the same functions, gathered; none of them can give up. */
+static inline __attribute__((always_inline)) bool fast_planned(const sc_node *n, const gt_value *inst)
+{
+    const sc_leaf_plan *plan = n->leaf_plan;
+    uint32_t bits = sc_instance_bits(inst, n->dialect);
+    if (!(bits & plan->types))
+        return false;
+    if (plan->enum_list != NULL && !sc_enum_has(plan->enum_list, inst))
+        return false;
+    if (plan->const_value != NULL && !gt_value_equal(plan->const_value, inst))
+        return false;
+    if (bits & SC_T_NUMBER) {
+        for (unsigned k = 0; k < plan->numeric_count; k++) {
+            const sc_kw *kw = plan->numeric[k];
+            if (!(kw->kind == KW_MULTIPLE_OF ? fast_multiple(kw, inst) : sc_bound_holds(n, kw, inst)))
+                return false;
+        }
+    } else if ((bits & SC_T_STRING) && plan->lengths) {
+        size_t bytes = inst->u.str.len; /* code points lie between bytes/4 and bytes (fast_length) */
+        if (bytes <= plan->max_length && bytes / 4 >= plan->min_length)
+            return true;
+        size_t length = sc_utf8_length(inst->u.str.chars, bytes);
+        return length <= plan->max_length && length >= plan->min_length;
+    }
+    return true;
+}
+
 /* A node with subschema keywords. */
 static __attribute__((noinline)) bool fast_inner(fctx *f, const sc_node *n, const gt_value *inst)
 {
-    if (f->depth >= SC_FAST_MAX_DEPTH)
+    if (n->loop_guard || f->depth >= SC_FAST_MAX_DEPTH)
         return give_up(f);
     size_t first = f->evaluations; /* this node's own evaluation is counted already */
     f->depth++;
@@ -356,15 +390,19 @@ static inline __attribute__((always_inline)) bool fast_node(fctx *f, const sc_no
     for (;;) { /* a node that is only a $ref: its target, one evaluation each as in the full pass */
         if (n->is_bool)
             return n->bool_value;
-        if (n->loop_guard || ++f->evaluations > f->max_evaluations)
+        if (++f->evaluations > f->max_evaluations)
             return give_up(f);
-        if (n->fast_ref == NULL)
+        if (n->fast_kind != SC_FAST_REF) /* never a loop-guarded node (SC_FAST_INNER gives up on those) */
             break;
         n = n->fast_ref;
     }
-    if (n->fast_types != 0) /* the commonest leaf ({"type": "null"}, ...), without a call */
+    switch (n->fast_kind) {
+    case SC_FAST_TYPES: /* the commonest leaf ({"type": "null"}, ...), without a call */
         return (sc_instance_bits(inst, n->dialect) & n->fast_types) != 0;
-    return n->fast_leaf ? fast_leaf(f, n, inst) : fast_inner(f, n, inst);
+    case SC_FAST_PLAN: return fast_planned(n, inst);
+    case SC_FAST_LEAF: return fast_leaf(f, n, inst);
+    default: return fast_inner(f, n, inst);
+    }
 }
 
 /* k + 1 when the number is written "1" or "0.0...01" (10^-k), else 0. */
@@ -384,7 +422,60 @@ static unsigned pow10_fraction(const gt_value *divisor)
     return (unsigned)(len - 2) + 1;
 }
 
-void sc_fast_prepare(sc_node *n)
+/* The plan of a leaf node, or NULL when one of its keywords is not for a
+ * plan (or appears twice, or applies to other types than usual). */
+static const sc_leaf_plan *leaf_plan_of(gt_schema *s, const sc_node *n)
+{
+    sc_leaf_plan plan = {SC_T_ANY, NULL, NULL, false, 0, (size_t)-1, 0, {NULL}};
+    const uint32_t numbers = SC_T_INTEGER | SC_T_NUMBER;
+    uint32_t seen = 0; /* bit per kind */
+    for (size_t i = 0; i < n->nkw; i++) {
+        const sc_kw *kw = &n->kws[i];
+        if (kw->kind >= 32 || (seen >> kw->kind) & 1)
+            return NULL;
+        seen |= 1u << kw->kind;
+        switch (kw->kind) {
+        case KW_TYPE:
+        case KW_ENUM:
+        case KW_CONST:
+            if (kw->applies != SC_T_ANY)
+                return NULL;
+            if (kw->kind == KW_TYPE)
+                plan.types = kw->u.types;
+            else if (kw->kind == KW_ENUM)
+                plan.enum_list = kw->value;
+            else
+                plan.const_value = kw->value;
+            break;
+        case KW_MULTIPLE_OF:
+        case KW_MAXIMUM:
+        case KW_MINIMUM:
+        case KW_EXCLUSIVE_MAXIMUM:
+        case KW_EXCLUSIVE_MINIMUM:
+            if (kw->applies != numbers || plan.numeric_count == SC_LEAF_PLAN_NUMERIC)
+                return NULL;
+            plan.numeric[plan.numeric_count++] = kw;
+            break;
+        case KW_MAX_LENGTH:
+        case KW_MIN_LENGTH:
+            if (kw->applies != SC_T_STRING)
+                return NULL;
+            plan.lengths = true;
+            if (kw->kind == KW_MAX_LENGTH)
+                plan.max_length = kw->u.count;
+            else
+                plan.min_length = kw->u.count;
+            break;
+        default: return NULL;
+        }
+    }
+    sc_leaf_plan *kept = sc_alloc(s, sizeof *kept);
+    if (kept != NULL)
+        *kept = plan;
+    return kept; /* out of memory: no plan, the keyword loop checks the node */
+}
+
+void sc_fast_prepare(gt_schema *s, sc_node *n)
 {
     const sc_kw *required = NULL;
     n->fast_leaf = true;
@@ -398,6 +489,13 @@ void sc_fast_prepare(sc_node *n)
     }
     n->fast_ref = n->nkw == 1 && n->kws[0].kind == KW_REF ? n->kws[0].u.ref.target : NULL;
     n->fast_types = n->nkw == 1 && n->kws[0].kind == KW_TYPE ? n->kws[0].u.types : 0;
+    n->leaf_plan = n->fast_leaf && n->fast_types == 0 && n->nkw > 0 ? leaf_plan_of(s, n) : NULL;
+    n->fast_kind = n->loop_guard        ? SC_FAST_INNER
+                   : n->fast_ref != NULL  ? SC_FAST_REF
+                   : n->fast_types != 0   ? SC_FAST_TYPES
+                   : n->leaf_plan != NULL ? SC_FAST_PLAN
+                   : n->fast_leaf         ? SC_FAST_LEAF
+                                          : SC_FAST_INNER;
     n->required_in_props = false;
     if (required == NULL || n->properties == NULL)
         return;
@@ -422,9 +520,15 @@ bool sc_fast_usable(const gt_schema *schema)
     return !schema->uses_unevaluated && !schema->uses_dynamic && schema->options.max_stack == 0;
 }
 
-bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known)
+int sc_fast_verdict(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known)
 {
     fctx f = {0, schema->options.max_evaluations ? schema->options.max_evaluations : GT_SCHEMA_MAX_EVALUATIONS, 0,
               false, md, schema->has_memo ? NULL : known};
-    return fast_node(&f, schema->root, instance) && !f.unsure;
+    bool valid = fast_node(&f, schema->root, instance);
+    return f.unsure ? -1 : valid ? 1 : 0;
+}
+
+bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known)
+{
+    return sc_fast_verdict(schema, instance, md, known) == 1;
 }

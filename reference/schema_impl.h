@@ -110,6 +110,19 @@ static inline bool sc_kind_is_leaf(sc_kind kind)
 }
 
 typedef struct sc_node sc_node;
+
+/* How the fast pass enters a node (sc_node.fast_kind, set by
+ * sc_fast_prepare from the fields it fills; a node it never prepared, as in
+ * a metaschema compiled for the compile-time check, is SC_FAST_INNER: the
+ * general walk, right for any node). A loop-guarded node is always
+ * SC_FAST_INNER, which gives up on it. */
+enum {
+    SC_FAST_INNER = 0, /* fast_inner: the keyword loop with subschemas */
+    SC_FAST_REF,       /* nothing but a $ref: its target (fast_ref) */
+    SC_FAST_TYPES,     /* nothing but "type" (fast_types) */
+    SC_FAST_PLAN,      /* a leaf with a plan (leaf_plan) */
+    SC_FAST_LEAF       /* another leaf: the keyword loop without subschemas */
+};
 typedef struct sc_resource sc_resource;
 
 /* A pattern simple enough to match without PCRE2 (schema_regex.c): anchored
@@ -218,6 +231,8 @@ struct sc_node {
     uint32_t fast_types; /* nothing but "type": its SC_T_* bits, else 0 */
     uint64_t required_props;
     const sc_node *fast_ref;
+    const struct sc_leaf_plan *leaf_plan; /* a leaf of the commonest keywords gathered into one check, or NULL */
+    uint8_t fast_kind; /* SC_FAST_*: which of the above the fast pass enters by (one load, one branch) */
     bool loop_guard; /* on an in-place reference cycle: evaluation checks it does not re-enter at the same instance */
     bool memo;       /* may be evaluated twice at one instance and has subschema keywords: memoise its verdicts */
     uint32_t mark;   /* compile-time only: cycle detection state */
@@ -401,6 +416,26 @@ static inline bool sc_bound_holds(const sc_node *n, const sc_kw *kw, const gt_va
 }
 
 /* --- schema_fast.c --- */
+/* Bounds and multipleOf a leaf plan holds at most (one of each keyword). */
+#define SC_LEAF_PLAN_NUMERIC 5u
+
+/* A leaf node (sc_kind_is_leaf) whose keywords are all among type, enum,
+ * const, the four bounds, multipleOf, minLength and maxLength (each once, each
+ * applying to its usual instance types), gathered at compile time for the
+ * fast pass: one check of the types, the enum or const, then the numeric
+ * keywords or the two lengths, instead of a loop over the keywords. These
+ * keywords look at the instance alone, never give up and charge no
+ * evaluation, so the order they are checked in cannot change the answer. */
+typedef struct sc_leaf_plan {
+    uint32_t types;              /* "type": the bits the instance must meet (SC_T_ANY without one) */
+    const gt_value *enum_list;   /* "enum", or NULL */
+    const gt_value *const_value; /* "const", or NULL */
+    bool lengths;                /* minLength or maxLength is present */
+    size_t min_length, max_length; /* in code points: 0 and SIZE_MAX when absent */
+    unsigned numeric_count;
+    const struct sc_kw *numeric[SC_LEAF_PLAN_NUMERIC]; /* bounds and multipleOf, in schema order */
+} sc_leaf_plan;
+
 /* Subschema evaluations the fast pass found valid below the root, with the
  * evaluations each cost, for the full evaluation that follows a "not valid":
  * it skips them (their verdict is known and they add no error) and counts
@@ -460,8 +495,17 @@ static inline size_t sc_known_valid_units(const sc_known_valid *known, const sc_
  * subschema evaluations it saw. Used by gt_schema_validate before the full
  * evaluation, never instead of it when the answer is false. */
 bool sc_fast_valid(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known);
-/* Fill a compiled node's fast-pass fields (gt_schema_compile, once per node). */
-void sc_fast_prepare(sc_node *n);
+/* The same pass with its "not valid" told apart from its "cannot tell":
+ * 1 valid, 0 not valid, -1 cannot tell. A 0 is the full evaluation's
+ * verdict when it stops at the first failure (errors NULL, or
+ * gt_schema_validate_first_failure): the pass evaluates the same keywords
+ * in the same order with the same functions, reached its failure within the
+ * evaluation budget, depth and regex limits (past any of them it cannot
+ * tell), and stopped there, where the first-failure evaluation stops too. */
+int sc_fast_verdict(const gt_schema *schema, const gt_value *instance, pcre2_match_data **md, sc_known_valid *known);
+/* Fill a compiled node's fast-pass fields (gt_schema_compile, once per node;
+ * a leaf plan goes into the schema's arena). */
+void sc_fast_prepare(gt_schema *s, sc_node *n);
 /* May the fast pass run for this schema and these options at all? */
 bool sc_fast_usable(const gt_schema *schema);
 

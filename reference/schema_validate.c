@@ -59,6 +59,7 @@ typedef struct vctx {
     bool collect; /* record errors (false while probing) */
     bool track;   /* collect annotations for unevaluated* */
     bool stop;    /* max_errors reached */
+    bool verdict_only; /* gt_schema_validate_first_failure: `errs` lends its scratch, never receives an error */
     bool fatal;   /* out of memory or a limit hit (failure says which) */
     gt_schema_failure failure;
     const char *failure_path, *failure_path_dollar, *failure_location;
@@ -440,7 +441,7 @@ NOINLINE static void fail_limit(vctx *c, gt_schema_failure failure, const char *
     vsnprintf(c->failure_message, sizeof c->failure_message, fmt, ap);
     va_end(ap);
     c->failure_location = location;
-    if (c->errs != NULL) {
+    if (c->errs != NULL && !c->verdict_only) {
         strbuf pointer, dollar;
         sb_init(&pointer), sb_init(&dollar);
         render_paths(c, &pointer, &dollar);
@@ -1456,15 +1457,10 @@ static void report_failure(vctx *c)
 static int validate_fast(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors,
                          sc_known_valid *known)
 {
-    if (!sc_fast_usable(schema) || (errors != NULL && errors->deadline_ms != 0))
+    if (!sc_fast_usable(schema) || errors->deadline_ms != 0)
         return -1;
-    pcre2_match_data *md = errors ? errors->match_data : NULL;
+    pcre2_match_data *md = errors->match_data;
     bool valid = sc_fast_valid(schema, instance, &md, known);
-    if (errors == NULL) {
-        if (md != NULL)
-            pcre2_match_data_free(md);
-        return valid ? GT_SCHEMA_VALID : -1;
-    }
     errors->match_data = md;
     if (!valid)
         return -1;
@@ -1475,16 +1471,56 @@ static int validate_fast(const gt_schema *schema, const gt_value *instance, gt_s
     return GT_SCHEMA_VALID;
 }
 
+static gt_schema_result validate_full_mode(const gt_schema *schema, const gt_value *instance,
+                                           gt_schema_errors *errors, sc_known_valid *known, bool verdict_only);
+
 gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors)
 {
+    if (errors == NULL)
+        return gt_schema_validate_first_failure(schema, instance, NULL);
     sc_known_valid known;
     known.count = 0;
     int fast = validate_fast(schema, instance, errors, &known);
     return fast >= 0 ? (gt_schema_result)fast : sc_validate_full(schema, instance, errors, &known);
 }
 
+/* The fast pass decides unless it cannot tell (sc_fast_verdict: its "not
+ * valid" is the first-failure evaluation's verdict too); then the full
+ * evaluation runs without collecting, stopping at its first failure. */
+gt_schema_result gt_schema_validate_first_failure(const gt_schema *schema, const gt_value *instance,
+                                                  gt_schema_errors *scratch)
+{
+    sc_known_valid known;
+    known.count = 0;
+    if (scratch != NULL) {
+        scratch->failure = GT_SCHEMA_FAILURE_NONE;
+        scratch->count = 0;
+    }
+    if (sc_fast_usable(schema) && (scratch == NULL || scratch->deadline_ms == 0)) {
+        pcre2_match_data *md = scratch != NULL ? scratch->match_data : NULL;
+        int verdict = sc_fast_verdict(schema, instance, &md, &known);
+        if (scratch != NULL)
+            scratch->match_data = md;
+        else if (md != NULL)
+            pcre2_match_data_free(md);
+        if (verdict >= 0)
+            return verdict == 1 ? GT_SCHEMA_VALID : GT_SCHEMA_INVALID;
+    }
+    return validate_full_mode(schema, instance, scratch, &known, scratch != NULL);
+}
+
 gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors,
                                   sc_known_valid *known)
+{
+    return validate_full_mode(schema, instance, errors, known, false);
+}
+
+/* The full evaluation; with `verdict_only` (and `errors` non-NULL) it does not
+ * collect: `errors` lends its match data, regex limits and scratch arena and
+ * keeps them for the next call, and receives only the failure code of a
+ * limit hit (no error is written). */
+static gt_schema_result validate_full_mode(const gt_schema *schema, const gt_value *instance,
+                                           gt_schema_errors *errors, sc_known_valid *known, bool verdict_only)
 {
     vctx c;
     if (known != NULL && known->count > 0)
@@ -1492,7 +1528,8 @@ gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *insta
     c.known = known;
     c.schema = schema;
     c.errs = errors;
-    c.collect = errors != NULL;
+    c.collect = errors != NULL && !verdict_only;
+    c.verdict_only = verdict_only;
     c.track = schema->uses_unevaluated;
     c.stop = c.fatal = false;
     char marker;
@@ -1518,9 +1555,12 @@ gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *insta
     c.jit_stack = errors ? errors->jit_stack : NULL;
     if (errors != NULL) {
         errors->failure = GT_SCHEMA_FAILURE_NONE;
-        gt_schema_errors_clear(errors);
-        if (errors->strings == NULL && (errors->strings = gt_arena_new()) == NULL)
-            return GT_SCHEMA_ERROR;
+        errors->count = 0;
+        if (!verdict_only) {
+            gt_schema_errors_clear(errors);
+            if (errors->strings == NULL && (errors->strings = gt_arena_new()) == NULL)
+                return GT_SCHEMA_ERROR;
+        }
     }
     if (c.track) {
         if (c.scratch == NULL && (c.scratch = gt_arena_new()) == NULL)
@@ -1535,7 +1575,9 @@ gt_schema_result sc_validate_full(const gt_schema *schema, const gt_value *insta
         errors->scratch = c.scratch;
         errors->match_context = c.limits;
         errors->jit_stack = c.jit_stack;
-        if (c.fatal)
+        if (c.fatal && verdict_only)
+            errors->failure = c.failure != GT_SCHEMA_FAILURE_NONE ? c.failure : GT_SCHEMA_FAILURE_OUT_OF_MEMORY;
+        else if (c.fatal)
             report_failure(&c);
     } else {
         if (c.md)

@@ -481,7 +481,8 @@ static void make_sparse(const char *path, off_t bytes)
 
 /* --values reads JSONL lines as JSON values (as Blaze, ajv-cli and jq do):
  * the same verdicts the string-literal form gives for the same documents;
- * --time adds the timing line last; both need --jsonl. */
+ * --time adds the timing line last, --time-first-failure the first-failure
+ * gate's line before it; all three need --jsonl. */
 START_TEST(jsonl_values_and_time)
 {
     char dir[] = "/tmp/gt-values-XXXXXX", schema[64], values[64], literals[64], out[4096], again[4096];
@@ -505,9 +506,21 @@ START_TEST(jsonl_values_and_time)
     const char *time_line = strstr(out, "time: 4 docs, parse ");
     ck_assert_msg(time_line != NULL && strstr(time_line, " ns/doc, validate ") != NULL, "%s", out);
     ck_assert_msg(strchr(time_line, '\n') == NULL || strchr(time_line, '\n')[1] == '\0', "time: is not last: %s", out);
+    char *first_failure[] = {"validate", "--schema", schema, "--jsonl", values, "--values", "--time-first-failure",
+                             NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, first_failure, again, sizeof again), 1);
+    ck_assert_msg(strstr(again, "1 valid, 3 invalid") != NULL, "--time-first-failure changed the verdicts: %s", again);
+    const char *quick_line = strstr(again, "\ntime-first-failure: 2 docs, validate ");
+    ck_assert_msg(quick_line != NULL && strstr(quick_line, " ns/doc, same verdict 2\ntime: 4 docs, parse ") != NULL,
+                  "%s", again);
+    time_line = strstr(again, "time: 4 docs, parse ");
+    ck_assert_msg(strchr(time_line, '\n') == NULL || strchr(time_line, '\n')[1] == '\0', "time: is not last: %s", again);
     char *alone[] = {"validate", "--schema", schema, "--time", NULL};
     ck_assert_int_eq(gt_test_cli(gt_cmd_validate, alone, out, sizeof out), 2);
     ck_assert_msg(strstr(out, "--time needs --jsonl FILE") != NULL, "%s", out);
+    char *alone_first_failure[] = {"validate", "--schema", schema, "--time-first-failure", NULL};
+    ck_assert_int_eq(gt_test_cli(gt_cmd_validate, alone_first_failure, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--time-first-failure needs --jsonl FILE") != NULL, "%s", out);
     unlink(schema), unlink(values), unlink(literals);
     rmdir(dir);
 }

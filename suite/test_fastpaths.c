@@ -4,7 +4,8 @@
  *   - the JSONL line decoder (runner/cli/jsonl_literal.c) against gt_parse;
  *   - simple patterns (schema_regex.c, sc_regex.simple) against PCRE2;
  *   - the valid-document fast pass (schema_fast.c) against the full
- *     evaluation (sc_validate_full);
+ *     evaluation (sc_validate_full), and its "not valid" and the
+ *     first-failure gate (gt_schema_validate_first_failure) against its verdict;
  *   - the `properties` entry tried in schema order (sc_find_prop_at) against
  *     the hash lookup (sc_find_prop), and `required` answered from what
  *     `properties` saw against the names it lists, missing or not. */
@@ -320,6 +321,21 @@ static bool agree(const gt_schema *schema, const char *text, bool decides_all, s
     ck_assert_msg(!fast || r2 == GT_SCHEMA_VALID, "fast pass says valid, full evaluation does not: %s", text);
     if (decides_all)
         ck_assert_msg(fast == (r2 == GT_SCHEMA_VALID), "fast pass gave up on %s", text);
+    /* the first-failure gate: the pass's "not valid" answers for it when it can tell */
+    md = NULL;
+    int verdict = sc_fast_verdict(schema, value, &md, NULL);
+    if (md != NULL)
+        pcre2_match_data_free(md);
+    ck_assert_msg(verdict == -1 || verdict == (r2 == GT_SCHEMA_VALID), "fast verdict %d, full %d on %s", verdict, r2,
+                  text);
+    gt_schema_errors scratch;
+    gt_schema_errors_init(&scratch);
+    gt_schema_result quick = gt_schema_validate_first_failure(schema, value, &scratch);
+    if (r2 == GT_SCHEMA_ERROR && gt_schema_failure_is_limit(full_only.failure)) /* a limit past the first failure */
+        ck_assert_msg(quick != GT_SCHEMA_VALID, "first-failure valid where the full evaluation hit a limit: %s", text);
+    else
+        ck_assert_msg(quick == r2, "first-failure %d, full %d on %s", quick, r2, text);
+    gt_schema_errors_free(&scratch);
     *fast_valid += fast;
     gt_schema_errors_free(&with_fast), gt_schema_errors_free(&full_only);
     gt_arena_free(arena);

@@ -146,11 +146,28 @@ void gt_schema_free(gt_schema *schema);
 /* Dialect the schema was compiled as. */
 gt_schema_dialect gt_schema_dialect_of(const gt_schema *schema);
 
-/* Validate `instance`. With `errors` NULL only the verdict is computed (fastest);
+/* Validate `instance`. With `errors` NULL only the verdict is computed (as
+ * gt_schema_validate_first_failure with no scratch);
  * otherwise `errors` is cleared first and receives every error (up to
  * errors->max_errors). Returns GT_SCHEMA_VALID, GT_SCHEMA_INVALID or
  * GT_SCHEMA_ERROR. Thread-safe for one schema and distinct `errors`. */
 gt_schema_result gt_schema_validate(const gt_schema *schema, const gt_value *instance, gt_schema_errors *errors);
+
+/* The verdict alone, stopping at the first failure (as Blaze's --fast and
+ * ajv without allErrors do): no error, no path, no message is built, and with
+ * a reused `scratch` nothing is allocated per call (its match data, regex
+ * limits and scratch memory are kept for the next one; its error list is left
+ * empty). Returns GT_SCHEMA_VALID exactly when gt_schema_validate does (a
+ * deadline, which depends on the clock, aside), else
+ * GT_SCHEMA_INVALID, or GT_SCHEMA_ERROR when a limit stops it before the
+ * first failure (scratch->failure names it; scratch->deadline_ms applies).
+ * The one difference from gt_schema_validate: a limit that collecting every
+ * error reaches only past the first failure makes that one GT_SCHEMA_ERROR
+ * where this one answers GT_SCHEMA_INVALID. `scratch` may be NULL (the same
+ * as gt_schema_validate(schema, instance, NULL)). Thread-safe for one schema
+ * and distinct `scratch`. */
+gt_schema_result gt_schema_validate_first_failure(const gt_schema *schema, const gt_value *instance,
+                                                  gt_schema_errors *scratch);
 
 /* Prepare an empty error list (max_errors 0 = all). */
 void gt_schema_errors_init(gt_schema_errors *errors);

@@ -12,7 +12,12 @@
  *     longest line, not the file) and reuses one arena (gt_arena_reset) per line.
  *   --values: each line is itself the JSON value (as ajv-cli, Blaze and jq read JSONL).
  *   --time: a last line `time: N docs, parse X ns/doc, validate Y ns/doc` (see
- *     GT_TIME_PASSES). */
+ *     GT_TIME_PASSES).
+ *   --time-first-failure: --time, and before its line one more,
+ *     `time-first-failure: P docs, validate Z ns/doc, same verdict K`: the
+ *     verdict-only structure gate (gt_schema_validate_first_failure) timed the
+ *     same way on the P parsed lines; K of them got the all-errors gate's
+ *     verdict (valid or not), which is P unless a limit differs. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +54,7 @@ typedef struct validate_args {
     bool formats;
     bool values; /* --values: --jsonl lines are JSON values, not string literals */
     bool time;   /* --time: the timing line after the counts */
+    bool time_first_failure; /* --time-first-failure: --time and the first-failure gate's line */
     int dialect;
     gt_parse_options parse; /* the syntax gate's policy (--reject-nul) */
     gt_schema_registry *registry; /* --ref / --ref-dir, or NULL */
@@ -75,6 +81,9 @@ static void validate_usage(FILE *out)
             "  --time           with --jsonl: a last line 'time: N docs, parse X ns/doc, validate Y ns/doc';\n"
             "                   N lines reached the syntax gate, X = its mean time per line, Y = the mean over\n"
             "                   the parsed lines of each one's best of 5 structure-gate runs on its parsed value\n"
+            "  --time-first-failure  --time, and before its line 'time-first-failure: P docs, validate Z ns/doc,\n"
+            "                   same verdict K': the verdict-only gate (stops at the first failure, no error\n"
+            "                   list) timed the same way on the P parsed lines; K of them got the same verdict\n"
             "exit: 0 valid, 1 invalid, 2 usage error, unreadable input or invalid schema\n",
             GT_PARSE_DEFAULT_MAX_BYTES);
 }
@@ -102,6 +111,8 @@ static int parse_args(int argc, char **argv, validate_args *a)
             a->values = true;
         else if (!strcmp(arg, "--time"))
             a->time = true;
+        else if (!strcmp(arg, "--time-first-failure"))
+            a->time = a->time_first_failure = true;
         else if (takes_value) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "gauntlet validate: %s needs a value\n", arg);
@@ -144,7 +155,8 @@ static int parse_args(int argc, char **argv, validate_args *a)
         return 2;
     }
     if ((a->values || a->time) && a->jsonl == NULL) {
-        fprintf(stderr, "gauntlet validate: %s needs --jsonl FILE\n", a->values ? "--values" : "--time");
+        fprintf(stderr, "gauntlet validate: %s needs --jsonl FILE\n",
+                a->values ? "--values" : a->time_first_failure ? "--time-first-failure" : "--time");
         return 2;
     }
     return -1;
@@ -260,6 +272,10 @@ typedef struct jsonl_timing {
     size_t docs, parsed;
     double parse_ns, validate_ns;
     double clock_ns; /* what one reading of the clock adds to a measured span */
+    bool first_failure; /* --time-first-failure: also time gt_schema_validate_first_failure */
+    size_t same_verdict; /* parsed lines where it agreed with the all-errors gate (valid or not) */
+    double first_failure_ns;
+    gt_schema_errors scratch; /* the first-failure gate's reused scratch (never the counted errors) */
 } jsonl_timing;
 
 static double now_ns(void)
@@ -308,6 +324,18 @@ static gt_schema_result timed_validate(const gt_schema *schema, const gt_value *
     }
     tm->parsed++;
     tm->validate_ns += best;
+    if (tm->first_failure) {
+        gt_schema_result quick = GT_SCHEMA_VALID;
+        for (int pass = 0; pass < GT_TIME_PASSES; pass++) {
+            double t0 = now_ns();
+            quick = gt_schema_validate_first_failure(schema, value, &tm->scratch);
+            double spent = span_ns(tm, t0);
+            if (pass == 0 || spent < best)
+                best = spent;
+        }
+        tm->first_failure_ns += best;
+        tm->same_verdict += (quick == GT_SCHEMA_VALID) == (r == GT_SCHEMA_VALID);
+    }
     return r;
 }
 
@@ -422,7 +450,7 @@ static int next_line(line_reader *r, char **line, size_t *len)
  * the longest line (one reused line buffer, one decode buffer, one arena reset
  * per line), never by the file size. */
 static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse, const char *path, bool values,
-                          bool timed)
+                          bool timed, bool first_failure)
 {
     bool use_stdin = strcmp(path, "-") == 0;
     char err[512];
@@ -443,7 +471,8 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
     int status = arena ? 0 : 2;
     size_t line_no = 0;
     int got = 0;
-    jsonl_timing tm = {timed, 0, 0, 0, 0, timed ? clock_cost_ns() : 0};
+    jsonl_timing tm = {timed, 0, 0, 0, 0, timed ? clock_cost_ns() : 0, first_failure, 0, 0, {0}};
+    gt_schema_errors_init(&tm.scratch);
     while (status == 0 && (got = next_line(&reader, &line, &n)) > 0) {
         line_no++;
         if (got == 2) { /* over the limit: this line's rejection, the run goes on */
@@ -469,6 +498,9 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
         printf("%zu valid, %zu invalid\n", t.valid, t.invalid);
         for (size_t i = 0; i < t.count; i++)
             printf("%s %s %zu\n", t.items[i].gate, t.items[i].reason, t.items[i].count);
+        if (first_failure)
+            printf("time-first-failure: %zu docs, validate %.0f ns/doc, same verdict %zu\n", tm.parsed,
+                   tm.parsed ? tm.first_failure_ns / (double)tm.parsed : 0.0, tm.same_verdict);
         if (timed)
             printf("time: %zu docs, parse %.0f ns/doc, validate %.0f ns/doc\n", tm.docs,
                    tm.docs ? tm.parse_ns / (double)tm.docs : 0.0, tm.parsed ? tm.validate_ns / (double)tm.parsed : 0.0);
@@ -478,6 +510,7 @@ static int validate_jsonl(const gt_schema *schema, const gt_parse_options *parse
     free(buf.data);
     free(reader.data);
     gt_schema_errors_free(&errors);
+    gt_schema_errors_free(&tm.scratch);
     gt_arena_free(arena);
     if (!use_stdin)
         fclose(in);
@@ -491,7 +524,7 @@ int gt_cmd_validate(int argc, char **argv)
     gt_schema *schema = rc < 0 ? load_schema(&a) : NULL;
     if (rc < 0)
         rc = schema == NULL ? 2
-             : a.jsonl    ? validate_jsonl(schema, &a.parse, a.jsonl, a.values, a.time)
+             : a.jsonl    ? validate_jsonl(schema, &a.parse, a.jsonl, a.values, a.time, a.time_first_failure)
                           : validate_one(schema, &a.parse, a.input);
     gt_schema_free(schema);
     gt_schema_registry_free(a.registry); /* read only while compiling */
