@@ -324,14 +324,13 @@ static void map_turn(const mock_request *request, const mock_turn *in, bool scri
     /* an OpenAI refusal is the model's explanation: a scripted refusal whose only text is a JSON value (an
      * Anthropic answer, anthropic-sdk-python#1850) has no OpenAI form */
     if (openai_refusal && !report->refusal_without_answer) {
-        bool json_only = false;
+        size_t texts = 0, json_texts = 0;
         for (size_t i = 0; i < out->block_count; i++) {
             const mock_block *block = &out->blocks[i];
-            if (block->kind == MOCK_BLOCK_TEXT)
-                json_only = block->text_len > 0 && is_complete_json(block->text, block->text_len) &&
-                            (i == 0 || json_only);
+            texts += block->kind == MOCK_BLOCK_TEXT;
+            json_texts += block->kind == MOCK_BLOCK_TEXT && is_complete_json(block->text, block->text_len);
         }
-        if (json_only) {
+        if (texts > 0 && json_texts == texts) {
             snprintf(report->inexpressible, sizeof report->inexpressible,
                      "the script's refusal text is a JSON value, but OpenAI's refusal carries the model's explanation, "
                      "never an answer");

@@ -10,6 +10,7 @@
  * printing (reports/). */
 #include "gauntlet/runner/run.h"
 
+#include "gauntlet/loop.h"
 #include "gauntlet/parse.h"
 #include "gauntlet/schema.h"
 #include "gauntlet/semantic.h"
@@ -664,8 +665,9 @@ static gt_outcome compare_black_box(const gt_expect *expect, const gt_observed *
      * judged when it printed an envelope, and against one of gauntlet's own subtype names
      * (error_no_structured_output, error_invalid_json_schema: docs/loop-scripts.md) only as error or
      * success: another error name there is wording, `success` without the object is not. */
-    bool own_name = expect->subtype && (strcmp(expect->subtype, "error_no_structured_output") == 0 ||
-                                        strcmp(expect->subtype, "error_invalid_json_schema") == 0);
+    bool own_name =
+        expect->subtype && (strcmp(expect->subtype, gt_loop_subtype_name(GT_LOOP_ERROR_NO_STRUCTURED_OUTPUT)) == 0 ||
+                            strcmp(expect->subtype, gt_loop_subtype_name(GT_LOOP_ERROR_INVALID_JSON_SCHEMA)) == 0);
     if (!j->seed000 || observed->subtype == NULL ||
         (own_name && strcmp(observed->subtype, "success") != 0))
         figures_only.subtype = NULL;

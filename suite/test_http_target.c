@@ -13,6 +13,7 @@
 
 #include "gauntlet/runner/corpus.h"
 #include "gauntlet/runner/run.h"
+#include "runner/cli/commands.h"
 #include "gt_test.h"
 #include "runner/targets/child.h"
 #include "runner/targets/reap.h"
@@ -63,6 +64,39 @@ static gt_outcome run_client(const char *command, const char *id, int *status, c
     gt_target_http_ops.close(state);
     return outcome;
 }
+
+/* The subtype of a client's envelope is judged only where the client claims
+ * claude-code (seed 000's subtypes), and against gauntlet's own subtype name
+ * only as error or success. The reference client, its envelope's subtype
+ * rewritten by sed, plays a case of core and claude-code that expects
+ * error_no_structured_output: the verdict (no object) and the journal's
+ * figures stay the reference's, so only the subtype differs. */
+START_TEST(test_subtype_judged_only_for_claude_code)
+{
+    static const struct {
+        const char *subtype, *profile;
+        int exit;
+        const char *says;
+    } runs[] = {
+        {"success", "core", 0, "1 passed, 0 failed"},             /* a core client names its subtypes its own way */
+        {"success", "claude-code", 1, "expected subtype error_no_structured_output, observed success [figures]"},
+        {"error_during_execution", "claude-code", 0, "1 passed, 0 failed"}, /* another error name: wording */
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char target[512];
+        snprintf(target, sizeof target,
+                 "http:sh -c 'adapters/http-reference-client/run.sh | sed s/error_no_structured_output/%s/'",
+                 runs[i].subtype);
+        char *argv[] = {"run", "corpus/field/missing-structured-output.cases.json", "--id",
+                        "field.claude-agent-sdk-ts-277.json-in-text-never-success", "--target", target,
+                        "--profile", (char *)runs[i].profile, NULL};
+        static char out[1 << 16];
+        int rc = gt_test_cli(gt_cmd_run, argv, out, sizeof out);
+        ck_assert_msg(rc == runs[i].exit && strstr(out, runs[i].says) != NULL, "%s as %s: exit %d: %s",
+                      runs[i].subtype, runs[i].profile, rc, out);
+    }
+}
+END_TEST
 
 START_TEST(test_reference_client_passes)
 {
@@ -325,6 +359,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_reference_client_passes);
+    tcase_add_test(tc, test_subtype_judged_only_for_claude_code);
     tcase_add_test(tc, test_fail_open_client_is_caught);
     tcase_add_test(tc, test_client_that_never_asks_the_model);
     tcase_add_test(tc, test_garbage_and_refusal);
