@@ -18,13 +18,14 @@ Score = killed / (mutants - stillborn - equivalent).
 
 Usage: scripts/mutation.py [--build DIR] [--seed N] [--sample N] [--files F...]
                            [--target reference|adapter] [--list] [--only ID...]
-                           [--json FILE] [--self-test]
-Environment: MUTATION_SEED, MUTATION_SAMPLE, MUTATION_FILES (space-separated
+                           [--json FILE] [--jobs N] [--self-test]
+Environment: MUTATION_SEED, MUTATION_SAMPLE, MUTATION_JOBS, MUTATION_FILES (space-separated
 basenames), MUTATION_TARGET (reference | adapter), SAN / COV / OPT (passed to
 make like the build was made).
 See docs/mutation.md.
 """
 import argparse
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -35,6 +36,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -536,7 +538,7 @@ def run(args):
         with open(base_report, encoding="utf-8") as f:
             tiers = {c["id"]: c.get("tier", "required") for c in json.load(f).get("cases", [])}
         print(f"mutation: seed {args.seed}, {len(mutants)} mutants over {len(files)} files, build {args.build}, target {args.target}")
-        for i, m in enumerate(mutants, 1):
+        def measure(m):
             after = None
             if m["id"] in equivalent:
                 status, failed = "equivalent", []
@@ -562,10 +564,32 @@ def run(args):
                 shutil.rmtree(os.path.join(workdir, m["id"]), ignore_errors=True)
             # required-tier failures first: a kill the certification rests on
             failed = sorted(failed, key=lambda i: tiers.get(i, "required") != "required")
-            results.append(dict(m, status=status, failed=failed[:3], after=after,
-                                optional_only=status == "killed" and tiers.get(failed[0]) == "optional"))
-            note = f" (whole corpus: {after}; a case failed when replayed file by file or case by case)" if after else ""
-            print(f"[{i}/{len(mutants)}] {status:<10} {m['id']} {m['file']}:{m['line']} {m['op']}{note}", flush=True)
+            return dict(m, status=status, failed=failed[:3], after=after,
+                        optional_only=status == "killed" and tiers.get(failed[0]) == "optional")
+
+        # --jobs N measures N mutants at once (each in its own folder, with its
+        # own report); results are kept in sample order, so a run's table and
+        # JSON do not depend on N.
+        done = [0]
+        lock = threading.Lock()
+
+        def measured(m):
+            r = measure(m)
+            with lock:
+                done[0] += 1
+                note = (f" (whole corpus: {r['after']}; a case failed when replayed file by file or case by case)"
+                        if r["after"] else "")
+                print(f"[{done[0]}/{len(mutants)}] {r['status']:<10} {m['id']} {m['file']}:{m['line']} {m['op']}{note}",
+                      flush=True)
+            return r
+
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
+        try:
+            futures = [pool.submit(measured, m) for m in mutants]
+            for f in futures:
+                results.append(f.result())
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     except KeyboardInterrupt:
         print("mutation: interrupted; partial results below")
     finally:
@@ -719,6 +743,8 @@ def main():
     p.add_argument("--list", action="store_true", help="print the sampled mutants and run nothing")
     p.add_argument("--only", nargs="+", help="run only these mutant ids")
     p.add_argument("--json", help="write every mutant's result to this file")
+    p.add_argument("--jobs", type=int, default=int(os.environ.get("MUTATION_JOBS", "1")),
+                   help="mutants measured at once (default MUTATION_JOBS or 1); the results do not depend on it")
     p.add_argument("--self-test", action="store_true")
     args = p.parse_args()
     if args.seed is None and not args.self_test:
