@@ -153,6 +153,25 @@ START_TEST(test_claude_wrapper_finds_claude_on_path)
 }
 END_TEST
 
+/* The CLI's empty HOME is removed when it ends, and its exit status is the
+ * wrapper's (an exec'd CLI left one folder per run in /tmp). */
+START_TEST(test_claude_wrapper_removes_its_home)
+{
+    lone_wrapper();
+    write_file("bin/claude", "#!/bin/sh\necho \"home $HOME\"; touch \"$HOME/.claude.json\"; exit 7\n");
+    char command[1024], out[4096];
+    snprintf(command, sizeof command,
+             "mkdir -p %s/tmp && chmod +x %s/bin/claude && TMPDIR=%s/tmp CLAUDE=%s/bin/claude "
+             "GAUNTLET_SCHEMA_FILE=%s/schema.json GAUNTLET_PROMPT=hi sh %s/adapters/claude-code/run.sh",
+             dir, dir, dir, dir, dir, dir);
+    ck_assert_msg(run(command, out, sizeof out) == 7, "%s", out);
+    ck_assert_msg(strstr(out, "home ") != NULL && strstr(out, "/tmp/tmp.") != NULL, "%s", out);
+    snprintf(command, sizeof command, "ls -A %s/tmp", dir);
+    ck_assert_int_eq(run(command, out, sizeof out), 0);
+    ck_assert_msg(out[0] == '\0', "left behind: %s", out);
+}
+END_TEST
+
 /* No claude anywhere: the documented "cannot run" status 3 and the fix. */
 START_TEST(test_claude_wrapper_without_claude_cannot_run)
 {
@@ -240,6 +259,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_interop_clients_are_pinned);
     tcase_add_test(tc, test_claude_wrapper_finds_claude_on_path);
     tcase_add_test(tc, test_claude_wrapper_without_claude_cannot_run);
+    tcase_add_test(tc, test_claude_wrapper_removes_its_home);
     tcase_add_test(tc, test_certification_doc_generated_from_evidence);
     tcase_add_test(tc, test_committed_certification_is_generated);
     suite_add_tcase(suite, tc);

@@ -7,6 +7,7 @@
 #include <microhttpd.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,10 +29,37 @@ static const char json_request[] = "{\"model\":\"m\",\"max_tokens\":64,\"metadat
 static const char stream_request[] = "{\"model\":\"m\",\"max_tokens\":64,\"stream\":true,"
                                      "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
 
+/* Every folder temp_dir makes is removed after its test (remove_temp_dirs, a
+ * checked fixture: it runs in the test's own process, pass or fail), so a
+ * run of the suite leaves no /tmp/gt-record-* behind. */
+static char made_dirs[32][32];
+static size_t made_count;
+
 static void temp_dir(char *out, size_t len)
 {
     snprintf(out, len, "/tmp/gt-record-XXXXXX");
     ck_assert(mkdtemp(out) != NULL);
+    ck_assert(made_count < sizeof made_dirs / sizeof made_dirs[0]);
+    snprintf(made_dirs[made_count++], sizeof made_dirs[0], "%s", out);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path); /* keep going past one that will not go */
+    return 0;
+}
+
+static void remove_temp_dirs(void)
+{
+    for (size_t i = 0; i < made_count; i++) {
+        nftw(made_dirs[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        /* a folder named `-gen` beside it (gen's output) goes too */
+        char gen[48];
+        snprintf(gen, sizeof gen, "%.31s-gen", made_dirs[i]);
+        nftw(gen, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    made_count = 0;
 }
 
 /* 1 when `needle` occurs in any file directly under `dir`. */
@@ -1233,6 +1261,7 @@ static Suite *make_suite(void)
     Suite *suite = suite_create("record");
     TCase *tc = tcase_create("record");
     tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, NULL, remove_temp_dirs);
     tcase_add_test(tc, test_record_replays_json_and_stream);
     tcase_add_test(tc, test_record_streams_as_it_arrives);
     tcase_add_test(tc, test_record_unreachable_upstream_is_502);

@@ -17,7 +17,12 @@ if [ -z "$CLAUDE" ] || [ ! -x "$CLAUDE" ]; then
     exit 3
 fi
 home=$(mktemp -d)
+# Not `exec`: the shell stays to remove the empty HOME when the CLI ends (an
+# exec'd CLI left one /tmp/tmp.* folder per run behind). INT/TERM end the
+# shell through exit, so the EXIT trap runs then too; the runner's SIGKILL of
+# the process group takes the CLI with it.
 trap 'rm -rf "$home"' EXIT
+trap 'exit 143' INT TERM
 # A case with no schema (GAUNTLET_NO_SCHEMA) runs without --json-schema, as a
 # user who gives none; the script's disallowed_tools become --disallowedTools.
 set -- -p --output-format json
@@ -32,4 +37,4 @@ set -- -p --output-format json
 set -- "$@" --fallback-model "${GAUNTLET_FALLBACK_MODEL:-claude-haiku-4-5}"
 cd "$home" && HOME="$home" DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
     DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 \
-    exec "$CLAUDE" "$@" "$GAUNTLET_PROMPT"
+    "$CLAUDE" "$@" "$GAUNTLET_PROMPT"
