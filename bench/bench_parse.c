@@ -5,7 +5,9 @@
  * All parse the same generated model outputs in the same process, rounds
  * interleaved, the median round reported. The strict gate does more work than
  * cJSON (UTF-8 validation, duplicate names, exact number text, positions), so
- * the targets are ratios: >= 0.7x cJSON, >= 0.5x simdjson on ~1 MB documents.
+ * the targets are ratios: >= 0.7x cJSON; against simdjson issue 34's >= 1.0x
+ * on ~300 B documents and >= 0.75x on ~1 MB (not met yet: the ratio is
+ * printed beside the goal, never hidden).
  * Output: one line per workload and peer with MB/s for each and the ratio,
  * and one for the gate on its portable byte scans (what a machine without
  * SSE2 runs; reference/parse_impl.h) against simdjson. */
@@ -185,7 +187,7 @@ static result measure(doc *docs, size_t count, int repeat)
     return out;
 }
 
-/* `target` 0: no goal for this line (simdjson's is on ~1 MB documents).
+/* `target` 0: no goal for this line.
  * `portable`: the gate's figure on its portable scans. */
 static void print_line(const char *name, size_t docs, result r, int peer, double target, bool portable)
 {
@@ -223,8 +225,8 @@ int main(void)
     print_line("small (~300 B)", SMALL, small_r, PEER_CJSON, 0.7, false);
     print_line("large (~1 MB)", LARGE, large_r, PEER_CJSON, 0.7, false);
 #ifdef GT_BENCH_SIMDJSON
-    print_line("small (~300 B)", SMALL, small_r, PEER_SIMDJSON, 0, false);
-    print_line("large (~1 MB)", LARGE, large_r, PEER_SIMDJSON, 0.5, false);
+    print_line("small (~300 B)", SMALL, small_r, PEER_SIMDJSON, 1.0, false);
+    print_line("large (~1 MB)", LARGE, large_r, PEER_SIMDJSON, 0.75, false);
     print_line("large, portable", LARGE, large_r, PEER_SIMDJSON, 0, true);
 #else
     print_line("large, portable", LARGE, large_r, PEER_CJSON, 0, true);
