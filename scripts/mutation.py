@@ -18,7 +18,7 @@ Score = killed / (mutants - stillborn - equivalent).
 
 Usage: scripts/mutation.py [--build DIR] [--seed N] [--sample N] [--files F...]
                            [--target reference|adapter] [--list] [--only ID...]
-                           [--json FILE] [--jobs N] [--self-test]
+                           [--json FILE] [--jobs N] [--self-test] [--stale]
 Environment: MUTATION_SEED, MUTATION_SAMPLE, MUTATION_JOBS, MUTATION_FILES (space-separated
 basenames), MUTATION_TARGET (reference | adapter), SAN / COV / OPT (passed to
 make like the build was made).
@@ -746,7 +746,15 @@ def main():
     p.add_argument("--jobs", type=int, default=int(os.environ.get("MUTATION_JOBS", "1")),
                    help="mutants measured at once (default MUTATION_JOBS or 1); the results do not depend on it")
     p.add_argument("--self-test", action="store_true")
+    p.add_argument("--stale", action="store_true",
+                   help="list the lines of scripts/mutation-equivalent.txt that name no mutant any more; exit 1 if any")
     args = p.parse_args()
+    if args.stale:
+        stale = stale_equivalents(load_equivalent())
+        for i in stale:
+            print(f"mutation: stale line in {os.path.relpath(EQUIVALENT_FILE, ROOT)}: {i} names no mutant of reference/*.c "
+                  "(its line changed: check the new mutant and list it again, or drop the line)")
+        return 1 if stale else 0
     if args.seed is None and not args.self_test:
         args.seed = random.SystemRandom().randrange(1, 1000000)
         # first, before any work, so even an interrupted run can be reproduced

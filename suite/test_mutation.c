@@ -110,12 +110,23 @@ START_TEST(test_equivalent_list_well_formed)
 }
 END_TEST
 
+/* No line of the list names a mutant that no longer exists: a reference line
+ * that changed must have its new mutant judged again, not stay listed. */
+START_TEST(test_equivalent_list_not_stale)
+{
+    char out[8192];
+    int rc = gt_test_shell("python3 scripts/mutation.py --stale 2>&1", out, sizeof out);
+    ck_assert_msg(rc == 0, "%s", out);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *suite = suite_create("mutation");
     TCase *tc = tcase_create("driver");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_sample_is_seeded);
+    tcase_add_test(tc, test_equivalent_list_not_stale);
     tcase_add_test(tc, test_fresh_seed_without_mutation_seed);
     tcase_add_test(tc, test_known_mutant_killed);
     tcase_add_test(tc, test_equivalent_list_well_formed);
