@@ -4,30 +4,20 @@
  * drip, and an abrupt close after N bytes or after event K.
  *
  * The body is fully rendered before the first byte goes out; faults only
- * decide how much of it goes, how fast, and how it ends. Sleeping is done in
- * the connection's own thread (thread-per-connection mode) in slices that a
- * stopping server interrupts. Not for: what the body says (anthropic.c,
+ * decide how much of it goes, how fast, and how it ends. No pause sleeps in
+ * the event-loop thread that serves the connection: the connection is parked
+ * on the timer (mock_timer.h) and the reader called again when it resumes; a
+ * stopping server resumes every parked connection at once. Not for: what the body says (anthropic.c,
  * openai.c). */
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "mock_faults.h"
-
-bool mock_sleep_ms(const volatile bool *stopping, long ms)
-{
-    while (ms > 0) {
-        if (stopping && *stopping)
-            return false;
-        long slice = ms > 20 ? 20 : ms;
-        struct timespec ts = {slice / 1000, (slice % 1000) * 1000000L};
-        nanosleep(&ts, NULL);
-        ms -= slice;
-    }
-    return !(stopping && *stopping);
-}
+#include "mock_timer.h"
 
 /* Insert `len` bytes at `at` in the body, shifting event ends and the cut. */
 static int insert_bytes(mock_reply *reply, size_t at, const char *bytes, size_t len, bool new_event)
@@ -147,7 +137,33 @@ typedef struct body_source {
     bool cut;     /* close abruptly at `limit` */
     int drip_bytes, drip_interval_ms;
     const volatile bool *stopping;
+    struct MHD_Connection *connection; /* parked on `timer` while a pause runs */
+    mock_timer *timer;
+    uint64_t paused_at;                /* the position whose pause began, or UINT64_MAX */
+    long long resume_ms;               /* when that pause ends */
 } body_source;
+
+typedef enum pause_state { PAUSE_OVER, PAUSE_WAITING, PAUSE_STOPPED } pause_state;
+
+/* Pause `ms` before serving position `pos`, without blocking the event loop:
+ * the first call parks the connection on the timer (PAUSE_WAITING: the reader
+ * returns 0), the call after the timer resumed it finds the pause over. */
+static pause_state pause_before(body_source *source, uint64_t pos, long ms)
+{
+    if (source->stopping && *source->stopping)
+        return PAUSE_STOPPED;
+    if (ms <= 0)
+        return PAUSE_OVER;
+    long long now = mock_timer_now_ms();
+    if (source->paused_at != pos) {
+        source->paused_at = pos;
+        source->resume_ms = now + ms;
+    } else if (now >= source->resume_ms) {
+        return PAUSE_OVER;
+    }
+    return mock_timer_park(source->timer, source->connection, (long)(source->resume_ms - now)) ? PAUSE_WAITING
+                                                                                                : PAUSE_STOPPED;
+}
 
 static ssize_t body_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
@@ -158,8 +174,8 @@ static ssize_t body_read(void *cls, uint64_t pos, char *buf, size_t max)
         /* MHD asks for more only once the bytes before the cut are in the
          * kernel; linger so the client reads them before the close, as a
          * connection dropped in the network would deliver them. */
-        mock_sleep_ms(source->stopping, MOCK_CUT_LINGER_MS);
-        return MHD_CONTENT_READER_END_WITH_ERROR;
+        pause_state linger = pause_before(source, pos, MOCK_CUT_LINGER_MS);
+        return linger == PAUSE_WAITING ? 0 : MHD_CONTENT_READER_END_WITH_ERROR;
     }
     size_t n = source->limit - (size_t)pos;
     if (n > max)
@@ -167,7 +183,10 @@ static ssize_t body_read(void *cls, uint64_t pos, char *buf, size_t max)
     if (source->drip_bytes > 0) {
         if ((size_t)source->drip_bytes < n)
             n = (size_t)source->drip_bytes;
-        if (pos > 0 && !mock_sleep_ms(source->stopping, source->drip_interval_ms))
+        pause_state gap = pos > 0 ? pause_before(source, pos, source->drip_interval_ms) : PAUSE_OVER;
+        if (gap == PAUSE_WAITING)
+            return 0;
+        if (gap == PAUSE_STOPPED)
             return MHD_CONTENT_READER_END_WITH_ERROR;
     }
     if (source->stopping && *source->stopping)
@@ -183,7 +202,8 @@ static void body_free(void *cls)
     free(source);
 }
 
-struct MHD_Response *mock_response_create(mock_reply *reply, const volatile bool *stopping)
+struct MHD_Response *mock_response_create(mock_reply *reply, struct MHD_Connection *connection, mock_timer *timer,
+                                          const volatile bool *stopping)
 {
     const mock_faults *faults = &reply->faults;
     bool paced = faults->drip_bytes > 0;
@@ -208,6 +228,9 @@ struct MHD_Response *mock_response_create(mock_reply *reply, const volatile bool
     source->drip_bytes = faults->drip_bytes;
     source->drip_interval_ms = faults->drip_interval_ms < 0 ? 10 : faults->drip_interval_ms;
     source->stopping = stopping;
+    source->connection = connection;
+    source->timer = timer;
+    source->paused_at = UINT64_MAX;
     /* streams are chunked like the real APIs; a JSON body keeps its length so a
      * cut shows up as a short read */
     uint64_t size = reply->stream ? MHD_SIZE_UNKNOWN : reply->body_len;

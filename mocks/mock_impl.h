@@ -231,9 +231,4 @@ void mock_journal_add(mock_journal *journal, const char *session, const char *en
 char *mock_journal_dump(mock_journal *journal, const char *session);
 void mock_journal_reset(mock_journal *journal, const char *session);
 
-/* ---- sleeping that a stopping server can interrupt ------------------------ */
-
-/* Sleep `ms` unless `*stopping` becomes true; returns false when stopped. */
-bool mock_sleep_ms(const volatile bool *stopping, long ms);
-
 #endif

@@ -42,6 +42,7 @@
 #include "gauntlet/loop.h"
 #include "mock_guard.h"
 #include "mock_render.h"
+#include "mock_timer.h"
 
 #define SCENARIO_NAME_MAX 200
 #define RUN_ID_MAX 120
@@ -76,16 +77,22 @@ struct gt_mock_server {
 
     mock_journal *journal;
     mock_guard *guard;  /* request-head deadline, per-address cap sparing loopback */
+    mock_timer *timer;  /* parks connections through a fault's pause (mock_timer.h) */
     atomic_ulong requests;
     atomic_ulong ids;
     mock_turn default_turn;
     mock_block default_block;
 };
 
-/* Per-connection request state while the body arrives. */
+/* Per-request state while the body arrives, and a reply held back by its
+ * turn's latency until the timer resumes the connection. */
 typedef struct request_state {
     mock_buf body;
     bool too_large;
+    bool delayed;                 /* `held` waits for the latency to pass */
+    mock_reply held;
+    mock_scenario *held_scenario; /* reference kept while `held` waits */
+    char held_request_id[40];
 } request_state;
 
 /* ---- scenarios ------------------------------------------------------------ */
@@ -584,9 +591,7 @@ static enum MHD_Result queue_reply(gt_mock_server *server, struct MHD_Connection
         }
         return MHD_NO;
     }
-    if (reply->faults.latency_ms > 0 && !mock_sleep_ms(&server->stopping, reply->faults.latency_ms))
-        return MHD_NO;
-    struct MHD_Response *response = mock_response_create(reply, &server->stopping);
+    struct MHD_Response *response = mock_response_create(reply, connection, server->timer, &server->stopping);
     if (response == NULL)
         return MHD_NO;
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, reply->content_type);
@@ -613,6 +618,30 @@ static enum MHD_Result queue_reply(gt_mock_server *server, struct MHD_Connection
     enum MHD_Result rc = MHD_queue_response(connection, (unsigned)reply->status, response);
     MHD_destroy_response(response);
     return rc;
+}
+
+/* Hold `reply` (taken: it becomes empty) and `scenario` (its reference
+ * taken) in `state` for the latency of its turn: the connection is parked
+ * on the timer, and the handler queues the reply when it resumes. MHD_NO
+ * when the server is stopping. */
+static enum MHD_Result hold_reply(gt_mock_server *server, struct MHD_Connection *connection, request_state *state,
+                                  mock_reply *reply, mock_scenario *scenario, const char *request_id)
+{
+    state->held = *reply;
+    mock_reply_init(reply);
+    state->held_scenario = scenario;
+    snprintf(state->held_request_id, sizeof state->held_request_id, "%s", request_id);
+    state->delayed = mock_timer_park(server->timer, connection, state->held.faults.latency_ms);
+    return state->delayed ? MHD_YES : MHD_NO; /* request_completed frees what is held */
+}
+
+static void release_held(request_state *state)
+{
+    mock_reply_free(&state->held);
+    mock_reply_init(&state->held);
+    mock_scenario_release(state->held_scenario);
+    state->held_scenario = NULL;
+    state->delayed = false;
 }
 
 /* A tool whose schema is present but not a JSON object (Anthropic
@@ -964,6 +993,7 @@ static void request_completed(void *cls, struct MHD_Connection *connection, void
     request_state *state = *con_cls;
     if (state) {
         mock_buf_free(&state->body);
+        release_held(state);
         free(state);
         *con_cls = NULL;
     }
@@ -1055,6 +1085,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         state = calloc(1, sizeof *state);
         if (state == NULL)
             return MHD_NO;
+        mock_reply_init(&state->held);
         *con_cls = state;
         if (server->guard)
             mock_guard_head_done(server->guard, connection); /* the head arrived in time */
@@ -1074,6 +1105,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
             return send_simple(server, connection, &reply, request_id);
         }
         return MHD_YES;
+    }
+    if (state->delayed) { /* resumed by the timer: the turn's latency has passed */
+        enum MHD_Result rc = server->stopping ? MHD_NO
+                                              : queue_reply(server, connection, &state->held, state->held_request_id);
+        release_held(state);
+        return rc;
     }
     if (*upload_data_size > 0) {
         if (!state->too_large) {
@@ -1264,7 +1301,13 @@ respond:
         info.deviations[info.deviation_count++] = p.deviation_text[i];
     journal_request(server, connection, &info);
     reply.beyond_script = p.beyond_script;
-    enum MHD_Result rc = queue_reply(server, connection, &reply, request_id);
+    enum MHD_Result rc;
+    if (reply.faults.latency_ms > 0 && !reply.faults.reset) {
+        rc = hold_reply(server, connection, state, &reply, p.hold, request_id);
+        p.hold = NULL;
+    } else {
+        rc = queue_reply(server, connection, &reply, request_id);
+    }
     mock_reply_free(&reply);
     mock_scenario_release(p.hold);
     gt_arena_free(arena);
@@ -1357,6 +1400,17 @@ int gt_mock_load_corpus(gt_mock_server *server, const char *path, char *err, siz
 
 /* ---- lifecycle ------------------------------------------------------------- */
 
+/* libmicrohttpd's event-loop threads: one per processor, at least two, at
+ * most GT_MOCK_MAX_EVENT_THREADS (connections are spread over them; none of
+ * them ever sleeps in a fault: mock_timer.h). */
+static unsigned event_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 2)
+        return 2;
+    return cpus > GT_MOCK_MAX_EVENT_THREADS ? GT_MOCK_MAX_EVENT_THREADS : (unsigned)cpus;
+}
+
 static bool loopback(const char *host)
 {
     return strcmp(host, "127.0.0.1") == 0 || strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 ||
@@ -1428,7 +1482,8 @@ gt_mock_server *gt_mock_start(const gt_mock_options *options, char *err, size_t 
     server->guard = mock_guard_new(options->head_timeout_ms ? options->head_timeout_ms
                                                             : (unsigned)GT_MOCK_REQUEST_HEAD_TIMEOUT_MS,
                                    (unsigned)GT_MOCK_MAX_CONNECTIONS_PER_IP);
-    if (server->guard == NULL) {
+    server->timer = mock_timer_new();
+    if (server->guard == NULL || server->timer == NULL) {
         snprintf(err, err_len, "out of memory");
         gt_mock_stop(server);
         return NULL;
@@ -1437,8 +1492,9 @@ gt_mock_server *gt_mock_start(const gt_mock_options *options, char *err, size_t 
      * >= FD_SETSIZE (1024) is refused, so ~1,000 idle connections locked every
      * other client out. Limits and timeout: mock.h (slowloris). */
     server->daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | (ipv6 ? MHD_USE_IPv6 : 0),
-        0, NULL, NULL, handle, server, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
+        MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | (ipv6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL, handle,
+        server, MHD_OPTION_THREAD_POOL_SIZE, event_threads(), MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+        MHD_OPTION_NOTIFY_COMPLETED,
         request_completed, server, MHD_OPTION_NOTIFY_CONNECTION, mock_guard_notify, server->guard,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)GT_MOCK_CONNECTION_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)GT_MOCK_CONNECTION_TIMEOUT_S, MHD_OPTION_CONNECTION_LIMIT, (unsigned)GT_MOCK_MAX_CONNECTIONS,
@@ -1479,8 +1535,10 @@ void gt_mock_stop(gt_mock_server *server)
     if (server == NULL)
         return;
     server->stopping = true;
+    mock_timer_stop(server->timer); /* no connection may stay suspended through MHD_stop_daemon */
     if (server->daemon)
         MHD_stop_daemon(server->daemon);
+    mock_timer_free(server->timer);
     mock_guard_free(server->guard);
     sessions_clear(server);
     free(server->sessions);

@@ -58,7 +58,9 @@
     X(MHD_create_response_from_buffer)                                                                                 \
     X(MHD_create_response_from_callback)                                                                               \
     X(MHD_add_response_header)                                                                                         \
-    X(MHD_destroy_response)
+    X(MHD_destroy_response)                                                                                            \
+    X(MHD_suspend_connection)                                                                                          \
+    X(MHD_resume_connection)
 
 #define GT_POINTER(name) static __typeof__(name) *p_##name;
 GT_CURL_FUNCTIONS(GT_POINTER)
@@ -272,4 +274,16 @@ void MHD_destroy_response(struct MHD_Response *response)
 {
     if (have_mhd())
         p_MHD_destroy_response(response);
+}
+
+void MHD_suspend_connection(struct MHD_Connection *connection)
+{
+    if (have_mhd())
+        p_MHD_suspend_connection(connection);
+}
+
+void MHD_resume_connection(struct MHD_Connection *connection)
+{
+    if (have_mhd())
+        p_MHD_resume_connection(connection);
 }

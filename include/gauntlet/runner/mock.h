@@ -32,7 +32,7 @@
  * client address may hold at most GT_MOCK_MAX_CONNECTIONS_PER_IP at once;
  * loopback clients all share 127.0.0.1 / ::1, so they are not capped per
  * address (one leaky local client would lock every other local client out);
- * everyone together holds at most GT_MOCK_MAX_CONNECTIONS (one thread each).
+ * everyone together holds at most GT_MOCK_MAX_CONNECTIONS.
  * A connection over a limit is closed at accept. The idle timeout is above
  * GT_MOCK_MAX_DELAY_MS so that a scripted latency never trips it (the head
  * deadline never runs while a reply is being played). */
@@ -40,6 +40,11 @@
 #define GT_MOCK_REQUEST_HEAD_TIMEOUT_MS 10000u
 #define GT_MOCK_MAX_CONNECTIONS_PER_IP 256u
 #define GT_MOCK_MAX_CONNECTIONS 2048u
+/* Event-loop threads serving all connections (one per processor, at least
+ * two): a thread per connection cost a context switch per request, the
+ * mock's biggest cost under load (bench/mock). A fault's pause parks its
+ * connection instead of sleeping in one of them. */
+#define GT_MOCK_MAX_EVENT_THREADS 16u
 /* libmicrohttpd's memory pool per connection (request line, headers, read
  * buffer; bodies stream past it into the handler): a bigger header block is
  * answered 431. The pool is cleared between the requests of a kept-alive
