@@ -1,6 +1,9 @@
 /* mock_buf.c — growable byte buffer (see mock_buf.h). */
 #include "mock_buf.h"
 
+#include <cjson/cJSON.h>
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +140,100 @@ void mock_buf_add_json_cstr(mock_buf *buf, const char *text)
         mock_buf_adds(buf, "null");
     else
         mock_buf_add_json_string(buf, text, strlen(text));
+}
+
+/* A number as cJSON 1.7's print_number writes it: "%1.15g" when that reads
+ * back to the same double (its compare_double), else "%1.17g"; NaN and the
+ * infinities as null. Integers below 1e15 print alike by "%1.15g", so they
+ * skip the printf and the read back. */
+static void add_cjson_number(mock_buf *buf, double d)
+{
+    char text[32];
+    int len;
+    if (isnan(d) || isinf(d)) {
+        mock_buf_add(buf, "null", 4);
+        return;
+    }
+    if (d == trunc(d) && fabs(d) < 1e15 && !(d == 0 && signbit(d))) {
+        long long whole = (long long)d;
+        unsigned long long digits = whole < 0 ? (unsigned long long)-whole : (unsigned long long)whole;
+        char *end = text + sizeof text, *at = end;
+        do
+            *--at = (char)('0' + digits % 10);
+        while ((digits /= 10) != 0);
+        if (whole < 0)
+            *--at = '-';
+        mock_buf_add(buf, at, (size_t)(end - at));
+        return;
+    }
+    len = snprintf(text, sizeof text, "%1.15g", d);
+    double back = strtod(text, NULL);
+    double larger = fabs(back) > fabs(d) ? fabs(back) : fabs(d);
+    if (!(fabs(back - d) <= larger * DBL_EPSILON))
+        len = snprintf(text, sizeof text, "%1.17g", d);
+    mock_buf_add(buf, text, len > 0 ? (size_t)len : 0);
+}
+
+static bool add_cjson_item(mock_buf *buf, const cJSON *item)
+{
+    switch (item->type & 0xFF) {
+    case cJSON_NULL:
+        mock_buf_add(buf, "null", 4);
+        return true;
+    case cJSON_False:
+        mock_buf_add(buf, "false", 5);
+        return true;
+    case cJSON_True:
+        mock_buf_add(buf, "true", 4);
+        return true;
+    case cJSON_Number:
+        add_cjson_number(buf, item->valuedouble);
+        return true;
+    case cJSON_Raw:
+        if (item->valuestring == NULL)
+            return false;
+        mock_buf_adds(buf, item->valuestring);
+        return true;
+    case cJSON_String:
+        mock_buf_add_json_cstr(buf, item->valuestring ? item->valuestring : "");
+        return true;
+    case cJSON_Array:
+    case cJSON_Object: {
+        bool object = (item->type & 0xFF) == cJSON_Object;
+        mock_buf_add(buf, object ? "{" : "[", 1);
+        for (const cJSON *child = item->child; child != NULL; child = child->next) {
+            if (object) {
+                mock_buf_add_json_cstr(buf, child->string ? child->string : "");
+                mock_buf_add(buf, ":", 1);
+            }
+            if (!add_cjson_item(buf, child))
+                return false;
+            if (child->next)
+                mock_buf_add(buf, ",", 1);
+        }
+        mock_buf_add(buf, object ? "}" : "]", 1);
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+bool mock_buf_add_cjson(mock_buf *buf, const cJSON *item)
+{
+    size_t before = buf->len;
+    if (item != NULL && add_cjson_item(buf, item) && !buf->failed)
+        return true;
+    mock_buf_truncate(buf, before);
+    return false;
+}
+
+void mock_buf_truncate(mock_buf *buf, size_t len)
+{
+    if (buf->failed || buf->data == NULL || len >= buf->len)
+        return;
+    buf->len = len;
+    buf->data[len] = '\0';
 }
 
 size_t mock_utf8_piece(const char *text, size_t len, size_t limit)

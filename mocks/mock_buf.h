@@ -28,6 +28,13 @@ void mock_buf_addf(mock_buf *buf, const char *fmt, ...) __attribute__((format(pr
 void mock_buf_add_json_string(mock_buf *buf, const char *text, size_t len);
 /* Append a NUL-terminated string as a JSON literal, or `null` for NULL. */
 void mock_buf_add_json_cstr(mock_buf *buf, const char *text);
+/* Append `item` byte for byte as cJSON_PrintUnformatted prints it, without
+ * its temporary string (the journal prints every request body). False, the
+ * buffer as it was, where cJSON_PrintUnformatted would return NULL. */
+struct cJSON;
+bool mock_buf_add_cjson(mock_buf *buf, const struct cJSON *item);
+/* Drop the bytes past `len` (no-op when shorter or failed). */
+void mock_buf_truncate(mock_buf *buf, size_t len);
 
 
 /* Append `offset` to a growable array of event end offsets. Returns false

@@ -516,12 +516,11 @@ static void journal_request(gt_mock_server *server, struct MHD_Connection *conne
     mock_buf_adds(&buf, "}");
     bool body_wanted = !server->quiet_journal_bodies || info->sel->scenario[0];
     if (body_wanted && info->json) {
-        char *printed = cJSON_PrintUnformatted(info->json);
-        if (printed) {
-            mock_buf_adds(&buf, ",\"body\":");
-            mock_buf_adds(&buf, printed);
-            free(printed);
-        }
+        /* as cJSON_PrintUnformatted prints it, straight into the entry */
+        size_t before = buf.len;
+        mock_buf_adds(&buf, ",\"body\":");
+        if (!mock_buf_add_cjson(&buf, info->json))
+            mock_buf_truncate(&buf, before);
     } else if (body_wanted && info->body_len > 0) {
         mock_buf_adds(&buf, ",\"body_text\":");
         mock_buf_add_json_string(&buf, info->body, info->body_len > 65536 ? 65536 : info->body_len);

@@ -21,6 +21,7 @@
 #include "gauntlet/client.h"
 #include "gauntlet/loop.h"
 #include "gauntlet/runner/mock.h"
+#include "mocks/mock_buf.h"
 #include "mocks/mock_impl.h"
 #include "gt_test.h"
 #include "gt_test_http.h"
@@ -612,6 +613,98 @@ START_TEST(fault_oversized_latency_drip)
 }
 END_TEST
 
+/* A pause (latency, drip, cut linger) parks its connection on the timer: the
+ * few event-loop threads keep serving everyone else meanwhile. */
+typedef struct slow_call {
+    const char *path, *body;
+    response r;
+} slow_call;
+
+static void *slow_request(void *arg)
+{
+    slow_call *call = arg;
+    call->r = post(call->path, call->body);
+    return NULL;
+}
+
+START_TEST(pauses_never_stall_other_connections)
+{
+    slow_call calls[] = {{"/s/latency/p1/v1/messages", ANTHROPIC_BODY("false"), {0}},
+                         {"/s/latency/p2/v1/messages", ANTHROPIC_BODY("false"), {0}},
+                         {"/s/slow-drip/p3/v1/messages", ANTHROPIC_BODY("true"), {0}},
+                         {"/s/slow-drip/p4/v1/messages", ANTHROPIC_BODY("true"), {0}},
+                         {"/s/fault-cut-event/p5/v1/messages", ANTHROPIC_BODY("true"), {0}},
+                         {"/s/fault-cut-event/p6/v1/messages", ANTHROPIC_BODY("true"), {0}}};
+    enum { SLOW = sizeof calls / sizeof calls[0] };
+    pthread_t threads[SLOW];
+    for (size_t i = 0; i < SLOW; i++)
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, slow_request, &calls[i]), 0);
+    struct timespec settle = {0, 50 * 1000000L}; /* the slow ones are parked by now */
+    nanosleep(&settle, NULL);
+    for (int i = 0; i < 20; i++) {
+        response r = post("/v1/messages", ANTHROPIC_BODY("false"));
+        ck_assert_int_eq(r.status, 200);
+        ck_assert_msg(r.total_s < 0.25, "request %d waited %.3f s behind a pause", i, r.total_s);
+        release(&r);
+    }
+    for (size_t i = 0; i < SLOW; i++) {
+        pthread_join(threads[i], NULL);
+        if (strstr(calls[i].path, "/latency/")) {
+            ck_assert_int_eq(calls[i].r.status, 200);
+            ck_assert_msg(calls[i].r.first_byte_s >= 0.28, "first byte after %.3f s", calls[i].r.first_byte_s);
+        } else if (strstr(calls[i].path, "/slow-drip/")) {
+            ck_assert_ptr_nonnull(strstr(calls[i].r.body, "message_stop"));
+        } else {
+            ck_assert_int_ne(calls[i].r.code, CURLE_OK); /* cut */
+        }
+        release(&calls[i].r);
+    }
+}
+END_TEST
+
+/* The journal prints a request body itself (no temporary string): byte for
+ * byte what cJSON_PrintUnformatted prints, numbers and escapes included. */
+START_TEST(journal_body_prints_as_cjson)
+{
+    static const char *const texts[] = {
+        "{}", "[]", "null", "true", "false", "0", "-0", "-0.0", "1", "-1", "1024", "0.1", "-0.5", "1e300", "-1e-300",
+        "5e-324", "1.7976931348623157e308", "123456789012345", "999999999999999", "1000000000000000",
+        "1234567890123456789", "-999999999999999", "3.141592653589793", "2.5e15", "1e21", "100.0", "1E2",
+        "[1,2.5,-3,4e10,0.30000000000000004]", "\"\"", "\"a\\\"b\\\\c\\/d\\n\\r\\t\\b\\f\\u0001\\u001f\\u007f\"",
+        "\"caf\\u00e9 \\ud83d\\ude00 \xc3\xa9\"", "{\"\":1,\"a\\nb\":[{},[],{\"x\":null}],\"k\":\"v\"}",
+        "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":1024,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+        ANTHROPIC_BODY("true"), OPENAI_BODY("false"),
+        "{\"a\":{\"b\":{\"c\":[[[[1]]]],\"d\":-12.75,\"e\":6.02214076e23,\"f\":1.5e-7}}}",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        cJSON *json = cJSON_Parse(texts[i]);
+        ck_assert_msg(json != NULL, "%s", texts[i]);
+        char *expected = cJSON_PrintUnformatted(json);
+        mock_buf buf;
+        mock_buf_init(&buf);
+        mock_buf_adds(&buf, "x");
+        ck_assert(mock_buf_add_cjson(&buf, json));
+        ck_assert_str_eq(buf.data + 1, expected);
+        free(expected);
+        mock_buf_free(&buf);
+        cJSON_Delete(json);
+    }
+    /* a type cJSON cannot print: nothing appended, as cJSON_PrintUnformatted gives NULL */
+    cJSON *odd = cJSON_CreateObject();
+    cJSON *invalid = cJSON_CreateNull();
+    invalid->type = 0;
+    cJSON_AddItemToObject(odd, "bad", invalid);
+    ck_assert_ptr_null(cJSON_PrintUnformatted(odd));
+    mock_buf buf;
+    mock_buf_init(&buf);
+    mock_buf_adds(&buf, "kept");
+    ck_assert(!mock_buf_add_cjson(&buf, odd));
+    ck_assert_str_eq(buf.data, "kept");
+    mock_buf_free(&buf);
+    cJSON_Delete(odd);
+}
+END_TEST
+
 START_TEST(client_limits_oversized_body)
 {
     char base[512];
@@ -986,6 +1079,7 @@ static Suite *make_suite(void)
     tcase_add_test(sessions, retry_after_is_honoured);
     tcase_add_test(sessions, parallel_runs_are_isolated);
     tcase_add_test(sessions, journal_file_and_restart);
+    tcase_add_test(sessions, journal_body_prints_as_cjson);
     suite_add_tcase(suite, sessions);
 
     TCase *faults = tcase_create("faults");
@@ -995,6 +1089,7 @@ static Suite *make_suite(void)
     tcase_add_test(faults, fault_malformed_sse_and_raw);
     tcase_add_test(faults, fault_content_type_error_body_reset);
     tcase_add_test(faults, fault_oversized_latency_drip);
+    tcase_add_test(faults, pauses_never_stall_other_connections);
     tcase_add_test(faults, client_limits_oversized_body);
     tcase_add_test(faults, notices_travel_in_a_header);
     tcase_add_test(faults, fallback_is_played_on_the_wire);
