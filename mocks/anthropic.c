@@ -113,11 +113,15 @@ static long tokens(long value)
 
 static void add_usage(mock_buf *buf, const mock_turn *turn, bool start)
 {
-    mock_buf_addf(buf,
-                  "{\"input_tokens\":%ld,\"cache_creation_input_tokens\":%ld,\"cache_read_input_tokens\":%ld,"
-                  "\"output_tokens\":%ld,\"service_tier\":\"standard\"}",
-                  tokens(turn->input_tokens), tokens(turn->cache_creation_tokens), tokens(turn->cache_read_tokens),
-                  start ? (turn->output_tokens > 0 ? 1L : 0L) : tokens(turn->output_tokens));
+    mock_buf_adds(buf, "{\"input_tokens\":");
+    mock_buf_add_int(buf, tokens(turn->input_tokens));
+    mock_buf_adds(buf, ",\"cache_creation_input_tokens\":");
+    mock_buf_add_int(buf, tokens(turn->cache_creation_tokens));
+    mock_buf_adds(buf, ",\"cache_read_input_tokens\":");
+    mock_buf_add_int(buf, tokens(turn->cache_read_tokens));
+    mock_buf_adds(buf, ",\"output_tokens\":");
+    mock_buf_add_int(buf, start ? (turn->output_tokens > 0 ? 1L : 0L) : tokens(turn->output_tokens));
+    mock_buf_adds(buf, ",\"service_tier\":\"standard\"}");
 }
 
 static void add_block_json(mock_buf *buf, const mock_block *block)

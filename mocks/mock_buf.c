@@ -44,6 +44,24 @@ static bool reserve(mock_buf *buf, size_t extra)
     return true;
 }
 
+bool mock_buf_reserve(mock_buf *buf, size_t extra)
+{
+    return reserve(buf, extra);
+}
+
+void mock_buf_add_int(mock_buf *buf, long long value)
+{
+    char text[24];
+    char *end = text + sizeof text, *at = end;
+    unsigned long long digits = value < 0 ? 0ull - (unsigned long long)value : (unsigned long long)value;
+    do
+        *--at = (char)('0' + digits % 10);
+    while ((digits /= 10) != 0);
+    if (value < 0)
+        *--at = '-';
+    mock_buf_add(buf, at, (size_t)(end - at));
+}
+
 char *mock_buf_take(mock_buf *buf, size_t *len)
 {
     if (buf->failed) {
@@ -148,25 +166,16 @@ void mock_buf_add_json_cstr(mock_buf *buf, const char *text)
  * skip the printf and the read back. */
 static void add_cjson_number(mock_buf *buf, double d)
 {
-    char text[32];
-    int len;
     if (isnan(d) || isinf(d)) {
         mock_buf_add(buf, "null", 4);
         return;
     }
     if (d == trunc(d) && fabs(d) < 1e15 && !(d == 0 && signbit(d))) {
-        long long whole = (long long)d;
-        unsigned long long digits = whole < 0 ? (unsigned long long)-whole : (unsigned long long)whole;
-        char *end = text + sizeof text, *at = end;
-        do
-            *--at = (char)('0' + digits % 10);
-        while ((digits /= 10) != 0);
-        if (whole < 0)
-            *--at = '-';
-        mock_buf_add(buf, at, (size_t)(end - at));
+        mock_buf_add_int(buf, (long long)d);
         return;
     }
-    len = snprintf(text, sizeof text, "%1.15g", d);
+    char text[32];
+    int len = snprintf(text, sizeof text, "%1.15g", d);
     double back = strtod(text, NULL);
     double larger = fabs(back) > fabs(d) ? fabs(back) : fabs(d);
     if (!(fabs(back - d) <= larger * DBL_EPSILON))

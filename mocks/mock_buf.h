@@ -22,6 +22,11 @@ char *mock_buf_take(mock_buf *buf, size_t *len);
 void mock_buf_add(mock_buf *buf, const void *bytes, size_t len);
 void mock_buf_adds(mock_buf *buf, const char *text);
 void mock_buf_addf(mock_buf *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append `value` in decimal, as "%lld" prints it, without printf (the hot
+ * path writes a few numbers into every reply and journal entry). */
+void mock_buf_add_int(mock_buf *buf, long long value);
+/* Make room for `extra` more bytes at once (false when out of memory). */
+bool mock_buf_reserve(mock_buf *buf, size_t extra);
 /* Append `len` bytes as a JSON string literal (quoted). Bytes are copied as
  * they are (invalid UTF-8 included) apart from the escapes JSON requires, so a
  * script's exact text reaches the client. */

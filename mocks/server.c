@@ -301,10 +301,32 @@ static const char *query(struct MHD_Connection *connection, const char *name)
     return MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, name);
 }
 
+/* `value` in lowercase hex, at least `width` digits (as "%0*lx"); the end. */
+static char *put_hex(char *at, unsigned long value, int width)
+{
+    char digits[2 * sizeof value];
+    int n = 0;
+    do
+        digits[n++] = "0123456789abcdef"[value & 15];
+    while ((value >>= 4) != 0);
+    for (int pad = width - n; pad > 0; pad--)
+        *at++ = '0';
+    while (n > 0)
+        *at++ = digits[--n];
+    return at;
+}
+
+/* "req_gauntlet" + the port (%08lx) + the request's number (%012lx): unique
+ * per server, written without printf (one per request). */
 static void new_request_id(gt_mock_server *server, char *out, size_t len)
 {
     unsigned long n = atomic_fetch_add(&server->ids, 1) + 1;
-    snprintf(out, len, "req_gauntlet%08lx%012lx", (unsigned long)server->port, n);
+    char id[12 + 2 * 2 * sizeof n + 1];
+    memcpy(id, "req_gauntlet", 12);
+    char *end = put_hex(put_hex(id + 12, (unsigned long)server->port, 8), n, 12);
+    size_t id_len = (size_t)(end - id) < len ? (size_t)(end - id) : len - 1;
+    memcpy(out, id, id_len);
+    out[id_len] = '\0';
 }
 
 /* Percent-decode one path segment in place. */
@@ -489,8 +511,12 @@ static void journal_request(gt_mock_server *server, struct MHD_Connection *conne
     char session_key[SCENARIO_NAME_MAX + RUN_ID_MAX + 2];
     snprintf(session_key, sizeof session_key, "%s/%s", info->sel->scenario[0] ? info->sel->scenario : "default",
              info->sel->run);
-    mock_buf_addf(&buf, "{\"seq\":%lu,\"time_ms\":%lld,\"session\":", atomic_load(&server->requests),
-                  (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+    mock_buf_reserve(&buf, 2048); /* an entry's usual size: no regrowth on the way */
+    mock_buf_adds(&buf, "{\"seq\":");
+    mock_buf_add_int(&buf, (long long)atomic_load(&server->requests));
+    mock_buf_adds(&buf, ",\"time_ms\":");
+    mock_buf_add_int(&buf, (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+    mock_buf_adds(&buf, ",\"session\":");
     mock_buf_add_json_cstr(&buf, session_key);
     mock_buf_adds(&buf, ",\"scenario\":");
     mock_buf_add_json_cstr(&buf, info->sel->scenario[0] ? info->sel->scenario : NULL);
@@ -525,12 +551,16 @@ static void journal_request(gt_mock_server *server, struct MHD_Connection *conne
         mock_buf_adds(&buf, ",\"body_text\":");
         mock_buf_add_json_string(&buf, info->body, info->body_len > 65536 ? 65536 : info->body_len);
     }
+    mock_buf_adds(&buf, ",\"turn\":");
     if (info->turn >= 0)
-        mock_buf_addf(&buf, ",\"turn\":%ld", info->turn);
+        mock_buf_add_int(&buf, info->turn);
     else
-        mock_buf_adds(&buf, ",\"turn\":null");
-    mock_buf_addf(&buf, ",\"side\":%s,\"stream\":%s,\"status\":%d,\"request_id\":", info->side ? "true" : "false",
-                  info->stream ? "true" : "false", info->status);
+        mock_buf_adds(&buf, "null");
+    mock_buf_adds(&buf, info->side ? ",\"side\":true" : ",\"side\":false");
+    mock_buf_adds(&buf, info->stream ? ",\"stream\":true" : ",\"stream\":false");
+    mock_buf_adds(&buf, ",\"status\":");
+    mock_buf_add_int(&buf, info->status);
+    mock_buf_adds(&buf, ",\"request_id\":");
     mock_buf_add_json_cstr(&buf, info->request_id);
     mock_buf_adds(&buf, ",\"deviations\":[");
     for (size_t i = 0; i < info->deviation_count; i++) {
