@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +27,11 @@ typedef struct guard_conn {
     int fd;
     struct sockaddr_storage addr;
     bool loopback;
-    bool waiting_head;       /* from accept, or the end of the last response, until the next head is complete */
+    /* when the wait for a request head began (accept, or the end of the last
+     * response), or -1 while a request is being served; atomic, so that the
+     * two updates of every request take no lock */
+    atomic_llong waiting_since_ms;
     bool cut;                /* shut down by the guard */
-    long long since_ms;      /* when waiting_head began */
     struct guard_conn *prev, *next;
 } guard_conn;
 
@@ -81,13 +84,15 @@ static void *watch(void *arg)
     pthread_mutex_lock(&guard->lock);
     while (!guard->stopping) {
         long long now = now_ms();
-        for (guard_conn *c = guard->live; c != NULL; c = c->next)
-            if (c->waiting_head && !c->cut && now - c->since_ms >= guard->head_timeout_ms) {
+        for (guard_conn *c = guard->live; c != NULL; c = c->next) {
+            long long since = atomic_load(&c->waiting_since_ms);
+            if (since >= 0 && !c->cut && now - since >= guard->head_timeout_ms) {
                 /* the connection's own thread wakes on the shutdown and closes it */
                 shutdown(c->fd, SHUT_RDWR);
                 c->cut = true;
                 guard->heads_cut++;
             }
+        }
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         long step_ms = guard->head_timeout_ms >= 4000 ? 250 : 50;
@@ -159,8 +164,7 @@ void mock_guard_notify(void *cls, struct MHD_Connection *connection, void **sock
             memcpy(&c->addr, addr_info->client_addr, len);
             c->loopback = is_loopback(addr_info->client_addr);
         }
-        c->waiting_head = true;
-        c->since_ms = now_ms();
+        atomic_init(&c->waiting_since_ms, now_ms());
         pthread_mutex_lock(&guard->lock);
         if (!c->loopback && guard->per_address > 0) {
             unsigned same = 0;
@@ -203,10 +207,7 @@ static void set_waiting(mock_guard *guard, struct MHD_Connection *connection, bo
     guard_conn *c = info ? info->socket_context : NULL;
     if (c == NULL)
         return;
-    pthread_mutex_lock(&guard->lock);
-    c->waiting_head = waiting;
-    c->since_ms = now_ms();
-    pthread_mutex_unlock(&guard->lock);
+    atomic_store(&c->waiting_since_ms, waiting ? now_ms() : -1);
 }
 
 void mock_guard_head_done(mock_guard *guard, struct MHD_Connection *connection)
