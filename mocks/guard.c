@@ -2,8 +2,8 @@
  * a per-address cap that spares loopback (mock_guard.h).
  *
  * libmicrohttpd's connection timeout is an idle timeout: any byte resets it,
- * so a client trickling its headers holds a connection (and, thread per
- * connection, a thread) for as long as it trickles. Its per-IP limit counts
+ * so a client trickling its headers holds a connection for as long as it
+ * trickles. Its per-IP limit counts
  * every local client as one address (127.0.0.1), so one leaky local client
  * locked every other one out. This file tracks each live connection from
  * libmicrohttpd's connection notifications, closes (shutdown) one whose head
@@ -87,7 +87,7 @@ static void *watch(void *arg)
         for (guard_conn *c = guard->live; c != NULL; c = c->next) {
             long long since = atomic_load(&c->waiting_since_ms);
             if (since >= 0 && !c->cut && now - since >= guard->head_timeout_ms) {
-                /* the connection's own thread wakes on the shutdown and closes it */
+                /* the connection's event loop wakes on the shutdown and closes it */
                 shutdown(c->fd, SHUT_RDWR);
                 c->cut = true;
                 guard->heads_cut++;

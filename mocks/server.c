@@ -1,8 +1,9 @@
 /* server.c — the mock model server: HTTP (libmicrohttpd), routing, scenario
  * selection, per-session cursors and the journal.
  *
- * One daemon in thread-per-connection mode, so a turn's latency or slow drip
- * sleeps only its own connection. All state hangs off gt_mock_server:
+ * One daemon with a pool of event-loop threads; a turn's latency, a drip
+ * interval or a cut's linger parks only its own connection on the timer
+ * (mock_timer.h), never a pool thread. All state hangs off gt_mock_server:
  * scenarios (read-mostly, rwlock), sessions (mutex; one cursor per
  * "scenario/run-id"; past GT_MOCK_MAX_SESSIONS the least recently used is
  * evicted in O(1))
