@@ -90,11 +90,16 @@ struct gt_mock_server {
 typedef struct request_state {
     mock_buf body;
     bool too_large;
-    bool delayed;                 /* `held` waits for the latency to pass */
-    mock_reply held;
-    mock_scenario *held_scenario; /* reference kept while `held` waits */
-    char held_request_id[40];
+    struct held_reply *held; /* a reply waiting for its turn's latency, or NULL */
 } request_state;
+
+/* A rendered reply parked with its connection until the latency passes
+ * (allocated only then: the common request carries none). */
+typedef struct held_reply {
+    mock_reply reply;
+    mock_scenario *scenario; /* reference kept while the reply waits */
+    char request_id[40];
+} held_reply;
 
 /* ---- scenarios ------------------------------------------------------------ */
 
@@ -657,21 +662,27 @@ static enum MHD_Result queue_reply(gt_mock_server *server, struct MHD_Connection
 static enum MHD_Result hold_reply(gt_mock_server *server, struct MHD_Connection *connection, request_state *state,
                                   mock_reply *reply, mock_scenario *scenario, const char *request_id)
 {
-    state->held = *reply;
+    held_reply *held = malloc(sizeof *held);
+    if (held == NULL) {
+        mock_scenario_release(scenario);
+        return MHD_NO;
+    }
+    held->reply = *reply;
     mock_reply_init(reply);
-    state->held_scenario = scenario;
-    snprintf(state->held_request_id, sizeof state->held_request_id, "%s", request_id);
-    state->delayed = mock_timer_park(server->timer, connection, state->held.faults.latency_ms);
-    return state->delayed ? MHD_YES : MHD_NO; /* request_completed frees what is held */
+    held->scenario = scenario;
+    snprintf(held->request_id, sizeof held->request_id, "%s", request_id);
+    state->held = held; /* request_completed frees it if the connection ends first */
+    return mock_timer_park(server->timer, connection, held->reply.faults.latency_ms) ? MHD_YES : MHD_NO;
 }
 
 static void release_held(request_state *state)
 {
-    mock_reply_free(&state->held);
-    mock_reply_init(&state->held);
-    mock_scenario_release(state->held_scenario);
-    state->held_scenario = NULL;
-    state->delayed = false;
+    if (state->held == NULL)
+        return;
+    mock_reply_free(&state->held->reply);
+    mock_scenario_release(state->held->scenario);
+    free(state->held);
+    state->held = NULL;
 }
 
 /* A tool whose schema is present but not a JSON object (Anthropic
@@ -1115,7 +1126,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         state = calloc(1, sizeof *state);
         if (state == NULL)
             return MHD_NO;
-        mock_reply_init(&state->held);
         *con_cls = state;
         if (server->guard)
             mock_guard_head_done(server->guard, connection); /* the head arrived in time */
@@ -1136,9 +1146,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
         }
         return MHD_YES;
     }
-    if (state->delayed) { /* resumed by the timer: the turn's latency has passed */
-        enum MHD_Result rc = server->stopping ? MHD_NO
-                                              : queue_reply(server, connection, &state->held, state->held_request_id);
+    if (state->held != NULL) { /* resumed by the timer: the turn's latency has passed */
+        enum MHD_Result rc =
+            server->stopping ? MHD_NO : queue_reply(server, connection, &state->held->reply, state->held->request_id);
         release_held(state);
         return rc;
     }
