@@ -102,6 +102,13 @@ static bool compile_limit(gt_arena *arena, const gt_value *value, policy_limit *
         !pointer_field(value, "context", NULL, &out->context, where, problem))
         return false;
     out->max = member(value, "max");
+    if (out->max != NULL && out->max->type != GT_NUMBER) {
+        char location[128];
+        snprintf(location, sizeof location, "%s/max", where);
+        set_problem(problem, location,
+                    "a limit needs \"pointer\" and exactly one of \"context\" or a numeric \"max\"");
+        return false;
+    }
     if (out->pointer == NULL || (out->context == NULL) == (out->max == NULL) ||
         (out->max != NULL && out->max->type != GT_NUMBER)) {
         set_problem(problem, where, "a limit needs \"pointer\" and exactly one of \"context\" or a numeric \"max\"");
@@ -124,25 +131,31 @@ static bool compile_action(gt_arena *arena, const gt_value *value, size_t index,
     }
     if (!gt_table_only_members(value, allowed, 6, where, "", problem))
         return false;
+    /* A problem names the member at fault (the entry when the member is missing). */
+    char location[96];
     const gt_value *name = member(value, "action");
     if (!plain_string(name) || name->u.str.len == 0) {
-        set_problem(problem, where, "\"action\" must be a non-empty string");
+        snprintf(location, sizeof location, "%s%s", where, name != NULL ? "/action" : "");
+        set_problem(problem, location, "\"action\" must be a non-empty string");
         return false;
     }
     out->name = name->u.str.chars;
     out->roles = member(value, "roles");
     if (out->roles == NULL || out->roles->type != GT_ARRAY) {
-        set_problem(problem, where, "action \"%s\": \"roles\" must be an array of role names", out->name);
+        snprintf(location, sizeof location, "%s%s", where, out->roles != NULL ? "/roles" : "");
+        set_problem(problem, location, "action \"%s\": \"roles\" must be an array of role names", out->name);
         return false;
     }
     for (size_t i = 0; i < out->roles->u.arr.count; i++)
         if (!plain_string(out->roles->u.arr.items[i])) {
-            set_problem(problem, where, "action \"%s\": roles must be strings", out->name);
+            snprintf(location, sizeof location, "%s/roles/%zu", where, i);
+            set_problem(problem, location, "action \"%s\": roles must be strings", out->name);
             return false;
         }
     const gt_value *approval = member(value, "approval");
     if (approval != NULL && approval->type != GT_TRUE && approval->type != GT_FALSE) {
-        set_problem(problem, where, "action \"%s\": \"approval\" must be true or false", out->name);
+        snprintf(location, sizeof location, "%s/approval", where);
+        set_problem(problem, location, "action \"%s\": \"approval\" must be true or false", out->name);
         return false;
     }
     out->approval = approval != NULL && approval->type == GT_TRUE;
@@ -151,7 +164,8 @@ static bool compile_action(gt_arena *arena, const gt_value *value, size_t index,
     const gt_value *limits = member(value, "limits");
     if (limits != NULL) {
         if (limits->type != GT_ARRAY) {
-            set_problem(problem, where, "action \"%s\": \"limits\" must be an array", out->name);
+            snprintf(location, sizeof location, "%s/limits", where);
+            set_problem(problem, location, "action \"%s\": \"limits\" must be an array", out->name);
             return false;
         }
         out->limit_count = limits->u.arr.count;
@@ -161,7 +175,6 @@ static bool compile_action(gt_arena *arena, const gt_value *value, size_t index,
             return false;
         }
         for (size_t i = 0; i < out->limit_count; i++) {
-            char location[96];
             snprintf(location, sizeof location, "%s/limits/%zu", where, i);
             if (!compile_limit(arena, limits->u.arr.items[i], &out->limits[i], location, problem))
                 return false;
@@ -206,7 +219,9 @@ gt_policy *gt_policy_compile(const char *json, size_t len, gt_policy_problem *pr
     for (size_t i = 0; i < policy->claims->u.arr.count; i++) {
         const gt_value *claim = policy->claims->u.arr.items[i];
         if (!plain_string(claim) || !gt_pointer_valid(claim->u.str.chars) || !tokens_resolvable(claim->u.str.chars)) {
-            set_problem(problem, "/untrusted_claims",
+            char location[64];
+            snprintf(location, sizeof location, "/untrusted_claims/%zu", i);
+            set_problem(problem, location,
                         "\"untrusted_claims\" must be an array of JSON Pointers naming members of at most %u bytes",
                         GT_SEMANTIC_MAX_POINTER - 1);
             goto fail;

@@ -161,7 +161,7 @@ START_TEST(test_compile_problems)
     assert_problem("{}", "/actions");
     assert_problem("{\"actions\":[],\"extra\":1}", "/extra");
     assert_problem("{\"actions\":[{\"roles\":[]}]}", "/actions/0");
-    assert_problem("{\"actions\":[{\"action\":\"a\",\"roles\":\"agent\"}]}", "/actions/0");
+    assert_problem("{\"actions\":[{\"action\":\"a\",\"roles\":\"agent\"}]}", "/actions/0/roles");
     assert_problem("{\"actions\":[{\"action\":\"a\",\"roles\":[]},{\"action\":\"a\",\"roles\":[]}]}", "/actions/1/action");
     assert_problem("{\"actions\":[{\"action\":\"a\",\"roles\":[],\"limits\":[{\"pointer\":\"/x\"}]}]}",
                    "/actions/0/limits/0");
