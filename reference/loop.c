@@ -715,8 +715,8 @@ static step one_turn(loop_state *state)
     size_t tool_count = 0;
     for (size_t i = 0; i < message->block_count; i++)
         tool_count += message->blocks[i].type == GT_BLOCK_TOOL_USE;
-    gt_block *results = tool_count ? gt_arena_alloc(state->arena, tool_count * sizeof *results) : NULL;
-    if (tool_count && results == NULL) {
+    gt_block *results = gt_arena_alloc(state->arena, (message->block_count ? message->block_count : 1) * sizeof *results);
+    if (results == NULL) {
         state->out_of_memory = true;
         return finish(state, GT_LOOP_ERROR_DURING_EXECUTION);
     }
@@ -1105,7 +1105,7 @@ char *gt_loop_envelope_json(const gt_loop_result *result)
     gt_build_put_number(&b, gauntlet, "late_attachments_dropped", result->late_attachments_dropped);
     gt_build_put_bool(&b, gauntlet, "strict_stripped", result->strict_stripped);
     gt_value *feedback = made(&b, gt_value_new_array(arena));
-    for (size_t i = 0; feedback != NULL && i < result->feedback_count; i++) {
+    for (size_t i = 0; feedback != NULL && result->feedback != NULL && i < result->feedback_count; i++) {
         const gt_loop_feedback *item = &result->feedback[i];
         gt_value *entry = made(&b, gt_value_new_object(arena));
         put_string(&b, entry, "type", item->tool_result ? "tool_result" : "text");

@@ -269,6 +269,12 @@ START_TEST(attempts_env_parser)
     ck_assert_int_eq(gt_loop_attempts_from_env(" 5", &out), -1);
     ck_assert_int_eq(gt_loop_attempts_from_env("abc", &out), -1);
     ck_assert_int_eq(gt_loop_attempts_from_env("99999999999", &out), -1);
+    ck_assert_int_eq(gt_loop_attempts_from_env("1000000000", &out), 0);
+    ck_assert_int_eq(out, 1000000000);
+    ck_assert_int_eq(gt_loop_attempts_from_env("1000000001", &out), -1);
+    ck_assert_int_eq(out, 1000000000);
+    ck_assert_int_eq(gt_loop_attempts_from_env("-0", &out), 0);
+    ck_assert_int_eq(out, 0);
     ck_assert_int_eq(gt_loop_attempts_from_env(NULL, &out), -1);
 }
 END_TEST
