@@ -160,17 +160,23 @@ static gt_loop_entry *graph_push(loop_state *state, gt_loop_role role, const cha
 }
 
 static void add_error(loop_state *state, const char *format, ...) __attribute__((format(printf, 2, 3)));
+enum { ERROR_CAP = 1023 }; /* bytes of one envelope error (a provider's message can be any length) */
+
 static void add_error(loop_state *state, const char *format, ...)
 {
-    char line[1024];
+    char line[ERROR_CAP + 4]; /* the cap and the bytes of the code point it may cut */
     va_list args;
     va_start(args, format);
     vsnprintf(line, sizeof line, format, args);
     va_end(args);
+    size_t len = strlen(line);
+    if (len > ERROR_CAP) /* cut on a code point boundary: the envelope stays UTF-8 (RFC 8259 8.1) */
+        for (len = ERROR_CAP; len > 0 && ((unsigned char)line[len] & 0xC0u) == 0x80u; len--)
+            ;
     if (!grow(state, (void **)&state->errors_out, state->errors_out_count, &state->errors_out_cap,
               sizeof *state->errors_out))
         return;
-    state->errors_out[state->errors_out_count++] = copy_cstr(state, line);
+    state->errors_out[state->errors_out_count++] = copy(state, line, len);
 }
 
 static bool is_structured_output_call(const gt_block *block)
