@@ -40,7 +40,7 @@ const char *gt_loop_subtype_name(gt_loop_subtype subtype)
 
 void gt_loop_config_init(gt_loop_config *config)
 {
-    memset(config, 0, sizeof *config);
+    *config = (gt_loop_config){0};
     config->max_attempts = GT_LOOP_DEFAULT_MAX_ATTEMPTS;
     config->max_api_retries = GT_LOOP_DEFAULT_API_RETRIES;
     config->structured_output_tool = true;
@@ -351,8 +351,10 @@ static void run_structured_output(loop_state *state, const gt_loop_entry *entry,
             tool_result->is_error = true;
         }
     }
-    tool_result->text = text ? text : "";
-    tool_result->text_len = strlen(tool_result->text);
+    if (text == NULL)
+        text = "";
+    tool_result->text = text;
+    tool_result->text_len = strlen(text);
     note(state, "  tool %s %s: %s%.*s%s", GT_LOOP_TOOL_NAME, call->id ? call->id : "?",
          tool_result->is_error ? "error: " : "", (int)(tool_result->text_len > 300 ? 300 : tool_result->text_len),
          tool_result->text, tool_result->text_len > 300 ? "..." : "");
@@ -952,8 +954,7 @@ int gt_loop_run(const gt_loop_config *config, const gt_loop_model *model, gt_loo
     result->arena = gt_arena_new();
     if (result->arena == NULL)
         return -1;
-    loop_state state;
-    memset(&state, 0, sizeof state);
+    loop_state state = {0};
     state.config = config;
     state.model = model;
     state.result = result;

@@ -628,7 +628,7 @@ static gt_message *build_message(gt_stream *stream, bool inputs)
     gt_message *message = gt_arena_alloc(stream->arena, sizeof *message);
     if (message == NULL)
         return NULL;
-    memset(message, 0, sizeof *message);
+    *message = (gt_message){0};
     message->blocks = gt_arena_alloc(stream->arena, (stream->block_count ? stream->block_count : 1) * sizeof(gt_block));
     if (message->blocks == NULL)
         return NULL;
