@@ -40,7 +40,7 @@ const char *gt_loop_subtype_name(gt_loop_subtype subtype)
 
 void gt_loop_config_init(gt_loop_config *config)
 {
-    memset(config, 0, sizeof *config);
+    *config = (gt_loop_config){0};
     config->max_attempts = GT_LOOP_DEFAULT_MAX_ATTEMPTS;
     config->max_api_retries = GT_LOOP_DEFAULT_API_RETRIES;
     config->structured_output_tool = true;
@@ -160,17 +160,23 @@ static gt_loop_entry *graph_push(loop_state *state, gt_loop_role role, const cha
 }
 
 static void add_error(loop_state *state, const char *format, ...) __attribute__((format(printf, 2, 3)));
+enum { ERROR_CAP = 1023 }; /* bytes of one envelope error (a provider's message can be any length) */
+
 static void add_error(loop_state *state, const char *format, ...)
 {
-    char line[1024];
+    char line[ERROR_CAP + 4]; /* the cap and the bytes of the code point it may cut */
     va_list args;
     va_start(args, format);
     vsnprintf(line, sizeof line, format, args);
     va_end(args);
+    size_t len = strlen(line);
+    if (len > ERROR_CAP) /* cut on a code point boundary: the envelope stays UTF-8 (RFC 8259 8.1) */
+        for (len = ERROR_CAP; len > 0 && ((unsigned char)line[len] & 0xC0u) == 0x80u; len--)
+            ;
     if (!grow(state, (void **)&state->errors_out, state->errors_out_count, &state->errors_out_cap,
               sizeof *state->errors_out))
         return;
-    state->errors_out[state->errors_out_count++] = copy_cstr(state, line);
+    state->errors_out[state->errors_out_count++] = copy(state, line, len);
 }
 
 static bool is_structured_output_call(const gt_block *block)
@@ -345,8 +351,10 @@ static void run_structured_output(loop_state *state, const gt_loop_entry *entry,
             tool_result->is_error = true;
         }
     }
-    tool_result->text = text ? text : "";
-    tool_result->text_len = strlen(tool_result->text);
+    if (text == NULL)
+        text = "";
+    tool_result->text = text;
+    tool_result->text_len = strlen(text);
     note(state, "  tool %s %s: %s%.*s%s", GT_LOOP_TOOL_NAME, call->id ? call->id : "?",
          tool_result->is_error ? "error: " : "", (int)(tool_result->text_len > 300 ? 300 : tool_result->text_len),
          tool_result->text, tool_result->text_len > 300 ? "..." : "");
@@ -715,8 +723,8 @@ static step one_turn(loop_state *state)
     size_t tool_count = 0;
     for (size_t i = 0; i < message->block_count; i++)
         tool_count += message->blocks[i].type == GT_BLOCK_TOOL_USE;
-    gt_block *results = tool_count ? gt_arena_alloc(state->arena, tool_count * sizeof *results) : NULL;
-    if (tool_count && results == NULL) {
+    gt_block *results = gt_arena_alloc(state->arena, (message->block_count ? message->block_count : 1) * sizeof *results);
+    if (results == NULL) {
         state->out_of_memory = true;
         return finish(state, GT_LOOP_ERROR_DURING_EXECUTION);
     }
@@ -946,8 +954,7 @@ int gt_loop_run(const gt_loop_config *config, const gt_loop_model *model, gt_loo
     result->arena = gt_arena_new();
     if (result->arena == NULL)
         return -1;
-    loop_state state;
-    memset(&state, 0, sizeof state);
+    loop_state state = {0};
     state.config = config;
     state.model = model;
     state.result = result;
@@ -1105,7 +1112,7 @@ char *gt_loop_envelope_json(const gt_loop_result *result)
     gt_build_put_number(&b, gauntlet, "late_attachments_dropped", result->late_attachments_dropped);
     gt_build_put_bool(&b, gauntlet, "strict_stripped", result->strict_stripped);
     gt_value *feedback = made(&b, gt_value_new_array(arena));
-    for (size_t i = 0; feedback != NULL && i < result->feedback_count; i++) {
+    for (size_t i = 0; feedback != NULL && result->feedback != NULL && i < result->feedback_count; i++) {
         const gt_loop_feedback *item = &result->feedback[i];
         gt_value *entry = made(&b, gt_value_new_object(arena));
         put_string(&b, entry, "type", item->tool_result ? "tool_result" : "text");

@@ -107,7 +107,6 @@ gt_stream_reason gt_message_classify(const gt_message *message)
 typedef struct pending_block {
     gt_block_type type;
     bool ignored; /* a block type we do not assemble (server tools, ...) */
-    bool open, closed;
     char *id, *name;
     gt_buffer text;  /* text / thinking / refusal */
     gt_buffer input; /* partial JSON, untouched until the end */
@@ -248,7 +247,6 @@ static int anthropic_block_start(gt_stream *stream, const gt_value *data, size_t
         return 1;
     }
     block->ignored = ignored;
-    block->open = true;
     stream->open_block = (int)index;
     if (block_type == GT_BLOCK_TOOL_USE && !ignored) {
         const char *id = string_member(content, "id"), *name = string_member(content, "name");
@@ -258,9 +256,10 @@ static int anthropic_block_start(gt_stream *stream, const gt_value *data, size_t
         block->name = dup_string(stream, name);
         const gt_value *input = member(content, "input");
         if (input != NULL) {
-            block->start_input = gt_value_to_json(input, NULL);
-            if (block->start_input == NULL)
+            char *json = gt_value_to_json(input, NULL);
+            if (json == NULL)
                 stream->out_of_memory = true;
+            block->start_input = json;
         }
     } else if (block_type == GT_BLOCK_TEXT && !ignored) {
         const char *text = string_member(content, "text");
@@ -346,8 +345,6 @@ static int anthropic_event(gt_stream *stream, const char *type, const gt_value *
         if (stream->open_block < 0 || index != stream->open_block)
             return stream_fail(stream, GT_STREAM_SSE_OUT_OF_ORDER, event,
                                "content_block_stop for block %lld, which is not open", index);
-        stream->blocks[index].open = false;
-        stream->blocks[index].closed = true;
         stream->open_block = -1;
         return 0;
     }
@@ -631,7 +628,7 @@ static gt_message *build_message(gt_stream *stream, bool inputs)
     gt_message *message = gt_arena_alloc(stream->arena, sizeof *message);
     if (message == NULL)
         return NULL;
-    memset(message, 0, sizeof *message);
+    *message = (gt_message){0};
     message->blocks = gt_arena_alloc(stream->arena, (stream->block_count ? stream->block_count : 1) * sizeof(gt_block));
     if (message->blocks == NULL)
         return NULL;

@@ -255,6 +255,28 @@ START_TEST(env_zero_has_no_minimum)
 }
 END_TEST
 
+/* gt_loop_config_init sets every field, whatever the memory held before. */
+START_TEST(config_init_clears_every_field)
+{
+    gt_loop_config config;
+    memset(&config, 0xA5, sizeof config);
+    gt_loop_config_init(&config);
+    ck_assert_ptr_null(config.json_schema_text);
+    ck_assert_uint_eq(config.json_schema_len, 0);
+    ck_assert_ptr_null(config.prompt);
+    ck_assert_ptr_null(config.history);
+    ck_assert_uint_eq(config.history_count, 0);
+    ck_assert_int_eq(config.max_attempts, GT_LOOP_DEFAULT_MAX_ATTEMPTS);
+    ck_assert_int_eq(config.max_turns, 0);
+    ck_assert_int_eq(config.max_api_retries, GT_LOOP_DEFAULT_API_RETRIES);
+    ck_assert(!config.strict);
+    ck_assert(config.structured_output_tool);
+    ck_assert_int_eq(config.tool_choice, GT_LOOP_TOOL_CHOICE_AUTO);
+    ck_assert_ptr_null(config.tool_choice_name);
+    ck_assert_ptr_null(config.server_tools_json);
+}
+END_TEST
+
 START_TEST(attempts_env_parser)
 {
     int out = -7;
@@ -269,6 +291,12 @@ START_TEST(attempts_env_parser)
     ck_assert_int_eq(gt_loop_attempts_from_env(" 5", &out), -1);
     ck_assert_int_eq(gt_loop_attempts_from_env("abc", &out), -1);
     ck_assert_int_eq(gt_loop_attempts_from_env("99999999999", &out), -1);
+    ck_assert_int_eq(gt_loop_attempts_from_env("1000000000", &out), 0);
+    ck_assert_int_eq(out, 1000000000);
+    ck_assert_int_eq(gt_loop_attempts_from_env("1000000001", &out), -1);
+    ck_assert_int_eq(out, 1000000000);
+    ck_assert_int_eq(gt_loop_attempts_from_env("-0", &out), 0);
+    ck_assert_int_eq(out, 0);
     ck_assert_int_eq(gt_loop_attempts_from_env(NULL, &out), -1);
 }
 END_TEST
@@ -992,6 +1020,7 @@ static Suite *make_suite(void)
     tcase_add_test(attempts, env_override_applies);
     tcase_add_test(attempts, env_zero_has_no_minimum);
     tcase_add_test(attempts, attempts_env_parser);
+    tcase_add_test(attempts, config_init_clears_every_field);
     tcase_add_test(attempts, two_calls_in_one_turn);
     tcase_add_test(attempts, tool_input_not_json);
     tcase_add_test(attempts, tool_result_capped);
