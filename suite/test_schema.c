@@ -225,6 +225,14 @@ START_TEST(test_locations_and_order)
     ck_assert_str_eq(errors.items[0].instance_path, "/action");
     ck_assert_str_eq(errors.items[0].keyword, "anyOf");
     ck_assert_ptr_nonnull(strstr(errors.items[0].message, "closest is schema 1: $.action.kind const"));
+    /* max_errors still holds after an anyOf was explained (its branches run
+     * with the limit off, then the caller's limit is put back) */
+    errors.max_errors = 2;
+    const char *explained_then_more = "{\"properties\":{\"action\":{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\"}]},"
+                                      "\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"string\"},\"c\":{\"type\":\"string\"}}}";
+    ck_assert_int_eq(check(explained_then_more, "{\"action\":null,\"a\":1,\"b\":2,\"c\":3}", &errors), GT_SCHEMA_INVALID);
+    ck_assert_uint_eq(errors.count, 2);
+    errors.max_errors = 0;
     /* additionalProperties: false reports at each extra member's path */
     ck_assert_int_eq(check("{\"properties\":{\"a\":{}},\"additionalProperties\":false}", "{\"a\":1,\"x/y\":2,\"z\":3}",
                            &errors),
