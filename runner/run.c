@@ -190,15 +190,17 @@ static bool text_equal(const char *a, const char *b)
     return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-/* Keywords that fail at an object: the JSON Schema output format reports
- * them at the object's instanceLocation (ajv, python-jsonschema), gauntlet
- * at the child's path (the extra or missing member). Both name the same
- * error (docs/adapter-protocol.md#error-paths). */
+/* Keywords that fail at an object or an array: the JSON Schema output
+ * format reports them at the container's instanceLocation (ajv,
+ * python-jsonschema), gauntlet at the child's path for some (the extra or
+ * missing member, the unevaluated item). Both name the same error
+ * (docs/adapter-protocol.md#error-paths). */
 static bool object_level_keyword(const char *keyword)
 {
     static const char *const keywords[] = {"additionalProperties", "unevaluatedProperties", "required",
                                            "dependentRequired",    "dependencies",          "propertyNames",
-                                           "minProperties",        "maxProperties"};
+                                           "minProperties",        "maxProperties",         "unevaluatedItems",
+                                           "additionalItems",      "items"};
     for (size_t i = 0; keyword != NULL && i < sizeof keywords / sizeof keywords[0]; i++)
         if (strcmp(keyword, keywords[i]) == 0)
             return true;

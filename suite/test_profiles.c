@@ -402,6 +402,30 @@ START_TEST(object_level_errors_match_at_the_object_or_the_child)
     ck_assert_int_eq(judge(&required, &child, "structure", CORE, GT_PROFILES_ALL, &verdict_class, why, sizeof why),
                      GT_OUTCOME_PASS);
 
+    /* arrays too: python-jsonschema and ajv report unevaluatedItems at the
+     * array, gauntlet at each item it refused */
+    gt_expected_error items[] = {{"/1", "unevaluatedItems"}, {"/2", "unevaluatedItems"}};
+    gt_expect unevaluated = {.verdict = GT_VERDICT_REJECT, .gate = "structure", .reason = "unevaluatedItems",
+                             .errors = items, .error_count = 2, .errors_given = true};
+    gt_observed at_array = {0};
+    gt_observed_reject(&at_array, "structure", "unevaluatedItems", NULL);
+    gt_observed_add_error(&at_array, "", "unevaluatedItems", "Unevaluated items are not allowed");
+    ck_assert_int_eq(judge(&unevaluated, &at_array, "structure", CORE, GT_PROFILES_ALL, &verdict_class, why,
+                           sizeof why),
+                     GT_OUTCOME_PASS);
+    ck_assert_int_eq(verdict_class, GT_CLASS_PASS);
+    /* ... but not an item's own keyword reported at the array */
+    gt_expected_error item_type[] = {{"/1", "type"}};
+    unevaluated.errors = item_type, unevaluated.error_count = 1, unevaluated.reason = "type";
+    gt_observed array_type = {0};
+    gt_observed_reject(&array_type, "structure", "type", NULL);
+    gt_observed_add_error(&array_type, "", "type", NULL);
+    ck_assert_int_eq(judge(&unevaluated, &array_type, "structure", CORE, GT_PROFILES_ALL, &verdict_class, why,
+                           sizeof why),
+                     GT_OUTCOME_FAIL);
+    gt_observed_clear(&at_array);
+    gt_observed_clear(&array_type);
+
     /* not for keywords that fail at the value itself, nor two levels apart */
     gt_expected_error typed[] = {{"/a/b", "type"}};
     gt_expect type = {.verdict = GT_VERDICT_REJECT, .gate = "structure", .reason = "type",
