@@ -78,18 +78,13 @@ char *mock_buf_take(mock_buf *buf, size_t *len)
     return data;
 }
 
-void mock_buf_add(mock_buf *buf, const void *bytes, size_t len)
+void mock_buf_add_grow(mock_buf *buf, const void *bytes, size_t len)
 {
     if (len == 0 || !reserve(buf, len))
         return;
     memcpy(buf->data + buf->len, bytes, len);
     buf->len += len;
     buf->data[buf->len] = '\0';
-}
-
-void mock_buf_adds(mock_buf *buf, const char *text)
-{
-    mock_buf_add(buf, text, strlen(text));
 }
 
 void mock_buf_addf(mock_buf *buf, const char *fmt, ...)
