@@ -51,8 +51,8 @@
  * connection, so it stays small: 256 KiB cost a tenth of the server's CPU in
  * memset under wrk, 64 KiB a thirtieth; 32 KiB (libmicrohttpd's own default)
  * took the server's CPU per request from 10.1-11.1 us to 9.7-9.9 us (session
- * 19, three runs each). Headers of 24 KB still pass (Node's http server
- * refuses more than 16 KiB by default, so no Node-built client sends more). */
+ * 19, three runs each). Headers of 24 KB still pass: more than Node's http
+ * server takes by default (16 KiB). */
 #define GT_MOCK_CONNECTION_MEMORY (32u * 1024u)
 /* Longest delay a script may ask for (latency, drip interval): 60 s, so a
  * typo never hangs a test run. */
